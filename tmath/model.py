@@ -1,0 +1,219 @@
+"""What a claim is: its metadata, statement, foils and printed figures.
+
+A claim module declares each claim with the :func:`claim` class decorator. The decorator only
+validates and records metadata (like ``@pytest.mark`` or Hypothesis' ``@seed``); proofs and
+randomized checks run later, when the runner asks for them.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from tmath.errors import ClaimDefinitionError
+
+CLAIM_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+SECTION = re.compile(r"^\d+(\.\d+)?$")
+
+
+@dataclass(frozen=True)
+class Source:
+    """A paper, book or blog post a claim comes from."""
+
+    citation: str
+    arxiv: str | None = None
+    url: str | None = None
+
+    @property
+    def link(self) -> str | None:
+        if self.arxiv:
+            return f"https://arxiv.org/abs/{self.arxiv}"
+        return self.url
+
+
+@dataclass(frozen=True)
+class Statement:
+    """What a claim asserts.
+
+    ``text`` is the statement for people. ``value`` is what the proof and the randomized check
+    compare their results with (a SymPy expression, a tuple of them, a matrix, ...); a foil
+    replaces it by a false value of the same shape. ``lhs``, when given, is the quantity the
+    value belongs to, used to pretty-print ``lhs = value``.
+    """
+
+    text: str
+    value: Any = None
+    lhs: Any = None
+
+
+@dataclass(frozen=True)
+class Foil:
+    """The nearest false statement: both checks must reject it."""
+
+    text: str
+    value: Any
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A number the notes print, and how to compute its true value.
+
+    ``printed`` is the text exactly as the notes print it ("≈ 22.6", "[0.84, 0.11, 0.04]",
+    "1/9770", "26万"); it is compared with ``compute()`` at the precision printed (half a unit
+    in the last printed digit). ``near`` is text printed next to the number in the notes, used
+    to find it in its section. ``rough`` gives the reason when the notes mark the figure as a
+    rough value; ``rel_tol`` then sets the looser relative tolerance.
+    """
+
+    label: str
+    printed: str
+    compute: Callable[[], Any]
+    near: str = ""
+    rough: str | None = None
+    rel_tol: float | None = None
+
+
+@dataclass(frozen=True)
+class ClaimSpec:
+    """A registered claim: metadata plus the object that proves and checks it."""
+
+    id: str
+    title: str
+    section: str
+    statement: Statement
+    premises: tuple[str, ...]
+    foils: tuple[Foil, ...]
+    implementation: Any
+    sources: tuple[Source, ...] = ()
+    tags: tuple[str, ...] = ()
+    depends_on: tuple[str, ...] = ()
+    figures: tuple[Figure, ...] = ()
+    formulas: tuple[str, ...] = ()
+    statistical_tests: int = 0
+    no_proof: str | None = None
+    path: str = "<unknown>"
+    line: int | None = None
+    summary: str = field(default="")
+
+    @property
+    def top_section(self) -> str:
+        return self.section.split(".")[0]
+
+
+_collected: list[ClaimSpec] = []
+
+
+def claim(
+    *,
+    id: str,
+    title: str,
+    section: str,
+    statement: Statement,
+    premises: Sequence[str],
+    foils: Sequence[Foil],
+    sources: Sequence[Source] = (),
+    tags: Sequence[str] = (),
+    depends_on: Sequence[str] = (),
+    figures: Sequence[Figure] = (),
+    formulas: Sequence[str] = (),
+    statistical_tests: int = 0,
+    no_proof: str | None = None,
+) -> Callable[[type], type]:
+    """Register the decorated class as a claim.
+
+    The class provides ``prove(self, value, proof)`` (unless ``no_proof`` gives the reason
+    there is no theorem to prove) and ``check(self, value, experiment)``. Both receive the
+    statement's value, or a foil's value during an audit, and must reject a false one.
+
+    ``statistical_tests`` is how many hypothesis tests the randomized check runs; the claim's
+    false-alarm budget is split evenly among them (Bonferroni).
+    """
+
+    def register(cls: type) -> type:
+        where = _definition_site(cls)
+        problems = _problems(
+            id, title, section, statement, foils, cls, statistical_tests, no_proof, figures
+        )
+        if problems:
+            raise ClaimDefinitionError(
+                f"claim {id!r} ({where[0]}:{where[1]}): " + "; ".join(problems)
+            )
+        doc = inspect.getdoc(cls) or ""
+        _collected.append(
+            ClaimSpec(
+                id=id,
+                title=title,
+                section=section,
+                statement=statement,
+                premises=tuple(premises),
+                foils=tuple(foils),
+                implementation=cls(),
+                sources=tuple(sources),
+                tags=tuple(tags),
+                depends_on=tuple(depends_on),
+                figures=tuple(figures),
+                formulas=tuple(formulas),
+                statistical_tests=statistical_tests,
+                no_proof=no_proof,
+                path=where[0],
+                line=where[1],
+                summary=doc,
+            )
+        )
+        return cls
+
+    return register
+
+
+def collected() -> list[ClaimSpec]:
+    """Take the claims registered since the last call (used by the loader)."""
+    taken = list(_collected)
+    _collected.clear()
+    return taken
+
+
+def _definition_site(cls: type) -> tuple[str, int | None]:
+    try:
+        return inspect.getsourcefile(cls) or "<unknown>", inspect.getsourcelines(cls)[1]
+    except (OSError, TypeError):
+        return "<unknown>", None
+
+
+def _problems(
+    id: str,
+    title: str,
+    section: str,
+    statement: Statement,
+    foils: Sequence[Foil],
+    cls: type,
+    statistical_tests: int,
+    no_proof: str | None,
+    figures: Sequence[Figure],
+) -> list[str]:
+    problems = []
+    if not isinstance(id, str) or not CLAIM_ID.match(id):
+        problems.append("id must be kebab-case, e.g. 'dot-product-variance'")
+    if not title.strip():
+        problems.append("add a title")
+    if not SECTION.match(section):
+        problems.append("section must look like '1' or '1.1'")
+    if not isinstance(statement, Statement) or not statement.text.strip():
+        problems.append("add a statement: Statement(text, value)")
+    if not foils:
+        problems.append("add at least one Foil (the nearest false statement)")
+    if any(not isinstance(f, Foil) for f in foils):
+        problems.append("foils must be Foil objects")
+    if not callable(getattr(cls, "check", None)):
+        problems.append("define check(self, value, experiment)")
+    if no_proof is None and not callable(getattr(cls, "prove", None)):
+        problems.append("define prove(self, value, proof), or pass no_proof='reason'")
+    if no_proof is not None and not no_proof.strip():
+        problems.append("no_proof needs a reason")
+    if statistical_tests < 0:
+        problems.append("statistical_tests cannot be negative")
+    if any(not isinstance(f, Figure) for f in figures):
+        problems.append("figures must be Figure objects")
+    return problems

@@ -1,0 +1,152 @@
+"""Symbolic expectation and variance, and the named rules that move them around.
+
+``E(x)`` and ``Var(x)`` are unevaluated SymPy functions: a derivation about "any distribution
+with mean 0 and variance 1" cannot call ``sympy.stats`` (which needs a concrete distribution),
+so it rewrites with rules that hold for *every* distribution satisfying the premises. Each rule
+is applied mechanically and shown as an assumed premise, never as something SymPy checked.
+
+Random quantities are the declared symbols and ``IndexedBase`` objects; anything built from
+other symbols is a constant. Distinct atoms (``q[i]`` vs ``k[i]``, ``q[i]`` vs ``q[j]``) are
+independent when the premises say so: pass ``independent=True``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import sympy as sp
+
+from tmath.proof import Rule
+
+
+class E(sp.Function):
+    """Expectation of a random expression (unevaluated)."""
+
+
+class Var(sp.Function):
+    """Variance of a random expression (unevaluated)."""
+
+
+class Moments:
+    """Rules of expectation for expressions in the given random symbols."""
+
+    def __init__(self, random: Iterable[Any], independent: bool = True) -> None:
+        self.random = tuple(random)
+        self.independent = independent
+
+    # -- which parts are random -------------------------------------------------------------
+    def atoms(self, expr: sp.Basic) -> frozenset:
+        """The random atoms (symbols or indexed entries) an expression depends on."""
+        found = set()
+        for indexed in expr.atoms(sp.Indexed):
+            if indexed.base in self.random or indexed.base.label in self.random:
+                found.add(indexed)
+        for symbol in expr.free_symbols:
+            if symbol in self.random:
+                found.add(symbol)
+        return frozenset(found)
+
+    def is_constant(self, expr: sp.Basic) -> bool:
+        return not self.atoms(expr)
+
+    # -- rules -------------------------------------------------------------------------------
+    @property
+    def linearity(self) -> Rule:
+        """E[a X + b Y] = a E[X] + b E[Y]; E[Σ X_i] = Σ E[X_i]; E[c] = c."""
+        return Rule("linearity of expectation", lambda e: e.replace(E, self._linear))
+
+    @property
+    def independence(self) -> Rule:
+        """E[f(X) g(Y)] = E[f(X)] E[g(Y)] for independent X, Y."""
+        if not self.independent:
+            raise ValueError("the premises do not make these variables independent")
+        return Rule("independence: E[XY] = E[X]·E[Y]", lambda e: e.replace(E, self._factor))
+
+    @property
+    def variance_definition(self) -> Rule:
+        """Var(X) = E[X²] − E[X]²."""
+        return Rule("definition: Var(X) = E[X²] − E[X]²",
+                    lambda e: e.replace(Var, lambda x: E(sp.expand(x**2)) - E(x) ** 2))
+
+    @property
+    def second_moment(self) -> Rule:
+        """E[X²] = Var(X) + E[X]², for a single random atom X."""
+
+        def rewrite(x: sp.Basic) -> sp.Basic:
+            if isinstance(x, sp.Pow) and x.exp == 2 and len(self.atoms(x.base)) == 1:
+                return Var(x.base) + E(x.base) ** 2
+            return E(x)
+
+        return Rule("definition: E[X²] = Var(X) + E[X]²", lambda e: e.replace(E, rewrite))
+
+    @property
+    def bienayme(self) -> Rule:
+        """Var(Σ X_i) = Σ Var(X_i) for independent X_i."""
+        if not self.independent:
+            raise ValueError("the premises do not make these variables independent")
+        return Rule("independent terms: variances add", lambda e: e.replace(Var, self._additive))
+
+    @property
+    def variance_scaling(self) -> Rule:
+        """Var(c X) = c² Var(X) for a constant c."""
+
+        def rewrite(x: sp.Basic) -> sp.Basic:
+            constant, rest = self._split_constant(x)
+            if constant == 1:
+                return Var(x)
+            return constant**2 * Var(rest)
+
+        return Rule("Var(cX) = c²·Var(X)", lambda e: e.replace(Var, rewrite))
+
+    # -- rewriting helpers -------------------------------------------------------------------
+    def _split_constant(self, x: sp.Basic) -> tuple[sp.Basic, sp.Basic]:
+        if isinstance(x, sp.Mul):
+            constant = sp.Mul(*[f for f in x.args if self.is_constant(f)])
+            rest = sp.Mul(*[f for f in x.args if not self.is_constant(f)])
+            return constant, rest
+        return sp.Integer(1), x
+
+    def _linear(self, x: sp.Basic) -> sp.Basic:
+        x = sp.expand(x) if not isinstance(x, sp.Sum) else x
+        if self.is_constant(x):
+            return x
+        if isinstance(x, sp.Add):
+            return sp.Add(*[self._linear(term) for term in x.args])
+        if isinstance(x, sp.Sum):
+            return sp.Sum(self._linear(x.function), *x.limits)
+        constant, rest = self._split_constant(x)
+        if constant != 1:
+            return constant * E(rest)
+        return E(x)
+
+    def _factor(self, x: sp.Basic) -> sp.Basic:
+        if not isinstance(x, sp.Mul):
+            return E(x)
+        groups: list[tuple[frozenset, list[sp.Basic]]] = []
+        for factor in x.args:
+            atoms = self.atoms(factor)
+            merged_atoms, merged = set(atoms), [factor]
+            rest = []
+            for group_atoms, group in groups:
+                if group_atoms & merged_atoms:
+                    merged_atoms |= group_atoms
+                    merged.extend(group)
+                else:
+                    rest.append((group_atoms, group))
+            groups = rest + [(frozenset(merged_atoms), merged)]
+        if len(groups) < 2:
+            return E(x)
+        return sp.Mul(*[E(sp.Mul(*group)) if atoms else sp.Mul(*group) for atoms, group in groups])
+
+    def _additive(self, x: sp.Basic) -> sp.Basic:
+        if isinstance(x, sp.Sum):
+            return sp.Sum(Var(x.function), *x.limits)
+        if isinstance(x, sp.Add):
+            terms = [t for t in x.args if not self.is_constant(t)]
+            atom_sets = [self.atoms(t) for t in terms]
+            disjoint = all(
+                not (a & b) for i, a in enumerate(atom_sets) for b in atom_sets[i + 1:]
+            )
+            if disjoint:
+                return sp.Add(*[Var(t) for t in terms])
+        return Var(x)

@@ -1,0 +1,240 @@
+"""Running claims: proof, randomized check and figures for ``verify``; foils for ``audit``.
+
+The runner returns result objects and never prints; ``tmath.render`` shows them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+import warnings
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator, Literal
+
+import numpy as np
+import sympy as sp
+
+from tmath.experiment import EmpiricalResult, Experiment, PlanError
+from tmath.figures import FigureResult, compare
+from tmath.model import ClaimSpec
+from tmath.proof import Derivation, ProofFailure, ProofResult
+from tmath.stats import ALPHA_PER_CLAIM
+
+DEFAULT_SEED = 20261130
+Verdict = Literal["verified", "heuristic", "failed", "error", "blocked"]
+
+
+def claim_rng(seed: int, claim_id: str) -> np.random.Generator:
+    """The claim's own random stream: adding a claim never changes another claim's numbers."""
+    key = int.from_bytes(hashlib.sha256(claim_id.encode()).digest()[:8], "little")
+    return np.random.default_rng(np.random.SeedSequence([seed, key]))
+
+
+def run_proof(spec: ClaimSpec, value: Any) -> ProofResult:
+    """Run the claim's derivation against ``value`` (the statement's, or a foil's)."""
+    if spec.no_proof is not None:
+        return ProofResult("none", reason=spec.no_proof)
+    derivation = Derivation(allowed_lemmas=spec.depends_on)
+    start = time.perf_counter()
+    status, reason = "proved", None
+    try:
+        spec.implementation.prove(value, derivation)
+        if not derivation.concluded:
+            status, reason = "error", "prove() never compared its result with the statement " \
+                                      "(call proof.conclude(value, chain))"
+    except ProofFailure as failure:
+        status, reason = "failed", str(failure)
+    except Exception as exc:
+        status, reason = "error", f"{type(exc).__name__}: {exc}"
+    if status == "proved" and derivation.cases:
+        status = "proved-for-cases"
+    return ProofResult(status, tuple(derivation.steps), derivation.cases, reason,
+                       time.perf_counter() - start)
+
+
+def run_check(spec: ClaimSpec, value: Any, seed: int) -> EmpiricalResult:
+    """Run the claim's randomized check against ``value`` with the claim's stream of ``seed``."""
+    tests = spec.statistical_tests
+    alpha_each = ALPHA_PER_CLAIM / tests if tests else 0.0
+    experiment = Experiment(claim_rng(seed, spec.id), alpha_each, tests)
+    start = time.perf_counter()
+    reason = None
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            spec.implementation.check(value, experiment)
+    except PlanError as exc:
+        reason = str(exc)
+    except Exception as exc:
+        reason = f"{type(exc).__name__}: {exc}"
+    seconds = time.perf_counter() - start
+    results = tuple(experiment.results)
+    spent = alpha_each * sum(1 for r in results if r.kind == "statistical")
+    if reason is None and not results:
+        reason = "check() recorded no tests"
+    if reason is not None:
+        return EmpiricalResult("error", results, spent, reason, seconds)
+    status = "passed" if all(r.passed for r in results) else "failed"
+    return EmpiricalResult(status, results, spent, None, seconds)
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    """Everything ``verify`` learned about one claim."""
+
+    spec: ClaimSpec
+    verdict: Verdict
+    proof: ProofResult
+    empirical: EmpiricalResult
+    figures: tuple[FigureResult, ...]
+    seed: int
+    seconds: float
+    blocked_by: tuple[str, ...] = ()
+
+    @property
+    def reproduce(self) -> str:
+        return f"tmath verify {self.spec.id} --seed {self.seed}"
+
+    @property
+    def wrong_figures(self) -> tuple[FigureResult, ...]:
+        return tuple(f for f in self.figures if f.status != "accurate")
+
+    def to_dict(self) -> dict[str, Any]:
+        s = self.spec
+        return {
+            "id": s.id, "section": s.section, "title": s.title, "statement": s.statement.text,
+            "verdict": self.verdict, "blocked_by": list(self.blocked_by),
+            "proof": self.proof.to_dict(), "empirical": self.empirical.to_dict(),
+            "figures": [f.to_dict() for f in self.figures],
+            "seconds": round(self.seconds, 4),
+            "reproduce": self.reproduce if self.verdict in ("failed", "error") else None,
+        }
+
+
+def verdict_of(proof: ProofResult, empirical: EmpiricalResult) -> Verdict:
+    if "error" in (proof.status, empirical.status):
+        return "error"
+    if proof.status == "failed" or empirical.status == "failed":
+        return "failed"
+    if proof.status == "none":
+        return "heuristic"
+    return "verified"
+
+
+def verify_one(spec: ClaimSpec, seed: int) -> ClaimResult:
+    start = time.perf_counter()
+    proof = run_proof(spec, spec.statement.value)
+    empirical = run_check(spec, spec.statement.value, seed)
+    figures = tuple(compare(f) for f in spec.figures)
+    verdict = verdict_of(proof, empirical)
+    if verdict == "verified" and any(f.status == "error" for f in figures):
+        verdict = "error"
+    return ClaimResult(spec, verdict, proof, empirical, figures, seed,
+                       time.perf_counter() - start)
+
+
+def verify(specs: Iterable[ClaimSpec], seed: int = DEFAULT_SEED) -> Iterator[ClaimResult]:
+    """Verify claims in order; a claim whose dependency did not hold is marked blocked."""
+    verdicts: dict[str, Verdict] = {}
+    for spec in specs:
+        result = verify_one(spec, seed)
+        blockers = tuple(d for d in spec.depends_on
+                         if verdicts.get(d, "verified") not in ("verified", "heuristic"))
+        if blockers and result.verdict in ("verified", "heuristic"):
+            result = ClaimResult(result.spec, "blocked", result.proof, result.empirical,
+                                 result.figures, seed, result.seconds, blockers)
+        verdicts[spec.id] = result.verdict
+        yield result
+
+
+# -- audit ------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class FoilOutcome:
+    """How the two checks treated one false statement."""
+
+    text: str
+    origin: Literal["declared", "automatic"]
+    proof: ProofResult
+    empirical: EmpiricalResult
+
+    @property
+    def proof_rejects(self) -> bool | None:
+        """None when the claim has no proof to run."""
+        if self.proof.status == "none":
+            return None
+        return self.proof.status == "failed"
+
+    @property
+    def check_rejects(self) -> bool:
+        return self.empirical.status == "failed"
+
+    @property
+    def rejected(self) -> bool:
+        return self.check_rejects and self.proof_rejects is not False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"foil": self.text, "origin": self.origin,
+                "proof": {"status": self.proof.status, "rejects": self.proof_rejects,
+                          "reason": self.proof.reason},
+                "empirical": {"status": self.empirical.status, "rejects": self.check_rejects,
+                              "headline": self.empirical.headline},
+                "rejected": self.rejected}
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    """Whether a claim's checks can fail: they accept the statement and reject every foil."""
+
+    spec: ClaimSpec
+    statement: ClaimResult
+    foils: tuple[FoilOutcome, ...]
+
+    @property
+    def strong(self) -> bool:
+        return (self.statement.verdict in ("verified", "heuristic")
+                and all(f.rejected for f in self.foils))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.spec.id, "section": self.spec.section,
+                "statement_verdict": self.statement.verdict, "strong": self.strong,
+                "foils": [f.to_dict() for f in self.foils]}
+
+
+def perturbations(spec: ClaimSpec) -> list[tuple[str, Any]]:
+    """Automatic near-misses of the statement: each non-zero part of its value × 1.05."""
+    custom = getattr(spec.implementation, "perturbations", None)
+    if callable(custom):
+        return list(custom(spec.statement.value))
+    value = spec.statement.value
+    factor = sp.Rational(21, 20)
+    if isinstance(value, tuple):
+        out = []
+        for i, part in enumerate(value):
+            if _scalable(part):
+                changed = list(value)
+                changed[i] = part * factor
+                out.append((f"part {i + 1} of the value × 1.05", tuple(changed)))
+        return out
+    if _scalable(value):
+        return [("value × 1.05", value * factor)]
+    return []
+
+
+def _scalable(value: Any) -> bool:
+    if isinstance(value, sp.MatrixBase):
+        return not value.is_zero_matrix
+    if isinstance(value, (sp.Basic, int, float)):
+        return sp.sympify(value) != 0
+    return False
+
+
+def audit_one(spec: ClaimSpec, seed: int = DEFAULT_SEED) -> AuditResult:
+    statement = verify_one(spec, seed)
+    candidates = [(f.text, f.value, "declared") for f in spec.foils]
+    candidates += [(text, value, "automatic") for text, value in perturbations(spec)]
+    outcomes = tuple(
+        FoilOutcome(text, origin, run_proof(spec, value), run_check(spec, value, seed))
+        for text, value, origin in candidates
+    )
+    return AuditResult(spec, statement, outcomes)

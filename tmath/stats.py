@@ -1,0 +1,98 @@
+"""Small statistical and floating-point building blocks (no scipy.stats needed).
+
+The suite's error budget: every claim gets the same false-alarm probability ``ALPHA_PER_CLAIM``
+and splits it evenly among its statistical tests (Bonferroni). By the union bound the chance
+that ``verify all`` rejects any true claim is at most the sum over claims, which the summary
+reports; with at most ``1 / (1000 · ALPHA_PER_CLAIM)`` = 100 claims it stays below 10⁻³.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from statistics import NormalDist
+
+import numpy as np
+
+ALPHA_PER_CLAIM = 1e-5
+SUITE_BOUND_TARGET = 1e-3
+POWER = 0.99
+DEFAULT_MIN_EFFECT = 0.02
+
+_NORMAL = NormalDist()
+
+
+def z_quantile(p: float) -> float:
+    """Standard normal quantile."""
+    return _NORMAL.inv_cdf(p)
+
+
+def two_sided_p(z: float) -> float:
+    """Two-sided p-value of a standard normal statistic."""
+    return math.erfc(abs(z) / math.sqrt(2.0))
+
+
+def sample_size(sd: float, effect: float, alpha: float, power: float = POWER) -> int:
+    """Observations a two-sided z-test needs to detect a shift ``effect`` with this power."""
+    if effect <= 0:
+        raise ValueError("effect must be positive")
+    z = z_quantile(1 - alpha / 2) + z_quantile(power)
+    return max(1000, math.ceil((z * sd / effect) ** 2))
+
+
+def detectable(se: float, alpha: float, power: float = POWER) -> float:
+    """Smallest shift detected with this power, given a standard error."""
+    return (z_quantile(1 - alpha / 2) + z_quantile(power)) * se
+
+
+def rounding_tolerance(ops: int, scale: float = 1.0, dtype: type = np.float64) -> float:
+    """Worst-case rounding error of ``ops`` dependent float operations on values of size ``scale``.
+
+    This is Higham's γ_n = n·u / (1 − n·u) with unit round-off u = eps/2 (Accuracy and
+    Stability of Numerical Algorithms, Lemma 3.1), multiplied by the magnitude involved.
+    Count each elementary function (exp, log, sin) as one operation.
+    """
+    u = float(np.finfo(dtype).eps) / 2
+    if ops * u >= 1:
+        raise ValueError("too many operations for a first-order rounding bound")
+    return ops * u / (1 - ops * u) * scale
+
+
+@dataclass
+class RunningMoments:
+    """Count, mean and central moments 2–4 of a stream of chunks (Pébay's merge formulas)."""
+
+    n: int = 0
+    mean: float = 0.0
+    m2: float = 0.0
+    m3: float = 0.0
+    m4: float = 0.0
+
+    def add(self, chunk: np.ndarray) -> None:
+        x = np.asarray(chunk, dtype=np.float64).ravel()
+        nb = x.size
+        if nb == 0:
+            return
+        mb = float(x.mean())
+        d = x - mb
+        m2b, m3b, m4b = float((d**2).sum()), float((d**3).sum()), float((d**4).sum())
+        na, n = self.n, self.n + nb
+        delta = mb - self.mean
+        self.m4 = (self.m4 + m4b
+                   + delta**4 * na * nb * (na * na - na * nb + nb * nb) / n**3
+                   + 6 * delta**2 * (na * na * m2b + nb * nb * self.m2) / n**2
+                   + 4 * delta * (na * m3b - nb * self.m3) / n)
+        self.m3 = (self.m3 + m3b + delta**3 * na * nb * (na - nb) / n**2
+                   + 3 * delta * (na * m2b - nb * self.m2) / n)
+        self.m2 = self.m2 + m2b + delta**2 * na * nb / n
+        self.mean = self.mean + delta * nb / n
+        self.n = n
+
+    @property
+    def variance(self) -> float:
+        """Unbiased sample variance."""
+        return self.m2 / (self.n - 1)
+
+    @property
+    def fourth_central(self) -> float:
+        return self.m4 / self.n
