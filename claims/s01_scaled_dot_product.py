@@ -171,3 +171,139 @@ class DkScalingOvershrinks:
             draw = _pair(name_q, name_k, d)
             experiment.variance(lambda rng, m: draw(rng, m) / d, float(value.subs(d_k, d)),
                                 f"Var(qᵀk/d_k) at d_k={d} ({name_q} × {name_k})")
+
+
+# -- 1.2: what large scores do to softmax ------------------------------------------------------
+
+z_i, z_j, c = sp.symbols("z_i z_j c", real=True)
+p_i, p_j = sp.symbols("p_i p_j", positive=True)
+REST = sp.Symbol("R", nonnegative=True)  # Σ exp(z_l) over the other entries l ≠ i, j
+SOFT_I = sp.exp(z_i) / (sp.exp(z_i) + sp.exp(z_j) + REST)
+SOFT_J = sp.exp(z_j) / (sp.exp(z_i) + sp.exp(z_j) + REST)
+
+
+def _complex_softmax(z: np.ndarray) -> np.ndarray:
+    e = np.exp(z - np.max(z.real))
+    return e / e.sum()
+
+
+def _jacobian_complex_step(z: np.ndarray, h: float = 1e-30) -> np.ndarray:
+    """Exact-to-rounding Jacobian: Im softmax(z + i·h·e_j) / h has no cancellation error."""
+    n = z.size
+    columns = [_complex_softmax(z + 1j * h * np.eye(n)[j]).imag / h for j in range(n)]
+    return np.stack(columns, axis=1)
+
+
+def _stated_jacobian(value, p: np.ndarray) -> np.ndarray:
+    diag = sp.lambdify(p_i, value[0], "numpy")
+    off = sp.lambdify((p_i, p_j), value[1], "numpy")
+    jac = off(p[:, None], p[None, :]) * np.ones((p.size, p.size))
+    np.fill_diagonal(jac, diag(p) * np.ones(p.size))
+    return jac
+
+
+@claim(
+    id="softmax-jacobian",
+    title="The softmax Jacobian is diag(p) − p pᵀ",
+    section="1.2",
+    statement=Statement("∂p_i/∂z_i = p_i(1 − p_i) and ∂p_i/∂z_j = −p_i p_j for j ≠ i",
+                        (p_i * (1 - p_i), -p_i * p_j)),
+    premises=("p = softmax(z) for z ∈ ℝⁿ, n ≥ 2",
+              "R = Σ_{l≠i,j} exp(z_l) ≥ 0 does not depend on z_i or z_j"),
+    foils=(Foil("the Jacobian is diag(p) (no coupling between entries)", (p_i, sp.Integer(0))),
+           Foil("∂p_i/∂z_j = +p_i p_j", (p_i * (1 - p_i), p_i * p_j))),
+    sources=(VASWANI,),
+    tags=("softmax", "gradient"),
+)
+class SoftmaxJacobian:
+    """Differentiating exp(z_i)/Σ exp(z_l) gives the familiar diag(p) − ppᵀ; every entry is
+    a product of probabilities, which is why it vanishes when p becomes one-hot."""
+
+    def prove(self, value, proof):
+        diag = proof.chain(sp.Derivative(SOFT_I, z_i), "∂p_i/∂z_i").evaluate("differentiate")
+        off = proof.chain(sp.Derivative(SOFT_I, z_j), "∂p_i/∂z_j").evaluate("differentiate")
+        in_z = {p_i: SOFT_I, p_j: SOFT_J}
+        proof.conclude(tuple(v.subs(in_z) for v in value), diag, off)
+
+    def check(self, value, experiment):
+        worst, tol = 0.0, 0.0
+        for _ in range(200):
+            n = int(experiment.rng.integers(2, 11))
+            z = experiment.rng.normal(0, 3, size=n)
+            defect = np.abs(_jacobian_complex_step(z) - _stated_jacobian(value, softmax(z)))
+            worst = max(worst, float(defect.max()))
+            # softmax costs ~2n+4 operations (shift, exp, sum, divide); entries are ≤ 1
+            tol = max(tol, tolerance(2 * n + 8))
+        experiment.close(worst, 0.0, tol, "complex-step Jacobian vs stated formula",
+                         inputs="200 random z, n = 2..10")
+
+
+u, g = sp.IndexedBase("u"), sp.IndexedBase("g")
+n_ent = sp.Symbol("n", integer=True, positive=True)
+a_, b_, l_ = sp.symbols("a b l", integer=True, positive=True)
+_DENOM = 1 + sp.Sum(u[l_], (l_, 2, n_ent))  # entry 1 is the maximum; u_l = exp(−c·g_l)
+_P = {1: 1 / _DENOM, a_: u[a_] / _DENOM, b_: u[b_] / _DENOM}
+_ENTRIES = {"J[1,1]": _P[1] * (1 - _P[1]), "J[1,b]": -_P[1] * _P[b_],
+            "J[a,1]": -_P[a_] * _P[1], "J[a,a]": _P[a_] * (1 - _P[a_]),
+            "J[a,b]": -_P[a_] * _P[b_]}
+_VANISH = {u[l_]: 0, u[a_]: 0, u[b_]: 0}
+_CONTINUITY = ("u_l = exp(−c·g_l) → 0 for every l ≥ 2, and the expression is continuous at "
+               "u = 0 (its denominator 1 + Σu_l is ≥ 1)")
+
+
+@claim(
+    id="softmax-saturation",
+    title="Scaling the scores up drives softmax to one-hot and its gradient to zero",
+    section="1.2",
+    statement=Statement("for scores c·z with a unique maximum, as c → ∞: p_max → 1 and every "
+                        "Jacobian entry p_i(δ_ij − p_j) → 0", (sp.Integer(1), sp.Integer(0))),
+    premises=("z has a unique largest entry, ahead of every other by a gap g_l > 0",
+              "the Jacobian is diag(p) − ppᵀ (claim softmax-jacobian)"),
+    foils=(Foil("the largest weight's gradient p(1 − p) stays at its peak 1/4",
+                (sp.Integer(1), sp.Rational(1, 4))),),
+    depends_on=("softmax-jacobian",),
+    sources=(VASWANI,),
+    tags=("softmax", "gradient"),
+    figures=(
+        Figure("softmax([1.0, 0.5, 0.2])", "[0.49, 0.30, 0.22]", near="[1.0, 0.5, 0.2]",
+               compute=lambda: softmax(np.array([1.0, 0.5, 0.2]))),
+        Figure("softmax([20.0, 10.0, 4.0])", "[≈1.00, ≈0.00, ≈0.00]", near="[20.0, 10.0, 4.0]",
+               compute=lambda: softmax(np.array([20.0, 10.0, 4.0]))),
+    ),
+)
+class SoftmaxSaturation:
+    """Divide through by the largest exponential: p_max = 1/(1 + Σ exp(−c·g_l)). Every
+    exp(−c·g_l) vanishes, so p becomes one-hot and each Jacobian entry, a product with a
+    vanishing factor, tends to 0 (entries a, b stand for any two non-maximal indices)."""
+
+    def prove(self, value, proof):
+        gap = sp.Symbol("g_l", positive=True)
+        proof.chain(sp.exp(-c * gap), "u_l = exp(−c·g_l)").limit(c, sp.oo)
+        top = (proof.chain(_P[1], "p_max")
+               .substitute(_VANISH, premise=_CONTINUITY).evaluate("empty sum"))
+        proof.conclude(value[0], top)
+        for name, entry in _ENTRIES.items():
+            chain = (proof.chain(entry, name + " (lemma softmax-jacobian)")
+                     .substitute(_VANISH, premise=_CONTINUITY).evaluate("empty sum"))
+            proof.conclude(value[1], chain)
+
+    def check(self, value, experiment):
+        top_limit, jac_limit = float(value[0]), float(value[1])
+        worst_top = worst_jac = 0.0
+        increasing = True
+        for _ in range(200):
+            n = int(experiment.rng.integers(2, 9))
+            z = experiment.rng.normal(0, 2, size=n)
+            gap = np.sort(z)[-1] - np.sort(z)[-2]
+            if gap < 1e-3:
+                continue
+            ladder = [softmax(s * z).max() for s in np.geomspace(1, 60 / gap, 12)]
+            increasing &= bool(np.all(np.diff(ladder) >= 0))
+            p = softmax((60 / gap) * z)  # remaining mass ≤ (n−1)·e^−60 ≈ 1e-25: below rounding
+            worst_top = max(worst_top, abs(p.max() - top_limit))
+            worst_jac = max(worst_jac, float(np.abs(np.diag(p) - np.outer(p, p) - jac_limit).max()))
+        tol = tolerance(2 * 8 + 8)  # softmax of n ≤ 8 entries, values ≤ 1
+        experiment.close(worst_top, 0.0, tol, "p_max at c = 60/gap vs stated limit",
+                         inputs="200 random score vectors")
+        experiment.close(worst_jac, 0.0, tol, "Jacobian entries at c = 60/gap vs stated limit")
+        experiment.holds(increasing, "p_max increases with c", "on every sampled vector")

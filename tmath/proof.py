@@ -128,6 +128,32 @@ def counterexample(difference: Any, tries: int = 12) -> str | None:
     return None
 
 
+def _limit_disagreement(expr: Any, variable: sp.Symbol, point: Any, direction: str,
+                        result: Any) -> str | None:
+    """SymPy's limit has returned wrong values for expressions with several symbolic
+    parameters, so each limit is cross-checked: evaluated with 50 digits close to the point
+    (10⁻¹² away, or at 10¹² for ∞) at random parameter values, it must agree with the limit
+    to within 10⁻³ (the check is skipped where the expression cannot be evaluated)."""
+    rng = random.Random(1)
+    if point in (sp.oo, -sp.oo):
+        near = sp.Integer(10) ** 12 * (1 if point == sp.oo else -1)
+    else:
+        near = point + (sp.Rational(1, 10**12) if direction != "-" else -sp.Rational(1, 10**12))
+    others = sorted(sp.sympify(expr).free_symbols - {variable}, key=str)
+    for _ in range(3):
+        point_values = {s: _sample_value(s, rng) for s in others}
+        try:
+            got = complex(sp.sympify(expr).subs(point_values).subs(variable, near).evalf(50))
+            want = complex(sp.sympify(result).subs(point_values).evalf(50))
+        except (TypeError, ValueError):
+            return None
+        if abs(got - want) > 1e-3 * max(1.0, abs(want)):
+            at = ", ".join(f"{s}={v}" for s, v in point_values.items())
+            return (f"SymPy's limit {show(result)} disagrees with the value {_short(got)} "
+                    f"near the point (at {at})")
+    return None
+
+
 def _sample_value(symbol: sp.Symbol, rng: random.Random) -> sp.Expr:
     if symbol.is_integer:
         low = 1 if symbol.is_positive else (0 if symbol.is_nonnegative else -5)
@@ -182,7 +208,11 @@ class Chain:
         if result.has(sp.Limit, sp.AccumBounds) or result is sp.nan:
             return self._record(result, f"limit {variable} → {point}", "failed",
                                 "SymPy could not determine the limit")
-        return self._record(result, f"limit {variable} → {point} [SymPy limit]", "checked")
+        disagreement = _limit_disagreement(self.value, variable, point, direction, result)
+        if disagreement:
+            return self._record(result, f"limit {variable} → {point}", "failed", disagreement)
+        return self._record(result, f"limit {variable} → {point} [SymPy limit, "
+                                    "cross-checked numerically]", "checked")
 
     def apply(self, rule: Rule) -> Chain:
         """Rewrite by a named rule (a premise), applied mechanically."""

@@ -1,0 +1,103 @@
+"""Positional encodings built from their published definitions, for section 3's claims.
+
+NumPy: the sinusoidal encoding of Vaswani et al. (2017, §3.5), RoPE's pairwise rotations
+(Su et al. 2021), ALiBi's distance biases and head slopes (Press et al. 2021). SymPy: the
+2 × 2 rotation matrix, and a numeric evaluator for expressions that contain a finite ``Sum``.
+Each function follows the definition only, so a claim's check exercises premises, not the
+conclusion it tests.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping
+
+import numpy as np
+import sympy as sp
+
+BASE = 10000
+
+
+def frequencies(d_model: int, base: float = BASE) -> np.ndarray:
+    """ω_i = base^(−2i/d_model) for the d_model/2 pairs i = 0 … d_model/2 − 1."""
+    i = np.arange(d_model // 2)
+    return float(base) ** (-2.0 * i / d_model)
+
+
+def sinusoidal(positions: Any, d_model: int) -> np.ndarray:
+    """PE(pos, 2i) = sin(pos·ω_i), PE(pos, 2i+1) = cos(pos·ω_i); shape (..., d_model)."""
+    angles = np.asarray(positions, dtype=float)[..., None] * frequencies(d_model)
+    out = np.empty(angles.shape[:-1] + (d_model,))
+    out[..., 0::2], out[..., 1::2] = np.sin(angles), np.cos(angles)
+    return out
+
+
+def first_return(omega: float, step: float = 0.5) -> float:
+    """Smallest shift s > 0 after which the point (sin(ω·p), cos(ω·p)) is back where it began.
+
+    Tracks the angle of the point along a grid of step ``step`` (< π/ω so it can be unwrapped)
+    and interpolates where it has turned by a full circle.
+    """
+    if omega * step >= math.pi:
+        raise ValueError("grid too coarse to follow the angle")
+    grid = np.arange(0.0, 2 * math.pi / omega * 1.5 + 2 * step, step)
+    turned = np.unwrap(np.arctan2(np.sin(omega * grid), np.cos(omega * grid)))
+    turned = np.abs(turned - turned[0])
+    j = int(np.argmax(turned >= 2 * math.pi))
+    if j == 0:
+        raise ValueError("the point never completed a circle on the grid")
+    frac = (2 * math.pi - turned[j - 1]) / (turned[j] - turned[j - 1])
+    return float(grid[j - 1] + frac * step)
+
+
+def rope(x: np.ndarray, position: Any, thetas: np.ndarray) -> np.ndarray:
+    """Rotate each pair (x_{2j}, x_{2j+1}) by the angle position·θ_j, R = [[cos, −sin], [sin, cos]]."""
+    angles = np.asarray(position, dtype=float)[..., None] * thetas
+    even, odd = x[..., 0::2], x[..., 1::2]
+    out = np.empty(np.broadcast_shapes(x.shape, angles.shape[:-1] + (x.shape[-1],)))
+    out[..., 0::2] = np.cos(angles) * even - np.sin(angles) * odd
+    out[..., 1::2] = np.sin(angles) * even + np.cos(angles) * odd
+    return out
+
+
+def alibi_bias(query_positions: Any, key_positions: Any, slope: float) -> np.ndarray:
+    """The bias −m·|i − j| added to the score of query i and key j (the notes' form)."""
+    i = np.asarray(query_positions, dtype=float)[:, None]
+    j = np.asarray(key_positions, dtype=float)[None, :]
+    return -slope * np.abs(i - j)
+
+
+def alibi_slopes(heads: int) -> np.ndarray:
+    """Head slopes as Press et al. build them for a power-of-two head count: a geometric
+    sequence whose first term and ratio are both 2^(−8/heads)."""
+    if heads < 1 or heads & (heads - 1):
+        raise ValueError("the closed form covers a power-of-two number of heads")
+    start = 2.0 ** (-(2.0 ** -(math.log2(heads) - 3)))
+    return np.array([start * start**j for j in range(heads)])
+
+
+def rotation(angle: sp.Expr, sign: int = 1) -> sp.Matrix:
+    """[[cos, −sign·sin], [sign·sin, cos]]: sign = 1 is RoPE's R(φ), sign = −1 the matrix
+    printed in the notes' §3.3 (its transpose)."""
+    c, s = sp.cos(angle), sp.sin(angle)
+    return sp.Matrix([[c, -sign * s], [sign * s, c]])
+
+
+def numeric(expr: Any, values: Mapping[sp.Symbol, Any]) -> Any:
+    """Evaluate ``expr`` at ``values`` (scalars or NumPy arrays that broadcast together).
+
+    A ``Sum`` whose limits are integers once the scalars are substituted is summed term by
+    term with NumPy (``lambdify`` cannot print a Sum with a symbolic bound).
+    """
+    scalars = {s: v for s, v in values.items() if np.ndim(v) == 0}
+    arrays = {s: np.asarray(v) for s, v in values.items() if np.ndim(v) > 0}
+    expr = sp.sympify(expr).subs(scalars)
+    partial = {}
+    for total in expr.atoms(sp.Sum):
+        (index, low, high), = total.limits
+        term = sp.lambdify([index, *arrays], total.function, "numpy")
+        partial[sp.Dummy()] = sum(term(n, *arrays.values())
+                                  for n in range(int(low), int(high) + 1))
+        expr = expr.xreplace({total: list(partial)[-1]})
+    result = sp.lambdify([*partial, *arrays], expr, "numpy")(*partial.values(), *arrays.values())
+    return np.broadcast_to(result, np.broadcast_shapes(*(a.shape for a in arrays.values())))
