@@ -3,7 +3,8 @@
 Supported forms: integers and decimals ("8", "22.6", "≈ 0.00"), thousands separators
 ("61,400"), fractions ("1/100", "1/9770"), lists ("[0.49, 0.30, 0.22]"), and the Chinese
 units 万 (10⁴) and 亿 (10⁸). The tolerance is half a unit in the last printed significant
-digit; trailing zeros of an integer are not taken as significant ("61400" means ±50).
+digit; trailing zeros of an integer are not taken as significant ("61400" means ±50). In a
+fraction an integer numerator is exact and the denominator's rounding propagates.
 This module only parses text; it never evaluates it.
 """
 
@@ -37,6 +38,8 @@ def parse_number(text: str) -> Printed:
     if "/" in text:
         num_text, den_text = (part.strip() for part in text.split("/", 1))
         num, den = parse_number(num_text), parse_number(den_text)
+        if num_text.isdigit():  # "1/9770": an integer numerator is exact, the rounding is below
+            num = Printed(num.value, 0.0)
         if den.value == 0:
             raise FigureSyntaxError(f"division by zero in {text!r}")
         value = num.value / den.value

@@ -1,0 +1,68 @@
+"""Statistical and deterministic tests of the randomized checks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tmath import stats
+from tmath.experiment import Experiment, PlanError
+
+
+def experiment(tests: int = 1, seed: int = 1) -> Experiment:
+    return Experiment(np.random.default_rng(seed), 1e-5 / max(tests, 1), tests)
+
+
+def test_mean_accepts_truth_and_rejects_a_two_percent_shift():
+    normal = lambda rng, m: rng.normal(10.0, 1.0, size=m)
+    assert experiment().mean(normal, 10.0, "true").passed
+    assert not experiment().mean(normal, 10.2, "2% off").passed
+
+
+def test_variance_test_has_stated_power():
+    draw = lambda rng, m: rng.uniform(-1, 1, size=m)  # variance 1/3
+    ok = experiment().variance(draw, 1 / 3, "true")
+    assert ok.passed and ok.n >= 1000 and ok.resolution.endswith("of the stated value")
+    assert not experiment().variance(draw, 1 / 3 * 1.05, "5% off").passed
+
+
+def test_alpha_budget_is_enforced():
+    exp = experiment(tests=1)
+    exp.mean(lambda rng, m: rng.normal(size=m), 0.0, "first")
+    with pytest.raises(PlanError, match="statistical_tests"):
+        exp.mean(lambda rng, m: rng.normal(size=m), 0.0, "second")
+
+
+def test_frequencies():
+    p = np.array([0.5, 0.3, 0.2])
+    draw = lambda rng, m: rng.choice(3, size=m, p=p)
+    assert experiment().frequencies(draw, p, "true").passed
+    assert not experiment().frequencies(draw, [0.45, 0.35, 0.2], "off").passed
+
+
+def test_close_uses_the_given_tolerance():
+    exp = experiment(tests=0)
+    assert exp.close([1.0, 2.0], [1.0, 2.0 + 1e-17], stats.rounding_tolerance(4), "tiny").passed
+    assert not exp.close([1.0], [1.001], stats.rounding_tolerance(4), "big").passed
+    assert not exp.close([1.0, 2.0], [1.0], 1.0, "shape").passed
+
+
+def test_running_moments_match_numpy():
+    rng = np.random.default_rng(3)
+    data = rng.standard_exponential(50_000)
+    m = stats.RunningMoments()
+    for chunk in np.array_split(data, 7):
+        m.add(chunk)
+    assert m.n == data.size
+    assert m.mean == pytest.approx(data.mean(), rel=1e-12)
+    assert m.variance == pytest.approx(data.var(ddof=1), rel=1e-10)
+    assert m.fourth_central == pytest.approx(((data - data.mean()) ** 4).mean(), rel=1e-9)
+
+
+def test_sample_size_grows_with_smaller_effects():
+    assert stats.sample_size(1.0, 0.01, 1e-5) > stats.sample_size(1.0, 0.02, 1e-5) * 3.9
+
+
+def test_rounding_tolerance_scales_with_size():
+    assert stats.rounding_tolerance(100) == pytest.approx(100 * np.finfo(float).eps / 2, rel=1e-6)
+    assert stats.rounding_tolerance(10, dtype=np.float32) > stats.rounding_tolerance(10)

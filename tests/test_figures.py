@@ -1,0 +1,54 @@
+"""Reading printed figures and comparing them at the precision printed."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from tmath.figures import FigureSyntaxError, compare, parse_number, parse_printed
+from tmath.model import Figure
+
+
+@pytest.mark.parametrize("text, value, half", [
+    ("8", 8, 0.5), ("≈ 22.6", 22.6, 0.05), ("0.30", 0.30, 0.005), ("61400", 61400, 50),
+    ("61,400", 61400, 50), ("628", 628, 0.5), ("26万", 260000, 5000), ("1600万", 1.6e7, 5e5),
+    ("10亿", 1e9, 5e8), ("≈0.00", 0.0, 0.005),
+])
+def test_parse_number(text, value, half):
+    printed = parse_number(text)
+    assert printed.value == pytest.approx(value)
+    assert printed.half_unit == pytest.approx(half)
+
+
+def test_fraction_tolerance_propagates_from_the_denominator():
+    printed = parse_number("1/9770")
+    assert printed.value == pytest.approx(1 / 9770)
+    assert printed.half_unit == pytest.approx(5 / 9770**2, rel=1e-9)
+
+
+def test_lists():
+    assert [p.value for p in parse_printed("[0.49, 0.30, 0.22]")] == [0.49, 0.30, 0.22]
+    assert [p.value for p in parse_printed("[≈1.00, ≈0.00, ≈0.00]")] == [1.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("bad", ["abc", "1..2", "", "exp(3)"])
+def test_unreadable(bad):
+    with pytest.raises(FigureSyntaxError):
+        parse_printed(bad)
+
+
+def test_compare_accurate_and_inaccurate():
+    assert compare(Figure("√512", "≈ 22.6", lambda: math.sqrt(512))).status == "accurate"
+    wrong = compare(Figure("4096²", "1600万", lambda: 4096**2))
+    assert wrong.status == "inaccurate" and wrong.true_value == (16777216.0,)
+    assert compare(Figure("list", "[0.5, 0.5]", lambda: [0.5])).status == "inaccurate"
+
+
+def test_rough_figures_use_the_declared_tolerance():
+    fig = Figure("rough", "1600万", lambda: 4096**2, rough="the notes round loosely", rel_tol=0.05)
+    assert compare(fig).status == "accurate"
+
+
+def test_a_broken_computation_is_an_error_not_a_pass():
+    assert compare(Figure("boom", "1", lambda: 1 / 0)).status == "error"

@@ -1,0 +1,3 @@
+from tmath.cli import main
+
+main()

@@ -1,0 +1,315 @@
+"""The ``tmath`` command line: thin commands over the engine; errors mapped to exit codes here."""
+
+from __future__ import annotations
+
+import enum
+import functools
+import os
+import secrets
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Annotated, Callable, Optional
+
+import typer
+from rich.console import Console
+
+from tmath.errors import TmathError, UsageError
+from tmath.exitcodes import ExitCode
+
+HELP = """Verify the mathematics of technical documents, claim by claim.
+
+Each claim carries a SymPy proof whose every step is checked, a randomized check that simulates the premises and tests the statement statistically, and foils (nearest false statements) that both checks must reject.
+
+[bold]Examples[/bold]
+
+  tmath list --section 1            claims of section 1
+  tmath verify all                  prove and check every claim
+  tmath verify dot-product-variance --seed 7
+  tmath explain softmax-temperature the derivation, evidence and foils of one claim
+  tmath audit all                   show that every check can fail
+
+Exit codes: 0 all verified · 1 a claim failed or a check is weak · 2 usage error · 3 a claims module failed to load · 130 interrupted.
+"""
+
+app = typer.Typer(help=HELP, no_args_is_help=True, rich_markup_mode="rich",
+                  context_settings={"help_option_names": ["-h", "--help"]})
+out = Console()
+err = Console(stderr=True)
+
+
+class Format(str, enum.Enum):
+    table = "table"
+    json = "json"
+
+
+ClaimsOption = Annotated[Optional[list[Path]], typer.Option(
+    "--claims", metavar="DIR",
+    help="Also load the claims defined in the *.py files of DIR (repeatable).")]
+SeedOption = Annotated[str, typer.Option(
+    "--seed", metavar="N|random",
+    help="Seed of the randomized checks (each claim derives its own stream from it). "
+         "'random' picks one and prints it.")]
+FormatOption = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
+OutputOption = Annotated[Optional[Path], typer.Option(
+    "--output", "-o", metavar="FILE", help="Write the report to FILE (atomically) as well.")]
+IdsArgument = Annotated[Optional[list[str]], typer.Argument(
+    metavar="all|ID...", help="Claim ids, or 'all' (the default).", show_default=False)]
+
+
+def boundary(command: Callable) -> Callable:
+    """The one place where errors become exit codes (typer itself exits 2 on bad options)."""
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except typer.Exit:
+            raise
+        except UsageError as exc:
+            err.print(f"[bold red]error:[/] {exc}", highlight=False)
+            raise typer.Exit(ExitCode.USAGE) from None
+        except TmathError as exc:
+            err.print(f"[bold red]error:[/] {exc}", highlight=False)
+            raise typer.Exit(ExitCode.LOAD_ERROR) from None
+        except KeyboardInterrupt:
+            err.print("[bold red]interrupted[/]")
+            raise typer.Exit(ExitCode.INTERRUPTED) from None
+        except Exception as exc:  # a bug in tmath: say so; the traceback on request
+            err.print(f"[bold red]internal error:[/] {type(exc).__name__}: {exc}",
+                      highlight=False)
+            if os.environ.get("TMATH_DEBUG"):
+                err.print_exception()
+            else:
+                err.print("set TMATH_DEBUG=1 to see the traceback, and please report it")
+            raise typer.Exit(ExitCode.LOAD_ERROR) from None
+
+    return wrapper
+
+
+def parse_seed(text: str) -> int:
+    from tmath.runner import DEFAULT_SEED
+
+    if text == "default":
+        return DEFAULT_SEED
+    if text == "random":
+        seed = secrets.randbelow(2**32)
+        err.print(f"seed {seed} (replay with --seed {seed})")
+        return seed
+    try:
+        seed = int(text)
+    except ValueError:
+        raise UsageError(f"--seed must be a non-negative integer or 'random', not {text!r}") from None
+    if seed < 0:
+        raise UsageError(f"--seed must be a non-negative integer or 'random', not {seed}")
+    return seed
+
+
+def _load(claims: Optional[list[Path]]):
+    from tmath.registry import load
+
+    for folder in claims or []:
+        if not folder.exists():
+            raise UsageError(f"claims folder not found: {folder}")
+        if not folder.is_dir():
+            raise UsageError(f"--claims needs a folder, and {folder} is a file")
+    registry = load(claims or [])
+    for error in registry.errors:
+        err.print(f"[bold red]load error[/] {error}", highlight=False)
+    return registry
+
+
+def _write(path: Optional[Path], text: str) -> None:
+    """Write ``text`` to ``path`` atomically: a temporary file in the same folder, then rename."""
+    if path is None:
+        return
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise UsageError(f"cannot write {path}: folder {folder} does not exist")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _plain(renderables) -> str:
+    console = Console(width=120, color_system=None, record=True, file=open(os.devnull, "w"))
+    for r in renderables:
+        console.print(r)
+    return console.export_text()
+
+
+@app.command("list")
+@boundary
+def list_claims(
+    section: Annotated[Optional[str], typer.Option(
+        "--section", "-s", help="Only this section ('3' includes 3.1, 3.2, ...).")] = None,
+    tag: Annotated[Optional[str], typer.Option("--tag", "-t", help="Only claims with this tag.")] = None,
+    format: FormatOption = Format.table,
+    claims: ClaimsOption = None,
+) -> None:
+    """List the registered claims: id, section, title, tags, kind of proof."""
+    from tmath.render.jsonout import claim_listing, dumps
+    from tmath.render.tables import claims_table
+
+    registry = _load(claims)
+    specs = [s for s in registry
+             if (section is None or s.section == section or s.top_section == section)
+             and (tag is None or tag in s.tags)]
+    if format is Format.json:
+        sys.stdout.write(dumps(claim_listing(specs)) + "\n")
+    elif not specs:
+        err.print("no claims match" + (f" section {section}" if section else "")
+                  + (f" tag {tag}" if tag else "") + "; `tmath list` shows them all")
+    else:
+        out.print(claims_table(specs))
+    raise typer.Exit(ExitCode.LOAD_ERROR if registry.errors else ExitCode.OK)
+
+
+@app.command()
+@boundary
+def verify(
+    ids: IdsArgument = None,
+    claims: ClaimsOption = None,
+    seed: SeedOption = "default",
+    format: FormatOption = Format.table,
+    output: OutputOption = None,
+) -> None:
+    """Prove and randomly check claims, and the claims they build on.
+
+    A failure prints the command that reproduces it. Printed figures that the notes get
+    wrong are listed; they do not fail verification (use `tmath check` to gate a document).
+    """
+    from tmath.render.jsonout import dumps, verify_document
+    from tmath.render.tables import verify_summary, verify_table
+    from tmath.runner import verify as run
+
+    run_seed = parse_seed(seed)
+    registry = _load(claims)
+    selected = registry.with_dependencies(registry.select(ids or ["all"]))
+    if not selected:
+        raise UsageError("no claims to verify (the registry is empty)")
+    start = time.perf_counter()
+    results, interrupted = _collect(run(selected, run_seed), len(selected),
+                                    progress=format is Format.table)
+    seconds = time.perf_counter() - start
+    if format is Format.json:
+        text = dumps(verify_document(results, run_seed, seconds, registry.errors))
+        sys.stdout.write(text + "\n")
+    else:
+        renderables = [verify_table(results),
+                       verify_summary(results, run_seed, seconds, len(registry.errors))]
+        for r in renderables:
+            out.print(r)
+        text = _plain(renderables)
+    if interrupted:
+        err.print("[bold red]interrupted[/]: results so far are shown above")
+        raise typer.Exit(ExitCode.INTERRUPTED)
+    _write(output, text)
+    if registry.errors:
+        raise typer.Exit(ExitCode.LOAD_ERROR)
+    bad = any(r.verdict in ("failed", "error", "blocked") for r in results)
+    raise typer.Exit(ExitCode.FAILED if bad else ExitCode.OK)
+
+
+def _collect(iterator, total: int, progress: bool):
+    """Gather results; a progress bar on an interactive terminal; Ctrl-C keeps what we have."""
+    results = []
+    show = progress and err.is_terminal
+    try:
+        if show:
+            from rich.progress import Progress
+
+            with Progress(console=err, transient=True) as bar:
+                task = bar.add_task("verifying", total=total)
+                for result in iterator:
+                    results.append(result)
+                    bar.update(task, advance=1, description=result.spec.id)
+        else:
+            results.extend(iterator)
+    except KeyboardInterrupt:
+        return results, True
+    return results, False
+
+
+@app.command()
+@boundary
+def explain(
+    claim_id: Annotated[str, typer.Argument(metavar="ID", help="The claim to explain.")],
+    claims: ClaimsOption = None,
+    seed: SeedOption = "default",
+) -> None:
+    """Explain one claim: statement, premises, derivation steps, evidence, figures, foils.
+
+    Runs the claim's proof and randomized check, then both checks against every foil, and
+    shows each step with its check mark, the notes' printed figures against the true values,
+    and why each foil is rejected.
+    """
+    from tmath.render.explain import explain_page
+    from tmath.runner import audit_one
+
+    run_seed = parse_seed(seed)
+    registry = _load(claims)
+    spec = registry.get(claim_id)
+    audit = audit_one(spec, run_seed)
+    out.print(explain_page(audit, registry.dependants(spec.id)))
+    raise typer.Exit(ExitCode.OK if audit.statement.verdict in ("verified", "heuristic")
+                     else ExitCode.FAILED)
+
+
+@app.command()
+@boundary
+def audit(
+    ids: IdsArgument = None,
+    claims: ClaimsOption = None,
+    seed: SeedOption = "default",
+    format: FormatOption = Format.table,
+    output: OutputOption = None,
+) -> None:
+    """Show that every check can fail: run both checks against each foil.
+
+    Besides the declared foils, each non-zero part of a statement's value is perturbed by
+    ×1.05. A proof or randomized check that accepts a false statement is weak: exit 1.
+    """
+    from tmath.render.jsonout import audit_document, dumps
+    from tmath.render.tables import audit_summary, audit_table
+    from tmath.runner import audit_one
+
+    run_seed = parse_seed(seed)
+    registry = _load(claims)
+    selected = registry.select(ids or ["all"])
+    if not selected:
+        raise UsageError("no claims to audit (the registry is empty)")
+    start = time.perf_counter()
+    audits, interrupted = _collect((audit_one(s, run_seed) for s in selected), len(selected),
+                                   progress=format is Format.table)
+    seconds = time.perf_counter() - start
+    if format is Format.json:
+        text = dumps(audit_document(audits, run_seed, registry.errors))
+        sys.stdout.write(text + "\n")
+    else:
+        renderables = [audit_table(audits), audit_summary(audits, seconds)]
+        for r in renderables:
+            out.print(r)
+        text = _plain(renderables)
+    if interrupted:
+        err.print("[bold red]interrupted[/]: results so far are shown above")
+        raise typer.Exit(ExitCode.INTERRUPTED)
+    _write(output, text)
+    if registry.errors:
+        raise typer.Exit(ExitCode.LOAD_ERROR)
+    raise typer.Exit(ExitCode.OK if all(a.strong for a in audits) else ExitCode.FAILED)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app(prog_name="tmath")
+
+
+if __name__ == "__main__":
+    main()

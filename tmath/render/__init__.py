@@ -1,0 +1,25 @@
+"""Turning results into terminal tables, explanation pages and JSON. The engine never prints."""
+
+from __future__ import annotations
+
+PROOF_MARK = {
+    "proved": ("✓", "green"),
+    "proved-for-cases": ("✓", "green"),
+    "failed": ("✗", "red"),
+    "error": ("!", "red"),
+    "none": ("–", "yellow"),
+}
+CHECK_MARK = {"passed": ("✓", "green"), "failed": ("✗", "red"), "error": ("!", "red")}
+STEP_MARK = {"checked": ("✓", "green"), "rule": ("○", "cyan"), "premise": ("○", "cyan"),
+             "lemma": ("↳", "cyan"), "failed": ("✗", "red")}
+VERDICT_STYLE = {"verified": "green", "heuristic": "yellow", "failed": "red", "error": "red",
+                 "blocked": "red"}
+
+
+def sci(x: float) -> str:
+    """10⁻³ style for bounds."""
+    if x == 0:
+        return "0"
+    mantissa, exponent = f"{x:.1e}".split("e")
+    sup = str(int(exponent)).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    return f"10{sup}" if mantissa in ("1.0",) else f"{float(mantissa):g}·10{sup}"

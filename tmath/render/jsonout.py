@@ -1,0 +1,73 @@
+"""JSON documents for ``list``, ``verify`` and ``audit`` (the shapes the README documents)."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Sequence
+
+from tmath import __version__
+from tmath.errors import LoadError
+from tmath.model import ClaimSpec
+from tmath.runner import AuditResult, ClaimResult
+from tmath.stats import ALPHA_PER_CLAIM
+
+
+def dumps(document: Any) -> str:
+    return json.dumps(_finite(document), ensure_ascii=False, indent=2)
+
+
+def _finite(x: Any) -> Any:
+    """JSON has no inf/nan: write them as strings."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return str(x)
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_finite(v) for v in x]
+    return x
+
+
+def claim_listing(specs: Sequence[ClaimSpec]) -> list[dict[str, Any]]:
+    return [{"id": s.id, "section": s.section, "title": s.title, "tags": list(s.tags),
+             "statement": s.statement.text, "depends_on": list(s.depends_on),
+             "proof": "none" if s.no_proof else "symbolic", "path": s.path}
+            for s in specs]
+
+
+def load_errors(errors: Sequence[LoadError]) -> list[dict[str, Any]]:
+    return [{"path": e.path, "line": e.line, "message": e.message} for e in errors]
+
+
+def verify_document(results: Sequence[ClaimResult], seed: int, seconds: float,
+                    errors: Sequence[LoadError]) -> dict[str, Any]:
+    verdicts = [r.verdict for r in results]
+    statistical = sum(1 for r in results if r.empirical.alpha > 0)
+    return {
+        "tmath": __version__,
+        "seed": seed,
+        "alpha_per_claim": ALPHA_PER_CLAIM,
+        "suite_false_alarm_bound": ALPHA_PER_CLAIM * statistical,
+        "claims": [r.to_dict() for r in results],
+        "load_errors": load_errors(errors),
+        "summary": {
+            "total": len(results),
+            **{v: verdicts.count(v) for v in ("verified", "heuristic", "failed", "error",
+                                              "blocked")},
+            "figures": sum(len(r.figures) for r in results),
+            "figures_wrong_in_document": sum(len(r.wrong_figures) for r in results),
+            "seconds": round(seconds, 3),
+        },
+    }
+
+
+def audit_document(audits: Sequence[AuditResult], seed: int,
+                   errors: Sequence[LoadError]) -> dict[str, Any]:
+    return {
+        "tmath": __version__,
+        "seed": seed,
+        "claims": [a.to_dict() for a in audits],
+        "load_errors": load_errors(errors),
+        "summary": {"claims": len(audits), "foils": sum(len(a.foils) for a in audits),
+                    "weak": [a.spec.id for a in audits if not a.strong]},
+    }

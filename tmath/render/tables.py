@@ -1,0 +1,144 @@
+"""Rich tables for ``list``, ``verify`` and ``audit``."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from tmath.experiment import EmpiricalResult
+from tmath.model import ClaimSpec
+from tmath.proof import ProofResult
+from tmath.render import CHECK_MARK, PROOF_MARK, VERDICT_STYLE, sci
+from tmath.runner import AuditResult, ClaimResult
+from tmath.stats import ALPHA_PER_CLAIM
+
+
+def claims_table(specs: Sequence[ClaimSpec]) -> Table:
+    table = Table(box=None, header_style="bold", pad_edge=False)
+    table.add_column("claim", no_wrap=True)
+    table.add_column("§", no_wrap=True)
+    for column in ("title", "tags", "proof"):
+        table.add_column(column, overflow="fold")
+    for spec in specs:
+        kind = "none (heuristic)" if spec.no_proof else "symbolic"
+        table.add_row(spec.id, spec.section, spec.title, ", ".join(spec.tags), kind)
+    return table
+
+
+def proof_cell(proof: ProofResult) -> Text:
+    mark, style = PROOF_MARK[proof.status]
+    label = {"proved-for-cases": f"proved for {proof.cases}",
+             "none": "none (heuristic)"}.get(proof.status, proof.status)
+    return Text(f"{mark} {label}", style=style)
+
+
+def check_cell(empirical: EmpiricalResult) -> Text:
+    mark, style = CHECK_MARK[empirical.status]
+    passed = sum(t.passed for t in empirical.tests)
+    if empirical.reason:
+        return Text(f"{mark} {empirical.reason}", style=style)
+    failed = [t for t in empirical.tests if not t.passed]
+    shown = failed[0] if failed else empirical.tests[0]
+    return Text(f"{mark} {passed}/{len(empirical.tests)} · {shown.summary}", style=style)
+
+
+def figures_cell(result: ClaimResult) -> Text:
+    if not result.figures:
+        return Text("")
+    good = sum(f.status == "accurate" for f in result.figures)
+    style = "green" if good == len(result.figures) else "yellow"
+    return Text(f"{good}/{len(result.figures)}", style=style)
+
+
+def verify_table(results: Sequence[ClaimResult]) -> Table:
+    table = Table(box=None, header_style="bold", pad_edge=False)
+    table.add_column("claim", no_wrap=True)
+    table.add_column("§", no_wrap=True)
+    table.add_column("proof", overflow="fold")
+    table.add_column("randomized check", overflow="fold")
+    table.add_column("figures", justify="right")
+    table.add_column("time", justify="right", no_wrap=True)
+    for r in results:
+        claim_text = Text(r.spec.id, style=VERDICT_STYLE[r.verdict])
+        if r.verdict == "blocked":
+            claim_text.append(f" (blocked by {', '.join(r.blocked_by)})", style="red")
+        table.add_row(claim_text, r.spec.section, proof_cell(r.proof), check_cell(r.empirical),
+                      figures_cell(r), f"{r.seconds:.1f}s")
+    return table
+
+
+def verify_summary(results: Sequence[ClaimResult], seed: int, seconds: float,
+                   load_errors: int = 0) -> Group:
+    counts = {v: sum(r.verdict == v for r in results)
+              for v in ("verified", "heuristic", "failed", "error", "blocked")}
+    parts = [f"{counts['verified']} verified"]
+    parts += [f"{n} {v}" for v, n in counts.items() if v != "verified" and n]
+    if not counts["failed"] and not counts["error"]:
+        parts.insert(1, "0 failed")
+    bound = ALPHA_PER_CLAIM * sum(1 for r in results if r.empirical.alpha > 0)
+    parts += [f"seed {seed}", f"suite false-alarm bound {sci(bound)}", f"{seconds:.1f} s"]
+    style = "green" if counts["failed"] + counts["error"] + counts["blocked"] == 0 else "red"
+    lines: list[Text] = [Text(" · ".join(parts), style=f"bold {style}")]
+    wrong = [(r.spec.id, f) for r in results for f in r.wrong_figures]
+    total = sum(len(r.figures) for r in results)
+    if total:
+        figure_line = f"printed figures: {total - len(wrong)}/{total} accurate"
+        if wrong:
+            figure_line += f"; the notes print {len(wrong)} wrong (true values below)"
+        lines.append(Text(figure_line, style="yellow" if wrong else "green"))
+        for claim_id, f in wrong:
+            true = ", ".join(f"{v:.6g}" for v in f.true_value)
+            lines.append(Text(f"  {claim_id}: {f.label}: printed {f.printed}, true {true}"
+                              + (f" ({f.detail})" if f.detail else ""), style="yellow"))
+    for r in results:
+        if r.verdict in ("failed", "error"):
+            reason = r.proof.reason if r.proof.status in ("failed", "error") else r.empirical.headline
+            lines.append(Text(f"  {r.spec.id} {r.verdict}: {reason}", style="red"))
+            lines.append(Text(f"    reproduce: {r.reproduce}", style="dim"))
+    if load_errors:
+        lines.append(Text(f"{load_errors} claims module(s) could not be loaded (see above)",
+                          style="bold red"))
+    return Group(*lines)
+
+
+def audit_table(audits: Sequence[AuditResult]) -> Table:
+    table = Table(box=None, header_style="bold", pad_edge=False)
+    for column in ("claim", "foil", "proof", "randomized check"):
+        table.add_column(column, overflow="fold")
+    for audit in audits:
+        if audit.statement.verdict not in ("verified", "heuristic"):
+            table.add_row(Text(audit.spec.id, style="red"), "(the statement itself)",
+                          proof_cell(audit.statement.proof), check_cell(audit.statement.empirical))
+        for i, foil in enumerate(audit.foils):
+            name = Text(audit.spec.id if i == 0 else "", style="green" if audit.strong else "red")
+            label = foil.text + (" [auto]" if foil.origin == "automatic" else "")
+            if foil.proof_rejects is None:
+                proof = Text("– no proof to run", style="yellow")
+            elif foil.proof_rejects:
+                proof = Text(f"✓ rejected: {_why(foil.proof.reason)}", style="green")
+            else:
+                proof = Text(f"✗ {foil.proof.status}: {foil.proof.reason or 'accepted'}", style="red")
+            if foil.check_rejects:
+                check = Text(f"✓ rejected: {foil.empirical.headline}", style="green")
+            else:
+                check = Text(f"✗ {foil.empirical.status}: {foil.empirical.headline}", style="red")
+            table.add_row(name, label, proof, check)
+    return table
+
+
+def _why(reason: str | None) -> str:
+    if not reason:
+        return "failed"
+    return reason.split("; ", 1)[1] if "; " in reason else reason
+
+
+def audit_summary(audits: Sequence[AuditResult], seconds: float) -> Text:
+    foils = sum(len(a.foils) for a in audits)
+    weak = [a.spec.id for a in audits if not a.strong]
+    text = f"{len(audits)} claims · {foils} foils · "
+    if weak:
+        return Text(text + f"{len(weak)} weak: {', '.join(weak)} · {seconds:.1f} s", style="bold red")
+    return Text(text + f"every foil rejected by both checks · {seconds:.1f} s", style="bold green")
