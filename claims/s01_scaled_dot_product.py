@@ -37,6 +37,9 @@ def _pair(name_q: str, name_k: str, d: int):
            Foil("E[q_i k_i] = 1", (1, 1))),
     sources=(VASWANI,),
     tags=("variance", "attention"),
+    formulas=(r"E[q_i k_i] = E[q_i] \cdot E[k_i] = 0 \times 0 = 0",
+              r"\text{Var}(q_i k_i) = E[q_i^2 k_i^2] - (E[q_i k_i])^2 = E[q_i^2] \cdot E[k_i^2] "
+              r"= 1 \times 1 = 1"),
     statistical_tests=4,
 )
 class ProductTermMoments:
@@ -81,6 +84,7 @@ class ProductTermMoments:
         Figure("standard deviation of qᵀk at d_k = 512", "≈ 22.6", near="d_k = 512",
                compute=lambda: math.sqrt(512)),
     ),
+    formulas=(r"E[q^T k] = 0, \quad \text{Var}(q^T k) = d_k",),
     statistical_tests=4,
 )
 class DotProductVariance:
@@ -121,6 +125,8 @@ class DotProductVariance:
     depends_on=("dot-product-variance",),
     sources=(VASWANI,),
     tags=("variance", "scaling"),
+    formulas=(r"\text{Var}\left(\frac{q^T k}{\sqrt{d_k}}\right) = \frac{\text{Var}(q^T k)}{d_k} "
+              r"= \frac{d_k}{d_k} = 1",),
     statistical_tests=2,
 )
 class ScaledScoreVariance:

@@ -41,6 +41,8 @@ def _log_ratio(weight_j, weight_l):
            Foil("the logits are +e_i/T (sign lost)", e_j / T)),
     sources=(BOLTZMANN, VASWANI),
     tags=("softmax", "temperature"),
+    formulas=(r"P(i) = \frac{\exp(-e_i / T)}{\sum_j \exp(-e_j / T)}",
+              r"\text{softmax}(z_i) = \frac{\exp(z_i)}{\sum_j \exp(z_j)}"),
     statistical_tests=2,
 )
 class SoftmaxBoltzmann:
@@ -77,6 +79,7 @@ class SoftmaxBoltzmann:
     depends_on=("softmax-boltzmann",),
     sources=(VASWANI,),
     tags=("softmax", "temperature", "attention"),
+    formulas=(r"\text{Attention}(Q, K, V) = \text{softmax}\left(\frac{QK^T}{\sqrt{d_k}}\right) V",),
     statistical_tests=1,
 )
 class AttentionTemperature:
