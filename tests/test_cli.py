@@ -54,12 +54,32 @@ def _without_times(doc):
     return doc
 
 
-def test_same_seed_same_output():
-    args = ("verify", "softmax-boltzmann", "--seed", "7", "--format", "json")
-    first, second = invoke(*args), invoke(*args)
+def test_same_seed_same_output_for_any_number_of_jobs():
+    args = ("verify", "softmax-boltzmann", "dk-scaling-overshrinks", "--seed", "7", "-f", "json",
+            "--no-cache")
+    first, second = invoke(*args, "-j", "1"), invoke(*args, "-j", "2")
     assert _without_times(json.loads(first.stdout)) == _without_times(json.loads(second.stdout))
-    other = json.loads(invoke("verify", "softmax-boltzmann", "--seed", "8", "-f", "json").stdout)
-    assert _without_times(other) != _without_times(json.loads(first.stdout))
+    other = invoke("verify", "softmax-boltzmann", "--seed", "8", "-f", "json", "--no-cache")
+    assert _without_times(json.loads(other.stdout)) != _without_times(json.loads(first.stdout))
+
+
+def test_second_run_is_served_from_the_cache_and_says_so():
+    args = ("verify", "product-term-moments", "--seed", "11", "-f", "json")
+    first, second = json.loads(invoke(*args).stdout), json.loads(invoke(*args).stdout)
+    assert [c["cached"] for c in first["claims"]] == [False]
+    assert [c["cached"] for c in second["claims"]] == [True]
+    del first["claims"][0]["cached"], second["claims"][0]["cached"]
+    assert _without_times(first) == _without_times(second)
+
+
+def test_editing_a_claim_file_invalidates_its_cached_result(claims_dir):
+    folder = claims_dir({"dice.py": die_claim()})
+    args = ("verify", "--claims", str(folder), "die-mean", "-f", "json")
+    assert json.loads(invoke(*args).stdout)["claims"][0]["cached"] is False
+    assert json.loads(invoke(*args).stdout)["claims"][0]["cached"] is True
+    (folder / "dice.py").write_text(die_claim(value="4"), encoding="utf-8")
+    changed = json.loads(invoke(*args).stdout)["claims"][0]
+    assert changed["cached"] is False and changed["verdict"] == "failed"
 
 
 def test_unknown_id_exits_2_with_suggestion():

@@ -15,6 +15,7 @@ from typing import Annotated, Callable, Optional
 import typer
 from rich.console import Console
 
+from tmath.defaults import DEFAULT_SEED, DEFAULT_TIMEOUT
 from tmath.errors import TmathError, UsageError
 from tmath.exitcodes import ExitCode
 
@@ -54,6 +55,14 @@ SeedOption = Annotated[str, typer.Option(
 FormatOption = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
 OutputOption = Annotated[Optional[Path], typer.Option(
     "--output", "-o", metavar="FILE", help="Write the report to FILE (atomically) as well.")]
+JobsOption = Annotated[Optional[int], typer.Option(
+    "--jobs", "-j", min=1, metavar="N",
+    help="Worker processes (default: the usable cores). Output is identical for any N.")]
+TimeoutOption = Annotated[float, typer.Option(
+    "--timeout", min=0.001, metavar="SECONDS",
+    help="Stop a claim that runs longer than this (its proof, check and figures together).")]
+NoCacheOption = Annotated[bool, typer.Option(
+    "--no-cache", help="Run everything again instead of reusing unchanged cached results.")]
 IdsArgument = Annotated[Optional[list[str]], typer.Argument(
     metavar="all|ID...", help="Claim ids, or 'all' (the default).", show_default=False)]
 
@@ -89,8 +98,6 @@ def boundary(command: Callable) -> Callable:
 
 
 def parse_seed(text: str) -> int:
-    from tmath.runner import DEFAULT_SEED
-
     if text == "default":
         return DEFAULT_SEED
     if text == "random":
@@ -107,17 +114,30 @@ def parse_seed(text: str) -> int:
 
 
 def _load(claims: Optional[list[Path]]):
-    from tmath.registry import load
+    """The claim catalog (metadata; the claims modules are imported only when needed)."""
+    from tmath.registry import catalog
 
     for folder in claims or []:
         if not folder.exists():
             raise UsageError(f"claims folder not found: {folder}")
         if not folder.is_dir():
             raise UsageError(f"--claims needs a folder, and {folder} is a file")
-    registry = load(claims or [])
-    for error in registry.errors:
+    found = catalog(claims or [])
+    for error in found.errors:
         err.print(f"[bold red]load error[/] {error}", highlight=False)
-    return registry
+    return found
+
+
+def _cache(no_cache: bool):
+    from tmath.cache import ResultCache
+
+    return ResultCache(enabled=not no_cache)
+
+
+def _jobs(jobs: Optional[int]) -> int:
+    from tmath.parallel import usable_cores
+
+    return jobs or usable_cores()
 
 
 def _write(path: Optional[Path], text: str) -> None:
@@ -179,6 +199,9 @@ def verify(
     seed: SeedOption = "default",
     format: FormatOption = Format.table,
     output: OutputOption = None,
+    jobs: JobsOption = None,
+    timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    no_cache: NoCacheOption = False,
 ) -> None:
     """Prove and randomly check claims, and the claims they build on.
 
@@ -195,8 +218,9 @@ def verify(
     if not selected:
         raise UsageError("no claims to verify (the registry is empty)")
     start = time.perf_counter()
-    results, interrupted = _collect(run(selected, run_seed), len(selected),
-                                    progress=format is Format.table)
+    results, interrupted = _collect(
+        run(registry, selected, run_seed, _jobs(jobs), timeout, _cache(no_cache)),
+        len(selected), progress=format is Format.table)
     seconds = time.perf_counter() - start
     if format is Format.json:
         text = dumps(verify_document(results, run_seed, seconds, registry.errors))
@@ -213,7 +237,7 @@ def verify(
     _write(output, text)
     if registry.errors:
         raise typer.Exit(ExitCode.LOAD_ERROR)
-    bad = any(r.verdict in ("failed", "error", "blocked") for r in results)
+    bad = any(r.verdict not in ("verified", "heuristic") for r in results)
     raise typer.Exit(ExitCode.FAILED if bad else ExitCode.OK)
 
 
@@ -229,7 +253,7 @@ def _collect(iterator, total: int, progress: bool):
                 task = bar.add_task("verifying", total=total)
                 for result in iterator:
                     results.append(result)
-                    bar.update(task, advance=1, description=result.spec.id)
+                    bar.update(task, advance=1, description=result.info.id)
         else:
             results.extend(iterator)
     except KeyboardInterrupt:
@@ -243,6 +267,8 @@ def explain(
     claim_id: Annotated[str, typer.Argument(metavar="ID", help="The claim to explain.")],
     claims: ClaimsOption = None,
     seed: SeedOption = "default",
+    timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    no_cache: NoCacheOption = False,
 ) -> None:
     """Explain one claim: statement, premises, derivation steps, evidence, figures, foils.
 
@@ -251,13 +277,13 @@ def explain(
     and why each foil is rejected.
     """
     from tmath.render.explain import explain_page
-    from tmath.runner import audit_one
+    from tmath.runner import audit as run_audit
 
     run_seed = parse_seed(seed)
     registry = _load(claims)
-    spec = registry.get(claim_id)
-    audit = audit_one(spec, run_seed)
-    out.print(explain_page(audit, registry.dependants(spec.id)))
+    info = registry.get(claim_id)
+    [audit] = run_audit(registry, [info], run_seed, 1, timeout, _cache(no_cache))
+    out.print(explain_page(audit, registry.dependants(info.id)))
     raise typer.Exit(ExitCode.OK if audit.statement.verdict in ("verified", "heuristic")
                      else ExitCode.FAILED)
 
@@ -270,6 +296,9 @@ def audit(
     seed: SeedOption = "default",
     format: FormatOption = Format.table,
     output: OutputOption = None,
+    jobs: JobsOption = None,
+    timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    no_cache: NoCacheOption = False,
 ) -> None:
     """Show that every check can fail: run both checks against each foil.
 
@@ -278,7 +307,7 @@ def audit(
     """
     from tmath.render.jsonout import audit_document, dumps
     from tmath.render.tables import audit_summary, audit_table
-    from tmath.runner import audit_one
+    from tmath.runner import audit as run_audit
 
     run_seed = parse_seed(seed)
     registry = _load(claims)
@@ -286,8 +315,9 @@ def audit(
     if not selected:
         raise UsageError("no claims to audit (the registry is empty)")
     start = time.perf_counter()
-    audits, interrupted = _collect((audit_one(s, run_seed) for s in selected), len(selected),
-                                   progress=format is Format.table)
+    audits, interrupted = _collect(
+        run_audit(registry, selected, run_seed, _jobs(jobs), timeout, _cache(no_cache)),
+        len(selected), progress=format is Format.table)
     seconds = time.perf_counter() - start
     if format is Format.json:
         text = dumps(audit_document(audits, run_seed, registry.errors))
@@ -304,6 +334,30 @@ def audit(
     if registry.errors:
         raise typer.Exit(ExitCode.LOAD_ERROR)
     raise typer.Exit(ExitCode.OK if all(a.strong for a in audits) else ExitCode.FAILED)
+
+
+cache_app = typer.Typer(help="Manage the on-disk cache of results and claim metadata.",
+                        no_args_is_help=True)
+app.add_typer(cache_app, name="cache")
+
+
+@cache_app.command("clear")
+@boundary
+def cache_clear() -> None:
+    """Delete every cached result and the claim index."""
+    from tmath.cache import cache_dir, clear
+
+    removed = clear()
+    out.print(f"removed {removed} cached file(s) from {cache_dir()}")
+
+
+@cache_app.command("path")
+@boundary
+def cache_path() -> None:
+    """Print where the cache lives ($XDG_CACHE_HOME/tmath)."""
+    from tmath.cache import cache_dir
+
+    sys.stdout.write(f"{cache_dir()}\n")
 
 
 def main() -> None:

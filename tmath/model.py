@@ -7,6 +7,7 @@ randomized checks run later, when the runner asks for them.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 from dataclasses import dataclass, field
@@ -77,6 +78,50 @@ class Figure:
 
 
 @dataclass(frozen=True)
+class FigureInfo:
+    """What ``list``, the cache and the document gate need of a :class:`Figure`."""
+
+    label: str
+    printed: str
+    near: str = ""
+    rough: str | None = None
+    rel_tol: float | None = None
+
+
+@dataclass(frozen=True)
+class FoilInfo:
+    text: str
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class ClaimInfo:
+    """A claim's metadata only: cheap to store in the index and to send between processes."""
+
+    id: str
+    title: str
+    section: str
+    statement: str
+    statement_pretty: str | None
+    premises: tuple[str, ...]
+    foils: tuple[FoilInfo, ...]
+    sources: tuple[Source, ...]
+    tags: tuple[str, ...]
+    depends_on: tuple[str, ...]
+    figures: tuple[FigureInfo, ...]
+    formulas: tuple[str, ...]
+    statistical_tests: int
+    no_proof: str | None
+    path: str
+    line: int | None
+    summary: str
+
+    @property
+    def top_section(self) -> str:
+        return self.section.split(".")[0]
+
+
+@dataclass(frozen=True)
 class ClaimSpec:
     """A registered claim: metadata plus the object that proves and checks it."""
 
@@ -101,6 +146,32 @@ class ClaimSpec:
     @property
     def top_section(self) -> str:
         return self.section.split(".")[0]
+
+    @functools.cached_property
+    def info(self) -> ClaimInfo:
+        return ClaimInfo(
+            id=self.id, title=self.title, section=self.section, statement=self.statement.text,
+            statement_pretty=pretty_statement(self.statement.lhs, self.statement.value),
+            premises=self.premises, foils=tuple(FoilInfo(f.text, f.why) for f in self.foils),
+            sources=self.sources, tags=self.tags, depends_on=self.depends_on,
+            figures=tuple(FigureInfo(f.label, f.printed, f.near, f.rough, f.rel_tol)
+                          for f in self.figures),
+            formulas=self.formulas, statistical_tests=self.statistical_tests,
+            no_proof=self.no_proof, path=self.path, line=self.line, summary=self.summary)
+
+
+def pretty_statement(lhs: Any, value: Any) -> str | None:
+    """``lhs = value`` in Unicode math (SymPy's pretty printer), or None without a symbolic form."""
+    if lhs is None or value is None:
+        return None
+    import sympy as sp
+
+    pairs = zip(lhs, value) if isinstance(lhs, tuple) else [(lhs, value)]
+    try:
+        return "\n\n".join(sp.pretty(sp.Eq(sp.sympify(a), sp.sympify(b), evaluate=False),
+                                      use_unicode=True) for a, b in pairs)
+    except (sp.SympifyError, TypeError, ValueError):
+        return None
 
 
 _collected: list[ClaimSpec] = []

@@ -14,11 +14,11 @@ import sys
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Generic, Iterable, Sequence, TypeVar
 
-from tmath import model
+from tmath import cache, model
 from tmath.errors import LoadError, UsageError
-from tmath.model import ClaimSpec
+from tmath.model import ClaimInfo, ClaimSpec
 
 
 def builtin_claims_dir() -> Path:
@@ -30,11 +30,14 @@ def builtin_claims_dir() -> Path:
     raise LoadError(str(here), None, "the built-in claims are missing from this installation")
 
 
-@dataclass
-class Registry:
-    """The claims loaded for one run, in section order, and what failed to load."""
+T = TypeVar("T", ClaimSpec, ClaimInfo)
 
-    claims: dict[str, ClaimSpec] = field(default_factory=dict)
+
+@dataclass
+class Claims(Generic[T]):
+    """Claims by id in section order, what failed to load, and how to select among them."""
+
+    claims: dict[str, T] = field(default_factory=dict)
     errors: list[LoadError] = field(default_factory=list)
 
     def __iter__(self):
@@ -43,23 +46,23 @@ class Registry:
     def __len__(self) -> int:
         return len(self.claims)
 
-    def get(self, claim_id: str) -> ClaimSpec:
+    def get(self, claim_id: str) -> T:
         try:
             return self.claims[claim_id]
         except KeyError:
             raise UsageError(unknown_id_message(claim_id, self.claims)) from None
 
-    def select(self, ids: Sequence[str]) -> list[ClaimSpec]:
+    def select(self, ids: Sequence[str]) -> list[T]:
         """Claims named by ``ids`` ("all" selects every claim), in registry order."""
-        if not ids or list(ids) == ["all"]:
+        if not ids or "all" in ids:
             return list(self.claims.values())
-        unknown = [i for i in ids if i not in self.claims and i != "all"]
+        unknown = [i for i in ids if i not in self.claims]
         if unknown:
             raise UsageError(unknown_id_message(unknown[0], self.claims))
         wanted = set(ids)
-        return [c for c in self.claims.values() if c.id in wanted or "all" in wanted]
+        return [c for c in self.claims.values() if c.id in wanted]
 
-    def with_dependencies(self, selected: Iterable[ClaimSpec]) -> list[ClaimSpec]:
+    def with_dependencies(self, selected: Iterable[T]) -> list[T]:
         """The selection plus everything it depends on, in registry order."""
         needed: set[str] = set()
         stack = [c.id for c in selected]
@@ -74,6 +77,29 @@ class Registry:
     def dependants(self, claim_id: str) -> list[str]:
         return [c.id for c in self.claims.values() if claim_id in c.depends_on]
 
+    def files_of(self, claim_id: str) -> list[str]:
+        """Source files a claim's results depend on: its module and those of its dependencies."""
+        return [c.path for c in self.with_dependencies([self.claims[claim_id]])]
+
+
+class Registry(Claims[ClaimSpec]):
+    """Fully imported claims, ready to run."""
+
+
+@dataclass
+class Catalog(Claims[ClaimInfo]):
+    """Claim metadata, read from the index when no claim file changed (no heavy imports)."""
+
+    extra_dirs: tuple[Path, ...] = ()
+    builtin: bool = True
+    _registry: Registry | None = None
+
+    def registry(self) -> Registry:
+        """Import the claims modules (once) to run proofs and checks."""
+        if self._registry is None:
+            self._registry = load(self.extra_dirs, self.builtin)
+        return self._registry
+
 
 def unknown_id_message(claim_id: str, known: Iterable[str]) -> str:
     known = list(known)
@@ -83,34 +109,73 @@ def unknown_id_message(claim_id: str, known: Iterable[str]) -> str:
     return f"no claim with id {claim_id!r}{hint}"
 
 
-def load(extra_dirs: Sequence[Path] = (), builtin: bool = True) -> Registry:
-    """Load the built-in claims and the claims in ``extra_dirs``."""
+def _folders(extra_dirs: Sequence[Path], builtin: bool) -> list[Path]:
     folders = ([builtin_claims_dir()] if builtin else []) + [Path(d) for d in extra_dirs]
-    registry = Registry()
-    origin: dict[str, str] = {}
     for folder in folders:
         if not folder.is_dir():
             raise UsageError(f"claims folder not found: {folder}")
-        for path in sorted(folder.glob("*.py")):
-            if path.name.startswith("_"):
+    return folders
+
+
+def _modules(folder: Path) -> list[Path]:
+    return [p for p in sorted(folder.glob("*.py")) if not p.name.startswith("_")]
+
+
+def _import_folder(folder: Path) -> tuple[list[ClaimSpec], list[LoadError]]:
+    specs, errors = [], []
+    for path in _modules(folder):
+        try:
+            specs.extend(_import_claims(path))
+        except LoadError as error:
+            errors.append(error)
+    return specs, errors
+
+
+def _merge(claims: Claims, per_folder: Iterable[tuple[list, list[LoadError]]]) -> None:
+    """Combine folders: duplicate ids, unknown dependencies and cycles become load errors."""
+    for items, errors in per_folder:
+        claims.errors.extend(errors)
+        for item in items:
+            if item.id in claims.claims:
+                first = claims.claims[item.id]
+                claims.errors.append(LoadError(
+                    item.path, item.line,
+                    f"claim id {item.id!r} is already defined in {first.path}:{first.line}; "
+                    "rename one of them"))
                 continue
-            try:
-                specs = _import_claims(path)
-            except LoadError as error:
-                registry.errors.append(error)
-                continue
-            for spec in specs:
-                if spec.id in registry.claims:
-                    registry.errors.append(LoadError(
-                        str(path), spec.line,
-                        f"claim id {spec.id!r} is already defined in {origin[spec.id]}; "
-                        "rename one of them"))
-                    continue
-                registry.claims[spec.id] = spec
-                origin[spec.id] = f"{spec.path}:{spec.line}"
-    _check_dependencies(registry)
-    registry.claims = dict(sorted(registry.claims.items(), key=lambda kv: _order(kv[1])))
+            claims.claims[item.id] = item
+    _check_dependencies(claims)
+    claims.claims = dict(sorted(claims.claims.items(), key=lambda kv: _order(kv[1])))
+
+
+def load(extra_dirs: Sequence[Path] = (), builtin: bool = True) -> Registry:
+    """Import the built-in claims and the claims in ``extra_dirs``."""
+    registry = Registry()
+    _merge(registry, [_import_folder(f) for f in _folders(extra_dirs, builtin)])
     return registry
+
+
+def catalog(extra_dirs: Sequence[Path] = (), builtin: bool = True,
+            use_index: bool = True) -> Catalog:
+    """Claim metadata for ``list`` and for cached runs, without importing the claims when
+    the index is fresh (it is rebuilt when any claims file or the engine changes)."""
+    folders = _folders(extra_dirs, builtin)
+    store = cache.Store("index", enabled=use_index)
+    result = Catalog(extra_dirs=tuple(Path(d) for d in extra_dirs), builtin=builtin)
+    per_folder = []
+    for folder in folders:
+        key = cache.digest(str(folder.resolve()), [(p.name, cache.file_hash(str(p)))
+                                                   for p in _modules(folder)],
+                           cache.engine_hash())
+        entry = store.get(key)
+        if entry is None:
+            specs, errors = _import_folder(folder)
+            entry = ([s.info for s in specs], [(e.path, e.line, e.message) for e in errors])
+            store.put(key, entry)
+        infos, errors = entry
+        per_folder.append((infos, [LoadError(*e) for e in errors]))
+    _merge(result, per_folder)
+    return result
 
 
 def _order(spec: ClaimSpec) -> tuple:
@@ -148,7 +213,7 @@ def _line_in(path: Path, exc: BaseException) -> int | None:
     return lines[-1] if lines else None
 
 
-def _check_dependencies(registry: Registry) -> None:
+def _check_dependencies(registry: Claims) -> None:
     for spec in list(registry.claims.values()):
         missing = [d for d in spec.depends_on if d not in registry.claims]
         if missing:

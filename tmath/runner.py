@@ -5,23 +5,28 @@ The runner returns result objects and never prints; ``tmath.render`` shows them.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import hashlib
 import time
 import warnings
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, Literal
+from typing import Any, Callable, Iterator, Literal, Sequence
 
 import numpy as np
 import sympy as sp
 
 from tmath.experiment import EmpiricalResult, Experiment, PlanError
 from tmath.figures import FigureResult, compare
-from tmath.model import ClaimSpec
+from tmath.cache import ResultCache
+from tmath.model import ClaimInfo, ClaimSpec
+from tmath.parallel import Outcome, run_isolated
 from tmath.proof import Derivation, ProofFailure, ProofResult
-from tmath.stats import ALPHA_PER_CLAIM
+from tmath.registry import Catalog, Claims
+from tmath.defaults import ALPHA_PER_CLAIM, DEFAULT_SEED, DEFAULT_TIMEOUT
 
-DEFAULT_SEED = 20261130
-Verdict = Literal["verified", "heuristic", "failed", "error", "blocked"]
+Verdict = Literal["verified", "heuristic", "failed", "error", "blocked", "timeout"]
+PASSING = ("verified", "heuristic")
 
 
 def claim_rng(seed: int, claim_id: str) -> np.random.Generator:
@@ -82,7 +87,7 @@ def run_check(spec: ClaimSpec, value: Any, seed: int) -> EmpiricalResult:
 class ClaimResult:
     """Everything ``verify`` learned about one claim."""
 
-    spec: ClaimSpec
+    info: ClaimInfo
     verdict: Verdict
     proof: ProofResult
     empirical: EmpiricalResult
@@ -90,24 +95,37 @@ class ClaimResult:
     seed: int
     seconds: float
     blocked_by: tuple[str, ...] = ()
+    cached: bool = False
 
     @property
     def reproduce(self) -> str:
-        return f"tmath verify {self.spec.id} --seed {self.seed}"
+        return f"tmath verify {self.info.id} --seed {self.seed}"
+
+    @property
+    def reason(self) -> str:
+        """Why a claim did not verify, in one line."""
+        if self.verdict == "blocked":
+            return "blocked by " + ", ".join(self.blocked_by)
+        if self.proof.status in ("failed", "error"):
+            return f"proof {self.proof.status}: {self.proof.reason}"
+        if self.empirical.status != "passed":
+            return f"randomized check {self.empirical.status}: {self.empirical.headline}"
+        errors = [f for f in self.figures if f.status == "error"]
+        return f"figure {errors[0].label}: {errors[0].detail}" if errors else ""
 
     @property
     def wrong_figures(self) -> tuple[FigureResult, ...]:
         return tuple(f for f in self.figures if f.status != "accurate")
 
     def to_dict(self) -> dict[str, Any]:
-        s = self.spec
+        s = self.info
         return {
-            "id": s.id, "section": s.section, "title": s.title, "statement": s.statement.text,
+            "id": s.id, "section": s.section, "title": s.title, "statement": s.statement,
             "verdict": self.verdict, "blocked_by": list(self.blocked_by),
             "proof": self.proof.to_dict(), "empirical": self.empirical.to_dict(),
             "figures": [f.to_dict() for f in self.figures],
-            "seconds": round(self.seconds, 4),
-            "reproduce": self.reproduce if self.verdict in ("failed", "error") else None,
+            "seconds": round(self.seconds, 4), "cached": self.cached,
+            "reproduce": self.reproduce if self.verdict not in PASSING else None,
         }
 
 
@@ -122,6 +140,7 @@ def verdict_of(proof: ProofResult, empirical: EmpiricalResult) -> Verdict:
 
 
 def verify_one(spec: ClaimSpec, seed: int) -> ClaimResult:
+    """Proof, randomized check and figures of one claim, in this process."""
     start = time.perf_counter()
     proof = run_proof(spec, spec.statement.value)
     empirical = run_check(spec, spec.statement.value, seed)
@@ -129,22 +148,63 @@ def verify_one(spec: ClaimSpec, seed: int) -> ClaimResult:
     verdict = verdict_of(proof, empirical)
     if verdict == "verified" and any(f.status == "error" for f in figures):
         verdict = "error"
-    return ClaimResult(spec, verdict, proof, empirical, figures, seed,
+    return ClaimResult(spec.info, verdict, proof, empirical, figures, seed,
                        time.perf_counter() - start)
 
 
-def verify(specs: Iterable[ClaimSpec], seed: int = DEFAULT_SEED) -> Iterator[ClaimResult]:
-    """Verify claims in order; a claim whose dependency did not hold is marked blocked."""
+def unfinished(info: ClaimInfo, outcome: Outcome, seed: int) -> ClaimResult:
+    """The result of a claim whose worker timed out, crashed or raised."""
+    verdict: Verdict = "timeout" if outcome.kind == "timeout" else "error"
+    reason = outcome.message + (" (the proof and the check together)"
+                                if outcome.kind == "timeout" else "")
+    return ClaimResult(info, verdict, ProofResult("error", reason=reason),
+                       EmpiricalResult("error", reason=reason), (), seed, outcome.seconds)
+
+
+def _run_cached(catalog: Claims, selected: Sequence[ClaimInfo], kind: str, seed: int,
+                work: Callable[[ClaimSpec], Any], jobs: int, timeout: float | None,
+                cache: ResultCache | None) -> Iterator[tuple[ClaimInfo, Any, Outcome | None]]:
+    """Yield (info, cached value or None, outcome or None) in order; run the misses in workers."""
+    keys = {i.id: cache.key(kind, i.id, catalog.files_of(i.id), seed) for i in selected} \
+        if cache else {}
+    hits = {i.id: cache.get(keys[i.id]) for i in selected} if cache else {}
+    misses = [i for i in selected if hits.get(i.id) is None]
+    outcomes: Iterator[Outcome] = iter(())
+    if misses:
+        registry = catalog.registry() if isinstance(catalog, Catalog) else catalog
+        tasks = [functools.partial(work, registry.get(i.id)) for i in misses]
+        outcomes = run_isolated(tasks, jobs, timeout)
+    for info in selected:
+        if hits.get(info.id) is not None:
+            yield info, hits[info.id], None
+            continue
+        outcome = next(outcomes)
+        if outcome.kind == "ok" and cache:
+            cache.put(keys[info.id], outcome.value)
+        yield info, None, outcome
+
+
+def verify(catalog: Claims, selected: Sequence[ClaimInfo], seed: int = DEFAULT_SEED,
+           jobs: int = 1, timeout: float | None = DEFAULT_TIMEOUT,
+           cache: ResultCache | None = None) -> Iterator[ClaimResult]:
+    """Verify claims in worker processes, in order; a claim whose dependency did not hold is
+    marked blocked. Cached results are served when nothing they depend on changed."""
     verdicts: dict[str, Verdict] = {}
-    for spec in specs:
-        result = verify_one(spec, seed)
-        blockers = tuple(d for d in spec.depends_on
-                         if verdicts.get(d, "verified") not in ("verified", "heuristic"))
-        if blockers and result.verdict in ("verified", "heuristic"):
-            result = ClaimResult(result.spec, "blocked", result.proof, result.empirical,
-                                 result.figures, seed, result.seconds, blockers)
-        verdicts[spec.id] = result.verdict
+    work = functools.partial(verify_one, seed=seed)
+    for info, cached, outcome in _run_cached(catalog, selected, "verify", seed, work, jobs,
+                                             timeout, cache):
+        if cached is not None:
+            result = dataclasses.replace(cached, cached=True)
+        elif outcome.kind == "ok":
+            result = outcome.value
+        else:
+            result = unfinished(info, outcome, seed)
+        blockers = tuple(d for d in info.depends_on if verdicts.get(d, "verified") not in PASSING)
+        if blockers and result.verdict in PASSING:
+            result = dataclasses.replace(result, verdict="blocked", blocked_by=blockers)
+        verdicts[info.id] = result.verdict
         yield result
+
 
 
 # -- audit ------------------------------------------------------------------------------------
@@ -186,17 +246,18 @@ class FoilOutcome:
 class AuditResult:
     """Whether a claim's checks can fail: they accept the statement and reject every foil."""
 
-    spec: ClaimSpec
+    info: ClaimInfo
     statement: ClaimResult
     foils: tuple[FoilOutcome, ...]
+    cached: bool = False
 
     @property
     def strong(self) -> bool:
-        return (self.statement.verdict in ("verified", "heuristic")
-                and all(f.rejected for f in self.foils))
+        return self.statement.verdict in PASSING and bool(self.foils) \
+            and all(f.rejected for f in self.foils)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.spec.id, "section": self.spec.section,
+        return {"id": self.info.id, "section": self.info.section, "cached": self.cached,
                 "statement_verdict": self.statement.verdict, "strong": self.strong,
                 "foils": [f.to_dict() for f in self.foils]}
 
@@ -237,4 +298,19 @@ def audit_one(spec: ClaimSpec, seed: int = DEFAULT_SEED) -> AuditResult:
         FoilOutcome(text, origin, run_proof(spec, value), run_check(spec, value, seed))
         for text, value, origin in candidates
     )
-    return AuditResult(spec, statement, outcomes)
+    return AuditResult(spec.info, statement, outcomes)
+
+
+def audit(catalog: Claims, selected: Sequence[ClaimInfo], seed: int = DEFAULT_SEED,
+          jobs: int = 1, timeout: float | None = DEFAULT_TIMEOUT,
+          cache: ResultCache | None = None) -> Iterator[AuditResult]:
+    """Audit claims in worker processes, in order, serving unchanged ones from the cache."""
+    work = functools.partial(audit_one, seed=seed)
+    for info, cached, outcome in _run_cached(catalog, selected, "audit", seed, work, jobs,
+                                             timeout, cache):
+        if cached is not None:
+            yield dataclasses.replace(cached, cached=True)
+        elif outcome.kind == "ok":
+            yield outcome.value
+        else:
+            yield AuditResult(info, unfinished(info, outcome, seed), ())

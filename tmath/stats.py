@@ -14,10 +14,11 @@ from statistics import NormalDist
 
 import numpy as np
 
-ALPHA_PER_CLAIM = 1e-5
-SUITE_BOUND_TARGET = 1e-3
-POWER = 0.99
-DEFAULT_MIN_EFFECT = 0.02
+from tmath.defaults import ALPHA_PER_CLAIM, DEFAULT_MIN_EFFECT, POWER, SUITE_BOUND_TARGET
+
+__all__ = ["ALPHA_PER_CLAIM", "DEFAULT_MIN_EFFECT", "POWER", "SUITE_BOUND_TARGET",
+           "z_quantile", "two_sided_p", "sample_size", "detectable", "rounding_tolerance",
+           "RunningMoments"]
 
 _NORMAL = NormalDist()
 

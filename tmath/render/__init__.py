@@ -13,7 +13,7 @@ CHECK_MARK = {"passed": ("✓", "green"), "failed": ("✗", "red"), "error": ("!
 STEP_MARK = {"checked": ("✓", "green"), "rule": ("○", "cyan"), "premise": ("○", "cyan"),
              "lemma": ("↳", "cyan"), "failed": ("✗", "red")}
 VERDICT_STYLE = {"verified": "green", "heuristic": "yellow", "failed": "red", "error": "red",
-                 "blocked": "red"}
+                 "blocked": "red", "timeout": "red"}
 
 
 def sci(x: float) -> str:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Sequence
 
-import sympy as sp
 from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.rule import Rule
@@ -13,38 +12,29 @@ from rich.text import Text
 
 from tmath.render import STEP_MARK, VERDICT_STYLE
 from tmath.render.tables import check_cell, proof_cell
-from tmath.runner import AuditResult
 
-
-def pretty_statement(lhs: Any, value: Any) -> str | None:
-    """``lhs = value`` in Unicode math, or None when the statement has no symbolic form."""
-    if lhs is None or value is None:
-        return None
-    pairs = zip(lhs, value) if isinstance(lhs, tuple) else [(lhs, value)]
-    try:
-        return "\n\n".join(sp.pretty(sp.Eq(sp.sympify(a), sp.sympify(b), evaluate=False),
-                                     use_unicode=True) for a, b in pairs)
-    except (sp.SympifyError, TypeError):
-        return None
+if TYPE_CHECKING:
+    from tmath.experiment import EmpiricalResult
+    from tmath.proof import ProofResult
+    from tmath.runner import AuditResult, ClaimResult
 
 
 def explain_page(audit: AuditResult, dependants: Sequence[str]) -> RenderableType:
-    spec, result = audit.spec, audit.statement
+    info, result = audit.info, audit.statement
     parts: list[RenderableType] = []
-    head = Text(f"{spec.id}", style=f"bold {VERDICT_STYLE[result.verdict]}")
-    head.append(f"  §{spec.section}  {result.verdict}", style=VERDICT_STYLE[result.verdict])
-    parts += [head, Text(spec.title, style="bold")]
-    if spec.summary:
-        parts.append(Text(spec.summary))
+    head = Text(f"{info.id}", style=f"bold {VERDICT_STYLE[result.verdict]}")
+    head.append(f"  §{info.section}  {result.verdict}", style=VERDICT_STYLE[result.verdict])
+    parts += [head, Text(info.title, style="bold")]
+    if info.summary:
+        parts.append(Text(info.summary))
 
     parts.append(Rule("statement", align="left"))
-    parts.append(Text(spec.statement.text))
-    pretty = pretty_statement(spec.statement.lhs, spec.statement.value)
-    if pretty:
-        parts.append(Padding(Text(pretty), (1, 0, 0, 2)))
+    parts.append(Text(info.statement))
+    if info.statement_pretty:
+        parts.append(Padding(Text(info.statement_pretty), (1, 0, 0, 2)))
 
     parts.append(Rule("premises", align="left"))
-    parts += [Text(f"• {p}") for p in spec.premises]
+    parts += [Text(f"• {p}") for p in info.premises]
 
     parts.append(Rule("derivation", align="left"))
     parts.append(proof_cell(result.proof))
@@ -101,14 +91,14 @@ def explain_page(audit: AuditResult, dependants: Sequence[str]) -> RenderableTyp
         parts.append(Text(f"    check: {foil.empirical.status} — {foil.empirical.headline}",
                           style="dim"))
 
-    if spec.sources or spec.depends_on or dependants:
+    if info.sources or info.depends_on or dependants:
         parts.append(Rule("sources and related claims", align="left"))
-    for source in spec.sources:
+    for source in info.sources:
         parts.append(Text(f"• {source.citation}" + (f"  {source.link}" if source.link else "")))
-    if spec.depends_on:
-        parts.append(Text("builds on: " + ", ".join(spec.depends_on)))
+    if info.depends_on:
+        parts.append(Text("builds on: " + ", ".join(info.depends_on)))
     if dependants:
         parts.append(Text("used by: " + ", ".join(dependants)))
-    parts.append(Text(f"defined in {spec.path}:{spec.line}", style="dim"))
-    parts.append(Text(f"reproduce: tmath verify {spec.id} --seed {result.seed}", style="dim"))
+    parts.append(Text(f"defined in {info.path}:{info.line}", style="dim"))
+    parts.append(Text(f"reproduce: tmath verify {info.id} --seed {result.seed}", style="dim"))
     return Group(*parts)

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from tmath import __version__
 from tmath.errors import LoadError
-from tmath.model import ClaimSpec
-from tmath.runner import AuditResult, ClaimResult
-from tmath.stats import ALPHA_PER_CLAIM
+from tmath.model import ClaimInfo
+from tmath.defaults import ALPHA_PER_CLAIM
+
+if TYPE_CHECKING:
+    from tmath.experiment import EmpiricalResult
+    from tmath.proof import ProofResult
+    from tmath.runner import AuditResult, ClaimResult
 
 
 def dumps(document: Any) -> str:
@@ -28,9 +32,9 @@ def _finite(x: Any) -> Any:
     return x
 
 
-def claim_listing(specs: Sequence[ClaimSpec]) -> list[dict[str, Any]]:
+def claim_listing(specs: Sequence[ClaimInfo]) -> list[dict[str, Any]]:
     return [{"id": s.id, "section": s.section, "title": s.title, "tags": list(s.tags),
-             "statement": s.statement.text, "depends_on": list(s.depends_on),
+             "statement": s.statement, "depends_on": list(s.depends_on),
              "proof": "none" if s.no_proof else "symbolic", "path": s.path}
             for s in specs]
 
@@ -53,7 +57,7 @@ def verify_document(results: Sequence[ClaimResult], seed: int, seconds: float,
         "summary": {
             "total": len(results),
             **{v: verdicts.count(v) for v in ("verified", "heuristic", "failed", "error",
-                                              "blocked")},
+                                              "blocked", "timeout")},
             "figures": sum(len(r.figures) for r in results),
             "figures_wrong_in_document": sum(len(r.wrong_figures) for r in results),
             "seconds": round(seconds, 3),
@@ -69,5 +73,5 @@ def audit_document(audits: Sequence[AuditResult], seed: int,
         "claims": [a.to_dict() for a in audits],
         "load_errors": load_errors(errors),
         "summary": {"claims": len(audits), "foils": sum(len(a.foils) for a in audits),
-                    "weak": [a.spec.id for a in audits if not a.strong]},
+                    "weak": [a.info.id for a in audits if not a.strong]},
     }

@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from tmath.experiment import EmpiricalResult
-from tmath.model import ClaimSpec
-from tmath.proof import ProofResult
+from tmath.model import ClaimInfo
 from tmath.render import CHECK_MARK, PROOF_MARK, VERDICT_STYLE, sci
-from tmath.runner import AuditResult, ClaimResult
-from tmath.stats import ALPHA_PER_CLAIM
+from tmath.defaults import ALPHA_PER_CLAIM
+
+if TYPE_CHECKING:
+    from tmath.experiment import EmpiricalResult
+    from tmath.proof import ProofResult
+    from tmath.runner import AuditResult, ClaimResult
 
 
-def claims_table(specs: Sequence[ClaimSpec]) -> Table:
+def claims_table(specs: Sequence[ClaimInfo]) -> Table:
     table = Table(box=None, header_style="bold", pad_edge=False)
     table.add_column("claim", no_wrap=True)
     table.add_column("§", no_wrap=True)
@@ -62,27 +64,27 @@ def verify_table(results: Sequence[ClaimResult]) -> Table:
     table.add_column("figures", justify="right")
     table.add_column("time", justify="right", no_wrap=True)
     for r in results:
-        claim_text = Text(r.spec.id, style=VERDICT_STYLE[r.verdict])
+        claim_text = Text(r.info.id, style=VERDICT_STYLE[r.verdict])
         if r.verdict == "blocked":
             claim_text.append(f" (blocked by {', '.join(r.blocked_by)})", style="red")
-        table.add_row(claim_text, r.spec.section, proof_cell(r.proof), check_cell(r.empirical),
-                      figures_cell(r), f"{r.seconds:.1f}s")
+        table.add_row(claim_text, r.info.section, proof_cell(r.proof), check_cell(r.empirical),
+                      figures_cell(r), "cached" if r.cached else f"{r.seconds:.1f}s")
     return table
 
 
 def verify_summary(results: Sequence[ClaimResult], seed: int, seconds: float,
                    load_errors: int = 0) -> Group:
     counts = {v: sum(r.verdict == v for r in results)
-              for v in ("verified", "heuristic", "failed", "error", "blocked")}
+              for v in ("verified", "heuristic", "failed", "error", "blocked", "timeout")}
     parts = [f"{counts['verified']} verified"]
     parts += [f"{n} {v}" for v, n in counts.items() if v != "verified" and n]
     if not counts["failed"] and not counts["error"]:
         parts.insert(1, "0 failed")
     bound = ALPHA_PER_CLAIM * sum(1 for r in results if r.empirical.alpha > 0)
     parts += [f"seed {seed}", f"suite false-alarm bound {sci(bound)}", f"{seconds:.1f} s"]
-    style = "green" if counts["failed"] + counts["error"] + counts["blocked"] == 0 else "red"
+    style = "green" if counts["verified"] + counts["heuristic"] == len(results) else "red"
     lines: list[Text] = [Text(" · ".join(parts), style=f"bold {style}")]
-    wrong = [(r.spec.id, f) for r in results for f in r.wrong_figures]
+    wrong = [(r.info.id, f) for r in results for f in r.wrong_figures]
     total = sum(len(r.figures) for r in results)
     if total:
         figure_line = f"printed figures: {total - len(wrong)}/{total} accurate"
@@ -94,9 +96,8 @@ def verify_summary(results: Sequence[ClaimResult], seed: int, seconds: float,
             lines.append(Text(f"  {claim_id}: {f.label}: printed {f.printed}, true {true}"
                               + (f" ({f.detail})" if f.detail else ""), style="yellow"))
     for r in results:
-        if r.verdict in ("failed", "error"):
-            reason = r.proof.reason if r.proof.status in ("failed", "error") else r.empirical.headline
-            lines.append(Text(f"  {r.spec.id} {r.verdict}: {reason}", style="red"))
+        if r.verdict not in ("verified", "heuristic"):
+            lines.append(Text(f"  {r.info.id} {r.verdict}: {r.reason}", style="red"))
             lines.append(Text(f"    reproduce: {r.reproduce}", style="dim"))
     if load_errors:
         lines.append(Text(f"{load_errors} claims module(s) could not be loaded (see above)",
@@ -110,10 +111,10 @@ def audit_table(audits: Sequence[AuditResult]) -> Table:
         table.add_column(column, overflow="fold")
     for audit in audits:
         if audit.statement.verdict not in ("verified", "heuristic"):
-            table.add_row(Text(audit.spec.id, style="red"), "(the statement itself)",
+            table.add_row(Text(audit.info.id, style="red"), "(the statement itself)",
                           proof_cell(audit.statement.proof), check_cell(audit.statement.empirical))
         for i, foil in enumerate(audit.foils):
-            name = Text(audit.spec.id if i == 0 else "", style="green" if audit.strong else "red")
+            name = Text(audit.info.id if i == 0 else "", style="green" if audit.strong else "red")
             label = foil.text + (" [auto]" if foil.origin == "automatic" else "")
             if foil.proof_rejects is None:
                 proof = Text("– no proof to run", style="yellow")
@@ -137,7 +138,7 @@ def _why(reason: str | None) -> str:
 
 def audit_summary(audits: Sequence[AuditResult], seconds: float) -> Text:
     foils = sum(len(a.foils) for a in audits)
-    weak = [a.spec.id for a in audits if not a.strong]
+    weak = [a.info.id for a in audits if not a.strong]
     text = f"{len(audits)} claims · {foils} foils · "
     if weak:
         return Text(text + f"{len(weak)} weak: {', '.join(weak)} · {seconds:.1f} s", style="bold red")
