@@ -125,13 +125,17 @@ _TOP, _OTHER = 1 / _DENOM, sp.exp(-g[j_] / T) / _DENOM
                 (1 / n, 1 / n, sp.Integer(1), sp.Integer(0))),),
     sources=(VASWANI, HINTON),
     tags=("softmax", "temperature"),
+    # Each anchor is the text printed just before its number: the scaled scores follow
+    # "softmax(score/T) = softmax(", the probabilities follow the softmax of those scores.
     figures=tuple(
-        Figure(f"softmax([2.0, 1.0, 0.5] / {t})", printed, near=f"T = {t}",
+        Figure(f"softmax([2.0, 1.0, 0.5] / {t})", printed, near=f"softmax({scaled})",
                compute=lambda t=t: softmax(SCORES / t))
-        for t, printed in ((0.5, "[0.84, 0.11, 0.04]"), (1.0, "[0.63, 0.23, 0.14]"),
-                           (5.0, "[0.39, 0.32, 0.29]"))
+        for t, scaled, printed in ((0.5, "[4.0, 2.0, 1.0]", "[0.84, 0.11, 0.04]"),
+                                   (1.0, "[2.0, 1.0, 0.5]", "[0.63, 0.23, 0.14]"),
+                                   (5.0, "[0.4, 0.2, 0.1]", "[0.39, 0.32, 0.29]"))
     ) + tuple(
-        Figure(f"[2.0, 1.0, 0.5] / {t}", printed, near=f"score/{t}", compute=lambda t=t: SCORES / t)
+        Figure(f"[2.0, 1.0, 0.5] / {t}", printed, near=f"softmax(score/{t}) =",
+               compute=lambda t=t: SCORES / t)
         for t, printed in ((0.5, "[4.0, 2.0, 1.0]"), (5.0, "[0.4, 0.2, 0.1]"))
     ),
 )
