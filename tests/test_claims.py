@@ -26,9 +26,9 @@ def test_claim_verifies_and_rejects_every_foil(claim_id):
     result = audit.statement
     assert result.verdict in ("verified", "heuristic"), (
         result.proof.reason, result.empirical.headline)
-    if result.spec.no_proof is None:
+    if result.info.no_proof is None:
         assert result.proof.status in ("proved", "proved-for-cases")
-    assert result.spec.foils, "every claim declares at least one foil"
+    assert result.info.foils, "every claim declares at least one foil"
     weak = [(f.text, f.proof.status, f.empirical.headline) for f in audit.foils if not f.rejected]
     assert not weak, weak
     for foil in audit.foils:

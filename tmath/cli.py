@@ -63,8 +63,24 @@ TimeoutOption = Annotated[float, typer.Option(
     help="Stop a claim that runs longer than this (its proof, check and figures together).")]
 NoCacheOption = Annotated[bool, typer.Option(
     "--no-cache", help="Run everything again instead of reusing unchanged cached results.")]
+VerboseOption = Annotated[bool, typer.Option(
+    "--verbose", "-v", help="Show the traceback of every claim that raised an error.")]
+
+
+def complete_ids(incomplete: str) -> list[str]:
+    """Shell completion of claim ids (reads the metadata index; no heavy imports)."""
+    from tmath.registry import catalog
+
+    try:
+        ids = list(catalog().claims)
+    except Exception:
+        return []
+    return [i for i in ["all", *ids] if i.startswith(incomplete)]
+
+
 IdsArgument = Annotated[Optional[list[str]], typer.Argument(
-    metavar="all|ID...", help="Claim ids, or 'all' (the default).", show_default=False)]
+    metavar="all|ID...", help="Claim ids, or 'all' (the default).", show_default=False,
+    autocompletion=complete_ids)]
 
 
 def boundary(command: Callable) -> Callable:
@@ -98,8 +114,6 @@ def boundary(command: Callable) -> Callable:
 
 
 def parse_seed(text: str) -> int:
-    if text == "default":
-        return DEFAULT_SEED
     if text == "random":
         seed = secrets.randbelow(2**32)
         err.print(f"seed {seed} (replay with --seed {seed})")
@@ -122,6 +136,8 @@ def _load(claims: Optional[list[Path]]):
             raise UsageError(f"claims folder not found: {folder}")
         if not folder.is_dir():
             raise UsageError(f"--claims needs a folder, and {folder} is a file")
+        if not os.access(folder, os.R_OK | os.X_OK):
+            raise UsageError(f"cannot read the claims folder {folder} (permission denied)")
     found = catalog(claims or [])
     for error in found.errors:
         err.print(f"[bold red]load error[/] {error}", highlight=False)
@@ -196,17 +212,17 @@ def list_claims(
 def verify(
     ids: IdsArgument = None,
     claims: ClaimsOption = None,
-    seed: SeedOption = "default",
+    seed: SeedOption = str(DEFAULT_SEED),
     format: FormatOption = Format.table,
     output: OutputOption = None,
     jobs: JobsOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     no_cache: NoCacheOption = False,
+    verbose: VerboseOption = False,
 ) -> None:
     """Prove and randomly check claims, and the claims they build on.
 
-    A failure prints the command that reproduces it. Printed figures that the notes get
-    wrong are listed; they do not fail verification (use `tmath check` to gate a document).
+    A failure prints the command that reproduces it. Printed figures that the notes get wrong are listed; they do not fail verification (use `tmath check` to gate a document).
     """
     from tmath.render.jsonout import dumps, verify_document
     from tmath.render.tables import verify_summary, verify_table
@@ -231,6 +247,8 @@ def verify(
         for r in renderables:
             out.print(r)
         text = _plain(renderables)
+    if verbose:
+        _tracebacks(results)
     if interrupted:
         err.print("[bold red]interrupted[/]: results so far are shown above")
         raise typer.Exit(ExitCode.INTERRUPTED)
@@ -239,6 +257,14 @@ def verify(
         raise typer.Exit(ExitCode.LOAD_ERROR)
     bad = any(r.verdict not in ("verified", "heuristic") for r in results)
     raise typer.Exit(ExitCode.FAILED if bad else ExitCode.OK)
+
+
+def _tracebacks(results) -> None:
+    for r in results:
+        for part, outcome in (("proof", r.proof), ("randomized check", r.empirical)):
+            if outcome.details:
+                err.print(f"[bold red]{r.info.id}[/] {part} raised:", highlight=False)
+                err.print(outcome.details, highlight=False, markup=False)
 
 
 def _collect(iterator, total: int, progress: bool):
@@ -264,17 +290,16 @@ def _collect(iterator, total: int, progress: bool):
 @app.command()
 @boundary
 def explain(
-    claim_id: Annotated[str, typer.Argument(metavar="ID", help="The claim to explain.")],
+    claim_id: Annotated[str, typer.Argument(metavar="ID", help="The claim to explain.",
+                                            autocompletion=complete_ids)],
     claims: ClaimsOption = None,
-    seed: SeedOption = "default",
+    seed: SeedOption = str(DEFAULT_SEED),
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     no_cache: NoCacheOption = False,
 ) -> None:
     """Explain one claim: statement, premises, derivation steps, evidence, figures, foils.
 
-    Runs the claim's proof and randomized check, then both checks against every foil, and
-    shows each step with its check mark, the notes' printed figures against the true values,
-    and why each foil is rejected.
+    Runs the claim's proof and randomized check, then both checks against every foil, and shows each step with its check mark, the notes' printed figures against the true values, and why each foil is rejected.
     """
     from tmath.render.explain import explain_page
     from tmath.runner import audit as run_audit
@@ -293,7 +318,7 @@ def explain(
 def audit(
     ids: IdsArgument = None,
     claims: ClaimsOption = None,
-    seed: SeedOption = "default",
+    seed: SeedOption = str(DEFAULT_SEED),
     format: FormatOption = Format.table,
     output: OutputOption = None,
     jobs: JobsOption = None,
@@ -302,8 +327,7 @@ def audit(
 ) -> None:
     """Show that every check can fail: run both checks against each foil.
 
-    Besides the declared foils, each non-zero part of a statement's value is perturbed by
-    ×1.05. A proof or randomized check that accepts a false statement is weak: exit 1.
+    Besides the declared foils, each non-zero part of a statement's value is perturbed by ×1.05. A proof or randomized check that accepts a false statement is weak: exit 1.
     """
     from tmath.render.jsonout import audit_document, dumps
     from tmath.render.tables import audit_summary, audit_table

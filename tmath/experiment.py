@@ -65,6 +65,8 @@ class EmpiricalResult:
     alpha: float = 0.0
     reason: str | None = None
     seconds: float = 0.0
+    details: str = ""
+    """The traceback when the status is ``error`` (shown with ``--verbose``)."""
 
     @property
     def accepted(self) -> bool:

@@ -32,26 +32,27 @@ def sinusoidal(positions: Any, d_model: int) -> np.ndarray:
     return out
 
 
-def first_return(omega: float, step: float = 0.5) -> float:
+def first_return(omega: float, horizon: float, step: float = 0.5) -> float:
     """Smallest shift s > 0 after which the point (sin(ω·p), cos(ω·p)) is back where it began.
 
-    Tracks the angle of the point along a grid of step ``step`` (< π/ω so it can be unwrapped)
-    and interpolates where it has turned by a full circle.
+    Follows the point's angle along a grid of step ``step`` (< π/ω, so the angle can be
+    unwrapped) up to ``horizon`` and interpolates where it has turned by a full circle.
     """
     if omega * step >= math.pi:
         raise ValueError("grid too coarse to follow the angle")
-    grid = np.arange(0.0, 2 * math.pi / omega * 1.5 + 2 * step, step)
+    grid = np.arange(0.0, horizon + step, step)
     turned = np.unwrap(np.arctan2(np.sin(omega * grid), np.cos(omega * grid)))
     turned = np.abs(turned - turned[0])
     j = int(np.argmax(turned >= 2 * math.pi))
     if j == 0:
-        raise ValueError("the point never completed a circle on the grid")
+        raise ValueError("the point did not complete a circle within the horizon")
     frac = (2 * math.pi - turned[j - 1]) / (turned[j] - turned[j - 1])
     return float(grid[j - 1] + frac * step)
 
 
 def rope(x: np.ndarray, position: Any, thetas: np.ndarray) -> np.ndarray:
-    """Rotate each pair (x_{2j}, x_{2j+1}) by the angle position·θ_j, R = [[cos, −sin], [sin, cos]]."""
+    """Rotate each pair (x_{2j}, x_{2j+1}) by the angle position·θ_j with RoPE's matrix
+    R = [[cos, −sin], [sin, cos]]."""
     angles = np.asarray(position, dtype=float)[..., None] * thetas
     even, odd = x[..., 0::2], x[..., 1::2]
     out = np.empty(np.broadcast_shapes(x.shape, angles.shape[:-1] + (x.shape[-1],)))
@@ -83,21 +84,26 @@ def rotation(angle: sp.Expr, sign: int = 1) -> sp.Matrix:
     return sp.Matrix([[c, -sign * s], [sign * s, c]])
 
 
-def numeric(expr: Any, values: Mapping[sp.Symbol, Any]) -> Any:
-    """Evaluate ``expr`` at ``values`` (scalars or NumPy arrays that broadcast together).
+def numeric(expr: Any, values: Mapping[sp.Symbol, Any]) -> np.ndarray:
+    """Evaluate ``expr`` (an expression or a matrix) at ``values``: scalars, or float arrays
+    that broadcast together. A matrix gives shape (rows, cols, *broadcast shape).
 
     A ``Sum`` whose limits are integers once the scalars are substituted is summed term by
     term with NumPy (``lambdify`` cannot print a Sum with a symbolic bound).
     """
+    if isinstance(expr, sp.MatrixBase):
+        entries = [numeric(e, values) for e in expr]
+        return np.stack(entries).reshape(expr.shape + entries[0].shape)
     scalars = {s: v for s, v in values.items() if np.ndim(v) == 0}
-    arrays = {s: np.asarray(v) for s, v in values.items() if np.ndim(v) > 0}
+    arrays = {s: np.asarray(v, dtype=float) for s, v in values.items() if np.ndim(v) > 0}
     expr = sp.sympify(expr).subs(scalars)
-    partial = {}
+    partial: dict[sp.Dummy, Any] = {}
     for total in expr.atoms(sp.Sum):
         (index, low, high), = total.limits
         term = sp.lambdify([index, *arrays], total.function, "numpy")
-        partial[sp.Dummy()] = sum(term(n, *arrays.values())
-                                  for n in range(int(low), int(high) + 1))
-        expr = expr.xreplace({total: list(partial)[-1]})
+        name = sp.Dummy()
+        partial[name] = sum(term(n, *arrays.values()) for n in range(int(low), int(high) + 1))
+        expr = expr.xreplace({total: name})
     result = sp.lambdify([*partial, *arrays], expr, "numpy")(*partial.values(), *arrays.values())
-    return np.broadcast_to(result, np.broadcast_shapes(*(a.shape for a in arrays.values())))
+    shape = np.broadcast_shapes(*(a.shape for a in arrays.values()))
+    return np.broadcast_to(np.asarray(result, dtype=float), shape)

@@ -58,6 +58,8 @@ class ProofResult:
     cases: str | None = None
     reason: str | None = None
     seconds: float = 0.0
+    details: str = ""
+    """The traceback when the status is ``error`` (shown with ``--verbose``)."""
 
     @property
     def accepted(self) -> bool:

@@ -9,6 +9,7 @@ import dataclasses
 import functools
 import hashlib
 import time
+import traceback
 import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Literal, Sequence
@@ -41,7 +42,7 @@ def run_proof(spec: ClaimSpec, value: Any) -> ProofResult:
         return ProofResult("none", reason=spec.no_proof)
     derivation = Derivation(allowed_lemmas=spec.depends_on)
     start = time.perf_counter()
-    status, reason = "proved", None
+    status, reason, details = "proved", None, ""
     try:
         spec.implementation.prove(value, derivation)
         if not derivation.concluded:
@@ -50,11 +51,16 @@ def run_proof(spec: ClaimSpec, value: Any) -> ProofResult:
     except ProofFailure as failure:
         status, reason = "failed", str(failure)
     except Exception as exc:
-        status, reason = "error", f"{type(exc).__name__}: {exc}"
+        status, reason, details = "error", _one_line(exc), traceback.format_exc()
     if status == "proved" and derivation.cases:
         status = "proved-for-cases"
     return ProofResult(status, tuple(derivation.steps), derivation.cases, reason,
-                       time.perf_counter() - start)
+                       time.perf_counter() - start, details)
+
+
+def _one_line(exc: BaseException) -> str:
+    text = f"{type(exc).__name__}: {exc}".strip().splitlines()
+    return text[0] if text else type(exc).__name__
 
 
 def run_check(spec: ClaimSpec, value: Any, seed: int) -> EmpiricalResult:
@@ -63,7 +69,7 @@ def run_check(spec: ClaimSpec, value: Any, seed: int) -> EmpiricalResult:
     alpha_each = ALPHA_PER_CLAIM / tests if tests else 0.0
     experiment = Experiment(claim_rng(seed, spec.id), alpha_each, tests)
     start = time.perf_counter()
-    reason = None
+    reason, details = None, ""
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
@@ -71,14 +77,14 @@ def run_check(spec: ClaimSpec, value: Any, seed: int) -> EmpiricalResult:
     except PlanError as exc:
         reason = str(exc)
     except Exception as exc:
-        reason = f"{type(exc).__name__}: {exc}"
+        reason, details = _one_line(exc), traceback.format_exc()
     seconds = time.perf_counter() - start
     results = tuple(experiment.results)
     spent = alpha_each * sum(1 for r in results if r.kind == "statistical")
     if reason is None and not results:
         reason = "check() recorded no tests"
     if reason is not None:
-        return EmpiricalResult("error", results, spent, reason, seconds)
+        return EmpiricalResult("error", results, spent, reason, seconds, details)
     status = "passed" if all(r.passed for r in results) else "failed"
     return EmpiricalResult(status, results, spent, None, seconds)
 
@@ -155,10 +161,11 @@ def verify_one(spec: ClaimSpec, seed: int) -> ClaimResult:
 def unfinished(info: ClaimInfo, outcome: Outcome, seed: int) -> ClaimResult:
     """The result of a claim whose worker timed out, crashed or raised."""
     verdict: Verdict = "timeout" if outcome.kind == "timeout" else "error"
-    reason = outcome.message + (" (the proof and the check together)"
+    reason = outcome.message + (" (proof, check and figures together; see --timeout)"
                                 if outcome.kind == "timeout" else "")
-    return ClaimResult(info, verdict, ProofResult("error", reason=reason),
-                       EmpiricalResult("error", reason=reason), (), seed, outcome.seconds)
+    return ClaimResult(info, verdict, ProofResult("error", reason=reason, details=outcome.details),
+                       EmpiricalResult("error", reason=reason, details=outcome.details), (), seed,
+                       outcome.seconds)
 
 
 def _run_cached(catalog: Claims, selected: Sequence[ClaimInfo], kind: str, seed: int,
