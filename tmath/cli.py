@@ -37,7 +37,7 @@ Exit codes: 0 all verified · 1 a claim failed or a check is weak · 2 usage err
 app = typer.Typer(help=HELP, no_args_is_help=True, rich_markup_mode="rich",
                   context_settings={"help_option_names": ["-h", "--help"]})
 out = Console()
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)  # paths and messages never broken mid-line
 
 
 class Format(str, enum.Enum):
@@ -224,15 +224,15 @@ def verify(
 
     A failure prints the command that reproduces it. Printed figures that the notes get wrong are listed; they do not fail verification (use `tmath check` to gate a document).
     """
-    from tmath.render.jsonout import dumps, verify_document
-    from tmath.render.tables import verify_summary, verify_table
-    from tmath.runner import verify as run
-
     run_seed = parse_seed(seed)
     registry = _load(claims)
     selected = registry.with_dependencies(registry.select(ids or ["all"]))
     if not selected:
         raise UsageError("no claims to verify (the registry is empty)")
+    from tmath.render.jsonout import dumps, verify_document
+    from tmath.render.tables import verify_summary, verify_table
+    from tmath.runner import verify as run
+
     start = time.perf_counter()
     results, interrupted = _collect(
         run(registry, selected, run_seed, _jobs(jobs), timeout, _cache(no_cache)),
@@ -301,12 +301,12 @@ def explain(
 
     Runs the claim's proof and randomized check, then both checks against every foil, and shows each step with its check mark, the notes' printed figures against the true values, and why each foil is rejected.
     """
-    from tmath.render.explain import explain_page
-    from tmath.runner import audit as run_audit
-
     run_seed = parse_seed(seed)
     registry = _load(claims)
     info = registry.get(claim_id)
+    from tmath.render.explain import explain_page
+    from tmath.runner import audit as run_audit
+
     [audit] = run_audit(registry, [info], run_seed, 1, timeout, _cache(no_cache))
     out.print(explain_page(audit, registry.dependants(info.id)))
     raise typer.Exit(ExitCode.OK if audit.statement.verdict in ("verified", "heuristic")
@@ -329,15 +329,15 @@ def audit(
 
     Besides the declared foils, each non-zero part of a statement's value is perturbed by ×1.05. A proof or randomized check that accepts a false statement is weak: exit 1.
     """
-    from tmath.render.jsonout import audit_document, dumps
-    from tmath.render.tables import audit_summary, audit_table
-    from tmath.runner import audit as run_audit
-
     run_seed = parse_seed(seed)
     registry = _load(claims)
     selected = registry.select(ids or ["all"])
     if not selected:
         raise UsageError("no claims to audit (the registry is empty)")
+    from tmath.render.jsonout import audit_document, dumps
+    from tmath.render.tables import audit_summary, audit_table
+    from tmath.runner import audit as run_audit
+
     start = time.perf_counter()
     audits, interrupted = _collect(
         run_audit(registry, selected, run_seed, _jobs(jobs), timeout, _cache(no_cache)),

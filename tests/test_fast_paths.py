@@ -1,0 +1,54 @@
+"""`--help` and `list` never import the heavy libraries; completion offers claim ids."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+PROBE = """
+import sys
+sys.argv = ["tmath", *{args!r}]
+from tmath.cli import app
+try:
+    app(prog_name="tmath")
+except SystemExit:
+    pass
+heavy = sorted(m for m in ("sympy", "numpy", "scipy") if m in sys.modules)
+sys.stderr.write("HEAVY=" + ",".join(heavy) + "\\n")
+"""
+
+
+def heavy_modules(*args: str) -> list[str]:
+    env = {**os.environ}
+    subprocess.run([sys.executable, "-m", "tmath", "list"], capture_output=True, env=env)  # warm index
+    result = subprocess.run([sys.executable, "-c", PROBE.format(args=list(args))],
+                            capture_output=True, text=True, env=env, timeout=120)
+    line = [l for l in result.stderr.splitlines() if l.startswith("HEAVY=")][-1]
+    return [m for m in line[len("HEAVY="):].split(",") if m]
+
+
+@pytest.mark.parametrize("args", [("--help",), ("list",), ("list", "--format", "json"),
+                                  ("verify", "--help"), ("verify", "--seed", "x")])
+def test_no_heavy_imports(args):
+    assert heavy_modules(*args) == []
+
+
+def test_completion_offers_claim_ids():
+    env = {**os.environ, "_TMATH_COMPLETE": "complete_bash", "COMP_WORDS": "tmath explain softmax-t",
+           "COMP_CWORD": "2"}
+    result = subprocess.run([sys.executable, "-m", "tmath"], capture_output=True, text=True,
+                            env=env, timeout=120)
+    assert "softmax-temperature" in result.stdout
+
+
+def test_list_json_from_the_index_matches_a_fresh_import(tmp_path):
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    cold = subprocess.run([sys.executable, "-m", "tmath", "list", "-f", "json"],
+                          capture_output=True, text=True, env=env)
+    warm = subprocess.run([sys.executable, "-m", "tmath", "list", "-f", "json"],
+                          capture_output=True, text=True, env=env)
+    assert json.loads(cold.stdout) == json.loads(warm.stdout)
