@@ -1,0 +1,128 @@
+"""Whole-process wall time and peak memory of tmath commands, next to the import floors.
+
+Run from the repository root with tmath installed (``pip install .``):
+
+    python benchmarks/bench.py              # median of 5 runs each
+    python benchmarks/bench.py --repeat 7
+
+It prints one table of medians and peak RSS, the ratios the performance targets are stated
+in (all measured in this one run, so a busy machine slows both sides), and the ten slowest
+claims with their proof and randomized-check times. Nothing here is a test: targets are
+read off, not asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE_DOC = ROOT / "tests" / "docs" / "sample.md"
+
+
+def run(argv: list[str], env: dict) -> tuple[float, float, int, str]:
+    """Wall seconds, peak RSS (MB, largest process of the tree) and exit code of one run."""
+    start = time.perf_counter()
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    out = process.stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - start
+    code = os.waitstatus_to_exitcode(status)
+    return seconds, usage.ru_maxrss / 1024, code, out.decode("utf-8", "replace")
+
+
+def measure(name: str, argv: list[str], env: dict, repeat: int, setup=None) -> dict:
+    times, peaks, codes = [], [], set()
+    for _ in range(repeat):
+        if setup:
+            setup()
+        seconds, peak, code, _ = run(argv, env)
+        times.append(seconds)
+        peaks.append(peak)
+        codes.add(code)
+    return {"name": name, "median": statistics.median(times), "min": min(times),
+            "peak_mb": max(peaks), "codes": sorted(codes)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    repeat = max(5, args.repeat)
+    tmath = shutil.which("tmath") or sys.exit("install tmath first: pip install .")
+    cache = tempfile.mkdtemp(prefix="tmath-bench-cache-")
+    env = {**os.environ, "XDG_CACHE_HOME": cache, "NO_COLOR": "1", "COLUMNS": "120"}
+    py = sys.executable
+
+    def cold_cache():
+        shutil.rmtree(Path(cache) / "tmath" / "results", ignore_errors=True)
+
+    run([tmath, "list"], env)  # build the metadata index once, as any first use does
+    rows = [
+        measure("python -c pass", [py, "-c", "pass"], env, repeat),
+        measure("import typer, rich.table", [py, "-c", "import typer, rich.table"], env, repeat),
+        measure("import numpy, sympy, typer, rich.table",
+                [py, "-c", "import numpy, sympy, typer, rich.table"], env, repeat),
+        measure("tmath --help", [tmath, "--help"], env, repeat),
+        measure("tmath list", [tmath, "list"], env, repeat),
+    ]
+    run([tmath, "explain", "softmax-temperature"], env)  # first explain fills the cache
+    rows.append(measure("tmath explain softmax-temperature",
+                        [tmath, "explain", "softmax-temperature"], env, repeat))
+    rows.append(measure("tmath verify all --no-cache -j 1",
+                        [tmath, "verify", "all", "--no-cache", "-j", "1"], env, repeat))
+    rows.append(measure("tmath verify all --no-cache -j 2",
+                        [tmath, "verify", "all", "--no-cache", "-j", "2"], env, repeat))
+    run([tmath, "verify", "all"], env)  # fill the cache
+    rows.append(measure("tmath verify all (warm)", [tmath, "verify", "all"], env, repeat))
+    if SAMPLE_DOC.exists():
+        rows.append(measure(f"tmath check {SAMPLE_DOC.name}",
+                            [tmath, "check", str(SAMPLE_DOC)], env, repeat))
+    by = {r["name"]: r for r in rows}
+
+    print(f"{'command':45} {'median s':>9} {'min s':>7} {'peak MB':>8}  exit")
+    for r in rows:
+        print(f"{r['name']:45} {r['median']:9.3f} {r['min']:7.3f} {r['peak_mb']:8.1f}  "
+              f"{','.join(map(str, r['codes']))}")
+
+    floor_ui = by["import typer, rich.table"]["median"]
+    floor_all = by["import numpy, sympy, typer, rich.table"]["median"]
+    j1 = by["tmath verify all --no-cache -j 1"]["median"]
+    j2 = by["tmath verify all --no-cache -j 2"]["median"]
+    targets = [
+        ("tmath --help / typer+rich floor", by["tmath --help"]["median"] / floor_ui, 2.0),
+        ("tmath list / typer+rich floor", by["tmath list"]["median"] / floor_ui, 2.0),
+        ("explain / numpy+sympy+typer+rich floor",
+         by["tmath explain softmax-temperature"]["median"] / floor_all, 2.0),
+        ("verify all warm / full floor", by["tmath verify all (warm)"]["median"] / floor_all, 1.5),
+        ("verify -j 2 / verify -j 1 (no cache)", j2 / j1, 0.65),
+        ("verify -j 2 (no cache) / full floor", j2 / floor_all, 15.0),
+    ]
+    print()
+    print(f"{'ratio':45} {'value':>9} {'target':>7}  met")
+    for name, value, target in targets:
+        print(f"{name:45} {value:9.2f} {target:7.2f}  {'yes' if value <= target else 'NO'}")
+    peak = max(by[n]["peak_mb"] for n in by if n.startswith("tmath verify"))
+    print(f"{'peak RSS of verify all (MB)':45} {peak:9.1f} {400:7d}  {'yes' if peak <= 400 else 'NO'}")
+
+    _, _, _, out = run([tmath, "verify", "all", "--no-cache", "-j", "1", "-f", "json"], env)
+    claims = json.loads(out)["claims"]
+    slow = sorted(claims, key=lambda c: c["seconds"], reverse=True)[:10]
+    print("\nten slowest claims (one run, -j 1):")
+    print(f"{'claim':36} {'total s':>8} {'proof s':>8} {'check s':>8}")
+    for c in slow:
+        print(f"{c['id']:36} {c['seconds']:8.2f} {c['proof']['seconds']:8.2f} "
+              f"{c['empirical']['seconds']:8.2f}")
+    shutil.rmtree(cache, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
