@@ -14,6 +14,7 @@ from typing import Annotated, Callable, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from tmath.defaults import DEFAULT_SEED, DEFAULT_TIMEOUT
 from tmath.errors import TmathError, UsageError
@@ -63,6 +64,9 @@ TimeoutOption = Annotated[float, typer.Option(
     help="Stop a claim that runs longer than this (its proof, check and figures together).")]
 NoCacheOption = Annotated[bool, typer.Option(
     "--no-cache", help="Run everything again instead of reusing unchanged cached results.")]
+LangOption = Annotated[Optional[str], typer.Option(
+    "--lang", metavar="en|zh",
+    help="Language of titles, summaries, justifications and headers (default: $TMATH_LANG or en).")]
 VerboseOption = Annotated[bool, typer.Option(
     "--verbose", "-v", help="Show the traceback of every claim that raised an error.")]
 
@@ -93,16 +97,16 @@ def boundary(command: Callable) -> Callable:
         except typer.Exit:
             raise
         except UsageError as exc:
-            err.print(f"[bold red]error:[/] {exc}", highlight=False)
+            err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
             raise typer.Exit(ExitCode.USAGE) from None
         except TmathError as exc:
-            err.print(f"[bold red]error:[/] {exc}", highlight=False)
+            err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
             raise typer.Exit(ExitCode.LOAD_ERROR) from None
         except KeyboardInterrupt:
             err.print("[bold red]interrupted[/]")
             raise typer.Exit(ExitCode.INTERRUPTED) from None
         except Exception as exc:  # a bug in tmath: say so; the traceback on request
-            err.print(f"[bold red]internal error:[/] {type(exc).__name__}: {exc}",
+            err.print(f"[bold red]internal error:[/] {escape(f'{type(exc).__name__}: {exc}')}",
                       highlight=False)
             if os.environ.get("TMATH_DEBUG"):
                 err.print_exception()
@@ -127,6 +131,14 @@ def parse_seed(text: str) -> int:
     return seed
 
 
+def _translator(lang: Optional[str]):
+    from tmath.i18n import LANGUAGES, Translator, language
+
+    if lang is not None and lang.lower() not in LANGUAGES:
+        raise UsageError(f"--lang must be one of {', '.join(LANGUAGES)}, not {lang!r}")
+    return Translator(language(lang))
+
+
 def _load(claims: Optional[list[Path]]):
     """The claim catalog (metadata; the claims modules are imported only when needed)."""
     from tmath.registry import catalog
@@ -140,7 +152,7 @@ def _load(claims: Optional[list[Path]]):
             raise UsageError(f"cannot read the claims folder {folder} (permission denied)")
     found = catalog(claims or [])
     for error in found.errors:
-        err.print(f"[bold red]load error[/] {error}", highlight=False)
+        err.print(f"[bold red]load error[/] {escape(str(error))}", highlight=False)
     return found
 
 
@@ -157,16 +169,25 @@ def _jobs(jobs: Optional[int]) -> int:
 
 
 def _write(path: Optional[Path], text: str) -> None:
-    """Write ``text`` to ``path`` atomically: a temporary file in the same folder, then rename."""
-    if path is None:
-        return
+    """Write a report to ``path`` (if given) atomically."""
+    if path is not None:
+        _write_bytes(path, text.encode("utf-8"))
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    """A temporary file in the same folder, then a rename: readers never see half a file."""
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise UsageError(f"cannot write {path}: folder {folder} does not exist")
+    if path.is_dir():
+        raise UsageError(f"cannot write {path}: it is a folder")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -188,11 +209,13 @@ def list_claims(
     tag: Annotated[Optional[str], typer.Option("--tag", "-t", help="Only claims with this tag.")] = None,
     format: FormatOption = Format.table,
     claims: ClaimsOption = None,
+    lang: LangOption = None,
 ) -> None:
     """List the registered claims: id, section, title, tags, kind of proof."""
     from tmath.render.jsonout import claim_listing, dumps
     from tmath.render.tables import claims_table
 
+    tr = _translator(lang)
     registry = _load(claims)
     specs = [s for s in registry
              if (section is None or s.section == section or s.top_section == section)
@@ -203,7 +226,7 @@ def list_claims(
         err.print("no claims match" + (f" section {section}" if section else "")
                   + (f" tag {tag}" if tag else "") + "; `tmath list` shows them all")
     else:
-        out.print(claims_table(specs))
+        out.print(claims_table(specs, tr))
     raise typer.Exit(ExitCode.LOAD_ERROR if registry.errors else ExitCode.OK)
 
 
@@ -219,12 +242,14 @@ def verify(
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     no_cache: NoCacheOption = False,
     verbose: VerboseOption = False,
+    lang: LangOption = None,
 ) -> None:
     """Prove and randomly check claims, and the claims they build on.
 
     A failure prints the command that reproduces it. Printed figures that the notes get wrong are listed; they do not fail verification (use `tmath check` to gate a document).
     """
     run_seed = parse_seed(seed)
+    tr = _translator(lang)
     registry = _load(claims)
     selected = registry.with_dependencies(registry.select(ids or ["all"]))
     if not selected:
@@ -242,7 +267,7 @@ def verify(
         text = dumps(verify_document(results, run_seed, seconds, registry.errors))
         sys.stdout.write(text + "\n")
     else:
-        renderables = [verify_table(results),
+        renderables = [verify_table(results, tr),
                        verify_summary(results, run_seed, seconds, len(registry.errors))]
         for r in renderables:
             out.print(r)
@@ -296,19 +321,39 @@ def explain(
     seed: SeedOption = str(DEFAULT_SEED),
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
     no_cache: NoCacheOption = False,
+    lang: LangOption = None,
+    latex: Annotated[bool, typer.Option("--latex", help="Print the statement as LaTeX.")] = False,
+    plot: Annotated[Optional[Path], typer.Option(
+        "--plot", metavar="FILE.png",
+        help="Write the claim's figure as a PNG (needs: pip install 'tmath[plot]').")] = None,
 ) -> None:
     """Explain one claim: statement, premises, derivation steps, evidence, figures, foils.
 
     Runs the claim's proof and randomized check, then both checks against every foil, and shows each step with its check mark, the notes' printed figures against the true values, and why each foil is rejected.
     """
     run_seed = parse_seed(seed)
+    tr = _translator(lang)
     registry = _load(claims)
     info = registry.get(claim_id)
+    if plot is not None and not info.has_plot:
+        with_plots = [i.id for i in registry if i.has_plot]
+        raise UsageError(f"claim {info.id} has no figure to plot"
+                         + (f"; claims with one: {', '.join(with_plots)}" if with_plots else ""))
     from tmath.render.explain import explain_page
     from tmath.runner import audit as run_audit
 
     [audit] = run_audit(registry, [info], run_seed, 1, timeout, _cache(no_cache))
-    out.print(explain_page(audit, registry.dependants(info.id)))
+    sketch = []
+    if info.has_plot:
+        from tmath.plots import render_png, sketch_lines
+        from tmath.registry import load_spec
+
+        picture = load_spec(info).implementation.plot()
+        sketch = sketch_lines(picture)
+        if plot is not None:
+            _write_bytes(plot, render_png(picture))
+            err.print(f"wrote {plot}")
+    out.print(explain_page(audit, registry.dependants(info.id), tr, latex, sketch))
     raise typer.Exit(ExitCode.OK if audit.statement.verdict in ("verified", "heuristic")
                      else ExitCode.FAILED)
 
@@ -358,6 +403,75 @@ def audit(
     if registry.errors:
         raise typer.Exit(ExitCode.LOAD_ERROR)
     raise typer.Exit(ExitCode.OK if all(a.strong for a in audits) else ExitCode.FAILED)
+
+
+class ReportFormat(str, enum.Enum):
+    html = "html"
+    markdown = "markdown"
+
+
+@app.command()
+@boundary
+def report(
+    output: Annotated[Path, typer.Option("--output", "-o", metavar="PATH",
+                                         help="Where to write the report.")],
+    format: Annotated[ReportFormat, typer.Option("--format", "-f", help="html or markdown.")]
+    = ReportFormat.html,
+    claims: ClaimsOption = None,
+    seed: SeedOption = str(DEFAULT_SEED),
+    lang: LangOption = None,
+    jobs: JobsOption = None,
+    timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    no_cache: NoCacheOption = False,
+) -> None:
+    """Write a companion report: every claim by section with its status, statement, derivation, evidence, figures and foils.
+
+    The HTML is one self-contained file (no network needed to view it); with matplotlib installed (pip install 'tmath[plot]') the claims' figures are embedded as images.
+    """
+    run_seed = parse_seed(seed)
+    tr = _translator(lang)
+    registry = _load(claims)
+    selected = list(registry)
+    if not selected:
+        raise UsageError("no claims to report (the registry is empty)")
+    from tmath.render.report import html_report, markdown_report
+    from tmath.runner import audit as run_audit
+
+    audits, interrupted = _collect(
+        run_audit(registry, selected, run_seed, _jobs(jobs), timeout, _cache(no_cache)),
+        len(selected), progress=True)
+    if interrupted:
+        err.print("[bold red]interrupted[/]: no report written")
+        raise typer.Exit(ExitCode.INTERRUPTED)
+    if format is ReportFormat.html:
+        text = html_report(audits, run_seed, tr, _pictures(registry))
+    else:
+        text = markdown_report(audits, run_seed, tr)
+    _write(output, text)
+    err.print(f"wrote {output} ({len(text.encode()) / 1024:.0f} KiB, {len(audits)} claims)")
+    failed = registry.errors or any(a.statement.verdict not in ("verified", "heuristic")
+                                    for a in audits)
+    raise typer.Exit(ExitCode.LOAD_ERROR if registry.errors else
+                     ExitCode.FAILED if failed else ExitCode.OK)
+
+
+def _pictures(registry) -> dict[str, bytes]:
+    """PNG figures of the claims that have one, or nothing when matplotlib is missing."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        err.print("figures are not embedded: pip install 'tmath[plot]' to add them", markup=False)
+        return {}
+    from tmath.plots import render_png
+
+    pictures = {}
+    for spec in registry.registry():
+        if callable(getattr(spec.implementation, "plot", None)):
+            try:
+                pictures[spec.id] = render_png(spec.implementation.plot())
+            except Exception as exc:  # a broken plot must not lose the report
+                err.print(f"figure of {spec.id} failed: {type(exc).__name__}: {exc}", markup=False)
+    return pictures
 
 
 cache_app = typer.Typer(help="Manage the on-disk cache of results and claim metadata.",

@@ -103,6 +103,7 @@ class ClaimInfo:
     section: str
     statement: str
     statement_pretty: str | None
+    statement_latex: str | None
     premises: tuple[str, ...]
     foils: tuple[FoilInfo, ...]
     sources: tuple[Source, ...]
@@ -115,6 +116,10 @@ class ClaimInfo:
     path: str
     line: int | None
     summary: str
+    title_zh: str = ""
+    summary_zh: str = ""
+    glossary_zh: tuple[tuple[str, str], ...] = ()
+    has_plot: bool = False
 
     @property
     def top_section(self) -> str:
@@ -142,6 +147,9 @@ class ClaimSpec:
     path: str = "<unknown>"
     line: int | None = None
     summary: str = field(default="")
+    title_zh: str = ""
+    summary_zh: str = ""
+    glossary_zh: tuple[tuple[str, str], ...] = ()
 
     @property
     def top_section(self) -> str:
@@ -152,24 +160,30 @@ class ClaimSpec:
         return ClaimInfo(
             id=self.id, title=self.title, section=self.section, statement=self.statement.text,
             statement_pretty=pretty_statement(self.statement.lhs, self.statement.value),
+            statement_latex=pretty_statement(self.statement.lhs, self.statement.value, latex=True),
             premises=self.premises, foils=tuple(FoilInfo(f.text, f.why) for f in self.foils),
             sources=self.sources, tags=self.tags, depends_on=self.depends_on,
             figures=tuple(FigureInfo(f.label, f.printed, f.near, f.rough, f.rel_tol)
                           for f in self.figures),
             formulas=self.formulas, statistical_tests=self.statistical_tests,
-            no_proof=self.no_proof, path=self.path, line=self.line, summary=self.summary)
+            no_proof=self.no_proof, path=self.path, line=self.line, summary=self.summary,
+            title_zh=self.title_zh, summary_zh=self.summary_zh, glossary_zh=self.glossary_zh,
+            has_plot=callable(getattr(self.implementation, "plot", None)))
 
 
-def pretty_statement(lhs: Any, value: Any) -> str | None:
-    """``lhs = value`` in Unicode math (SymPy's pretty printer), or None without a symbolic form."""
+def pretty_statement(lhs: Any, value: Any, latex: bool = False) -> str | None:
+    """``lhs = value`` in Unicode math (SymPy's pretty printer) or LaTeX, or None when the
+    statement has no symbolic form."""
     if lhs is None or value is None:
         return None
     import sympy as sp
 
     pairs = zip(lhs, value) if isinstance(lhs, tuple) else [(lhs, value)]
     try:
-        return "\n\n".join(sp.pretty(sp.Eq(sp.sympify(a), sp.sympify(b), evaluate=False),
-                                      use_unicode=True) for a, b in pairs)
+        equations = [sp.Eq(sp.sympify(a), sp.sympify(b), evaluate=False) for a, b in pairs]
+        if latex:
+            return ", \\quad ".join(sp.latex(e) for e in equations)
+        return "\n\n".join(sp.pretty(e, use_unicode=True) for e in equations)
     except (sp.SympifyError, TypeError, ValueError):
         return None
 
@@ -192,6 +206,9 @@ def claim(
     formulas: Sequence[str] = (),
     statistical_tests: int = 0,
     no_proof: str | None = None,
+    title_zh: str = "",
+    summary_zh: str = "",
+    glossary_zh: dict[str, str] | None = None,
 ) -> Callable[[type], type]:
     """Register the decorated class as a claim.
 
@@ -201,6 +218,10 @@ def claim(
 
     ``statistical_tests`` is how many hypothesis tests the randomized check runs; the claim's
     false-alarm budget is split evenly among them (Bonferroni).
+
+    ``title_zh`` and ``summary_zh`` are the Chinese title and summary (``--lang zh``);
+    ``glossary_zh`` translates the claim's own texts (step justifications, premises, test
+    labels) as ``{english: chinese}``. A class may also define ``plot(self) -> tmath.plots.Plot``.
     """
 
     def register(cls: type) -> type:
@@ -212,7 +233,7 @@ def claim(
             raise ClaimDefinitionError(
                 f"claim {id!r} ({where[0]}:{where[1]}): " + "; ".join(problems)
             )
-        doc = inspect.getdoc(cls) or ""
+        doc = _unwrap(inspect.getdoc(cls) or "")
         _collected.append(
             ClaimSpec(
                 id=id,
@@ -232,11 +253,20 @@ def claim(
                 path=where[0],
                 line=where[1],
                 summary=doc,
+                title_zh=title_zh,
+                summary_zh=summary_zh,
+                glossary_zh=tuple((glossary_zh or {}).items()),
             )
         )
         return cls
 
     return register
+
+
+def _unwrap(text: str) -> str:
+    """Join a docstring's wrapped lines; keep its paragraphs."""
+    return "\n\n".join(" ".join(line.strip() for line in para.splitlines())
+                         for para in text.split("\n\n")).strip()
 
 
 def collected() -> list[ClaimSpec]:

@@ -155,6 +155,14 @@ def load(extra_dirs: Sequence[Path] = (), builtin: bool = True) -> Registry:
     return registry
 
 
+def load_spec(info: ClaimInfo) -> ClaimSpec:
+    """Import only the module that defines ``info`` (for a plot, say) and return its claim."""
+    for spec in _import_claims(Path(info.path)):
+        if spec.id == info.id:
+            return spec
+    raise LoadError(info.path, info.line, f"claim {info.id!r} is no longer defined here")
+
+
 def catalog(extra_dirs: Sequence[Path] = (), builtin: bool = True,
             use_index: bool = True) -> Catalog:
     """Claim metadata for ``list`` and for cached runs, without importing the claims when

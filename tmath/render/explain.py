@@ -10,95 +10,108 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from tmath.i18n import Translator
 from tmath.render import STEP_MARK, VERDICT_STYLE
 from tmath.render.tables import check_cell, proof_cell
 
 if TYPE_CHECKING:
-    from tmath.experiment import EmpiricalResult
-    from tmath.proof import ProofResult
-    from tmath.runner import AuditResult, ClaimResult
+    from tmath.runner import AuditResult
 
 
-def explain_page(audit: AuditResult, dependants: Sequence[str]) -> RenderableType:
+def explain_page(audit: AuditResult, dependants: Sequence[str], tr: Translator | None = None,
+                 latex: bool = False, sketch: Sequence[str] = ()) -> RenderableType:
+    tr = tr or Translator()
     info, result = audit.info, audit.statement
     parts: list[RenderableType] = []
+
+    def section(name: str) -> None:
+        parts.append(Rule(tr.ui(name), align="left"))
+
     head = Text(f"{info.id}", style=f"bold {VERDICT_STYLE[result.verdict]}")
-    head.append(f"  §{info.section}  {result.verdict}", style=VERDICT_STYLE[result.verdict])
-    parts += [head, Text(info.title, style="bold")]
-    if info.summary:
-        parts.append(Text(info.summary))
+    head.append(f"  §{info.section}  {tr.ui(result.verdict)}", style=VERDICT_STYLE[result.verdict])
+    parts += [head, Text(tr.title(info), style="bold")]
+    if tr.summary(info):
+        parts.append(Text(tr.summary(info)))
 
-    parts.append(Rule("statement", align="left"))
-    parts.append(Text(info.statement))
-    if info.statement_pretty:
-        parts.append(Padding(Text(info.statement_pretty), (1, 0, 0, 2)))
+    section("statement")
+    parts.append(Text(tr.text(info.statement, info)))
+    formula = info.statement_latex if latex else info.statement_pretty
+    if formula:
+        parts.append(Padding(Text(formula), (1, 0, 0, 2)))
 
-    parts.append(Rule("premises", align="left"))
-    parts += [Text(f"• {p}") for p in info.premises]
+    section("premises")
+    parts += [Text(f"• {tr.text(p, info)}") for p in info.premises]
 
-    parts.append(Rule("derivation", align="left"))
-    parts.append(proof_cell(result.proof))
+    section("derivation")
+    parts.append(proof_cell(result.proof, tr))
     if result.proof.status == "none":
-        parts.append(Text(f"reason: {result.proof.reason}", style="yellow"))
+        parts.append(Text(f"{tr.ui('reason')}: {tr.text(result.proof.reason or '', info)}",
+                          style="yellow"))
     for number, step in enumerate(result.proof.steps, 1):
         mark, style = STEP_MARK[step.kind]
         line = Text(f"{number:>3}. ", style="dim")
         line.append(f"{mark} ", style=style)
-        line.append(f"[{step.chain}] " if step.chain else "", style="dim")
+        line.append(f"[{tr.text(step.chain, info)}] " if step.chain else "", style="dim")
         line.append(f"{step.before}  =  {step.after}")
-        line.append(f"    {step.why}", style=style if step.kind != "checked" else "dim")
+        line.append(f"    {tr.text(step.why, info)}",
+                    style=style if step.kind != "checked" else "dim")
         if step.detail:
             line.append(f"  ({step.detail})", style="red" if step.kind == "failed" else "dim")
         parts.append(line)
     if result.proof.rules:
-        parts.append(Text("rules taken as premises (○): " + "; ".join(result.proof.rules),
-                          style="cyan"))
+        parts.append(Text(tr.ui("rules taken as premises (○)") + ": "
+                          + "; ".join(tr.text(r, info) for r in result.proof.rules), style="cyan"))
 
-    parts.append(Rule("randomized check", align="left"))
-    parts.append(check_cell(result.empirical))
+    section("randomized check")
+    parts.append(check_cell(result.empirical, tr))
     tests = Table(box=None, header_style="bold", pad_edge=False)
     for column in ("", "test", "result", "resolution"):
-        tests.add_column(column, overflow="fold")
+        tests.add_column(tr.ui(column), overflow="fold")
     for t in result.empirical.tests:
         mark = Text("✓", style="green") if t.passed else Text("✗", style="red")
         detail = t.summary + (f", α={t.alpha:.2g}" if t.alpha else "")
-        tests.add_row(mark, t.label, detail, t.resolution or "")
+        tests.add_row(mark, tr.text(t.label, info), detail, t.resolution or "")
     parts.append(tests)
+    if sketch:
+        section("plot")
+        parts += [Text(line) for line in sketch]
 
     if result.figures:
-        parts.append(Rule("figures printed in the notes", align="left"))
+        section("figures printed in the notes")
         figures = Table(box=None, header_style="bold", pad_edge=False)
         for column in ("", "figure", "printed", "true value", "tolerance"):
-            figures.add_column(column, overflow="fold")
+            figures.add_column(tr.ui(column), overflow="fold")
         for f in result.figures:
             ok = f.status == "accurate"
             figures.add_row(Text("✓" if ok else "✗", style="green" if ok else "yellow"),
-                            f.label, f.printed,
+                            tr.text(f.label, info), f.printed,
                             ", ".join(f"{v:.6g}" for v in f.true_value) or f.detail,
                             f.tolerance)
         parts.append(figures)
 
-    parts.append(Rule("foils (each must be rejected by both checks)", align="left"))
+    section("foils (each must be rejected by both checks)")
     for foil in audit.foils:
         ok = foil.rejected
         line = Text("✓ " if ok else "✗ ", style="green" if ok else "red")
-        line.append(foil.text + (" [automatic]" if foil.origin == "automatic" else ""),
+        line.append(tr.text(foil.text, info)
+                    + (f" [{tr.ui('automatic')}]" if foil.origin == "automatic" else ""),
                     style="bold")
         parts.append(line)
         if foil.proof_rejects is not None:
-            parts.append(Text(f"    proof: {foil.proof.status} — {foil.proof.reason}",
-                              style="dim"))
-        parts.append(Text(f"    check: {foil.empirical.status} — {foil.empirical.headline}",
-                          style="dim"))
+            parts.append(Text(f"    {tr.ui('proof')}: {tr.ui(foil.proof.status)} — "
+                              f"{foil.proof.reason}", style="dim"))
+        parts.append(Text(f"    {tr.ui('randomized check')}: {tr.ui(foil.empirical.status)} — "
+                          f"{foil.empirical.headline}", style="dim"))
 
     if info.sources or info.depends_on or dependants:
-        parts.append(Rule("sources and related claims", align="left"))
+        section("sources and related claims")
     for source in info.sources:
         parts.append(Text(f"• {source.citation}" + (f"  {source.link}" if source.link else "")))
     if info.depends_on:
-        parts.append(Text("builds on: " + ", ".join(info.depends_on)))
+        parts.append(Text(f"{tr.ui('builds on')}: " + ", ".join(info.depends_on)))
     if dependants:
-        parts.append(Text("used by: " + ", ".join(dependants)))
-    parts.append(Text(f"defined in {info.path}:{info.line}", style="dim"))
-    parts.append(Text(f"reproduce: tmath verify {info.id} --seed {result.seed}", style="dim"))
+        parts.append(Text(f"{tr.ui('used by')}: " + ", ".join(dependants)))
+    parts.append(Text(f"{tr.ui('defined in')} {info.path}:{info.line}", style="dim"))
+    parts.append(Text(f"{tr.ui('reproduce')}: tmath verify {info.id} --seed {result.seed}",
+                      style="dim"))
     return Group(*parts)

@@ -8,6 +8,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from tmath.i18n import Translator
 from tmath.model import ClaimInfo
 from tmath.render import CHECK_MARK, PROOF_MARK, VERDICT_STYLE, sci
 from tmath.defaults import ALPHA_PER_CLAIM
@@ -18,26 +19,30 @@ if TYPE_CHECKING:
     from tmath.runner import AuditResult, ClaimResult
 
 
-def claims_table(specs: Sequence[ClaimInfo]) -> Table:
+def claims_table(infos: Sequence[ClaimInfo], tr: Translator | None = None) -> Table:
+    tr = tr or Translator()
     table = Table(box=None, header_style="bold", pad_edge=False)
-    table.add_column("claim", no_wrap=True)
+    table.add_column(tr.ui("claim"), no_wrap=True)
     table.add_column("§", no_wrap=True)
     for column in ("title", "tags", "proof"):
-        table.add_column(column, overflow="fold")
-    for spec in specs:
-        kind = "none (heuristic)" if spec.no_proof else "symbolic"
-        table.add_row(spec.id, spec.section, spec.title, ", ".join(spec.tags), kind)
+        table.add_column(tr.ui(column), overflow="fold")
+    for info in infos:
+        kind = tr.ui("none (heuristic)" if info.no_proof else "symbolic")
+        table.add_row(info.id, info.section, tr.title(info), ", ".join(info.tags), kind)
     return table
 
 
-def proof_cell(proof: ProofResult) -> Text:
+def proof_cell(proof: ProofResult, tr: Translator | None = None) -> Text:
+    tr = tr or Translator()
     mark, style = PROOF_MARK[proof.status]
-    label = {"proved-for-cases": f"proved for {proof.cases}",
-             "none": "none (heuristic)"}.get(proof.status, proof.status)
+    if proof.status == "proved-for-cases":
+        label = f"{tr.ui('proved for')} {proof.cases}"
+    else:
+        label = tr.ui("none (heuristic)" if proof.status == "none" else proof.status)
     return Text(f"{mark} {label}", style=style)
 
 
-def check_cell(empirical: EmpiricalResult) -> Text:
+def check_cell(empirical: EmpiricalResult, tr: Translator | None = None) -> Text:
     mark, style = CHECK_MARK[empirical.status]
     passed = sum(t.passed for t in empirical.tests)
     if empirical.reason:
@@ -55,20 +60,22 @@ def figures_cell(result: ClaimResult) -> Text:
     return Text(f"{good}/{len(result.figures)}", style=style)
 
 
-def verify_table(results: Sequence[ClaimResult]) -> Table:
+def verify_table(results: Sequence[ClaimResult], tr: Translator | None = None) -> Table:
+    tr = tr or Translator()
     table = Table(box=None, header_style="bold", pad_edge=False)
-    table.add_column("claim", no_wrap=True)
+    table.add_column(tr.ui("claim"), no_wrap=True)
     table.add_column("§", no_wrap=True)
-    table.add_column("proof", overflow="fold")
-    table.add_column("randomized check", overflow="fold")
-    table.add_column("figures", justify="right")
-    table.add_column("time", justify="right", no_wrap=True)
+    table.add_column(tr.ui("proof"), overflow="fold")
+    table.add_column(tr.ui("randomized check"), overflow="fold")
+    table.add_column(tr.ui("figures"), justify="right")
+    table.add_column(tr.ui("time"), justify="right", no_wrap=True)
     for r in results:
         claim_text = Text(r.info.id, style=VERDICT_STYLE[r.verdict])
         if r.verdict == "blocked":
-            claim_text.append(f" (blocked by {', '.join(r.blocked_by)})", style="red")
-        table.add_row(claim_text, r.info.section, proof_cell(r.proof), check_cell(r.empirical),
-                      figures_cell(r), "cached" if r.cached else f"{r.seconds:.1f}s")
+            claim_text.append(f" ({tr.ui('blocked')}: {', '.join(r.blocked_by)})", style="red")
+        table.add_row(claim_text, r.info.section, proof_cell(r.proof, tr),
+                      check_cell(r.empirical, tr), figures_cell(r),
+                      tr.ui("cached") if r.cached else f"{r.seconds:.1f}s")
     return table
 
 

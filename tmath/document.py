@@ -1,0 +1,462 @@
+"""Reading a document for the gate: its lines, sections, math and claim anchors.
+
+A document is UTF-8 plain text or Markdown. Sections come from three kinds of headings:
+
+* Chinese-numeral headings at the start of a line (``三、…``) open top-level section 3;
+* decimal sub-headings (``3.2 …``) open section 3.2 inside section 3;
+* Markdown headings (``## …``): numbered by their own text ("2.", "2.1", "§2", "二、") when the
+  document numbers its headings, otherwise by their order and level.
+
+Math is ``$…$`` (inline, on one line) and ``$$…$$`` (display, possibly over several lines, and
+possibly glued: ``$$a$$$$b$$`` is two formulas). ``<!-- tmath: claim-id -->`` pins the text
+that follows it, up to the next pin or heading, to one or more claims.
+
+The document is only read, never executed or evaluated. Every scan is linear in the size of
+the text (no regular expression here can backtrack catastrophically), lines longer than
+:data:`MAX_LINE` characters are cut, and files larger than :data:`MAX_BYTES` are refused.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from array import array
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tmath.errors import UsageError
+
+MAX_BYTES = 5 * 1024 * 1024
+"""Largest document the gate reads (5 MB)."""
+MAX_LINE = 10_000
+"""Characters of a line the gate looks at; the rest of a longer line is ignored."""
+MAX_FORMULA = 20_000
+"""Longest display formula; an unclosed ``$$`` further than this is left as text."""
+
+CHINESE_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
+                  "七": 7, "八": 8, "九": 9}
+CHINESE_NUMERALS = set(CHINESE_DIGITS) | {"十", "百"}
+_DECIMAL_HEADING = re.compile(r"(\d{1,3})\.(\d{1,3})[ \t\u3000]+(\S.*)")
+_NUMBERED_TITLE = re.compile(r"(?:§[ \t]*)?(\d{1,3}(?:\.\d{1,3}){0,2})\.?(?:[ \t\u3000]+|$)")
+_CLAIM_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+_NOT_SQUEEZED = re.compile(r"[^\s$]+")
+
+
+def chinese_number(text: str) -> int | None:
+    """一 → 1, 十 → 10, 十五 → 15, 二十一 → 21, 一百 → 100; None if ``text`` is not a numeral."""
+    if not text or len(text) > 6 or any(c not in CHINESE_NUMERALS for c in text):
+        return None
+    total, current = 0, 0
+    for char in text:
+        if char in CHINESE_DIGITS:
+            current = CHINESE_DIGITS[char]
+        else:
+            unit = 10 if char == "十" else 100
+            total += (current or 1) * unit
+            current = 0
+    return total + current
+
+
+@dataclass(frozen=True)
+class Section:
+    """A heading and the text it governs.
+
+    ``number`` is "3" or "3.2" (None for an unnumbered heading such as a title); ``start`` and
+    ``end`` are character offsets of the section's text (heading included) in the document.
+    """
+
+    number: str | None
+    title: str
+    line: int
+    start: int
+    end: int
+
+    @property
+    def top(self) -> str | None:
+        return self.number.split(".")[0] if self.number else None
+
+    @property
+    def depth(self) -> int:
+        return self.number.count(".") + 1 if self.number else 0
+
+
+@dataclass(frozen=True)
+class Math:
+    """A formula as written between its delimiters, where it starts and ends."""
+
+    latex: str
+    line: int
+    end_line: int
+    start: int
+    display: bool
+
+
+@dataclass(frozen=True)
+class Pin:
+    """``<!-- tmath: ids -->``: the claims the following text (start..end) belongs to."""
+
+    claims: tuple[str, ...]
+    line: int
+    start: int
+    end: int
+
+
+@dataclass
+class Document:
+    """A document read for the gate. Offsets index :attr:`text` (lines joined by "\\n")."""
+
+    path: str
+    text: str
+    line_starts: list[int]
+    sections: tuple[Section, ...] = ()
+    formulas: tuple[Math, ...] = ()
+    inline: tuple[Math, ...] = ()
+    pins: tuple[Pin, ...] = ()
+    truncated_lines: tuple[int, ...] = ()
+    unclosed_math: tuple[int, ...] = ()
+    masked: str = ""
+    """The text with headings' numbers and anchor comments blanked out: where figures are read."""
+    _squeezed: tuple[str, array] | None = field(default=None, repr=False)
+
+    @property
+    def lines(self) -> int:
+        return len(self.line_starts)
+
+    def line_of(self, offset: int) -> int:
+        """1-based line number of a character offset."""
+        return bisect.bisect_right(self.line_starts, offset)
+
+    def line_text(self, line: int) -> str:
+        start = self.line_starts[line - 1]
+        end = self.line_starts[line] - 1 if line < len(self.line_starts) else len(self.text)
+        return self.text[start:end]
+
+    def section(self, number: str) -> Section | None:
+        """The first section with this number."""
+        for section in self.sections:
+            if section.number == number:
+                return section
+        return None
+
+    def section_at(self, offset: int) -> Section | None:
+        """The innermost numbered section containing ``offset``."""
+        best = None
+        for section in self.sections:
+            if section.number and section.start <= offset < section.end:
+                if best is None or section.depth >= best.depth:
+                    best = section
+        return best
+
+    def top_sections(self) -> list[Section]:
+        return [s for s in self.sections if s.number and s.depth == 1]
+
+    def squeezed(self) -> tuple[str, array]:
+        """The masked text without whitespace and ``$``, and each kept character's offset."""
+        if self._squeezed is None:
+            parts, offsets = [], array("l")
+            for run in _NOT_SQUEEZED.finditer(self.masked):
+                parts.append(run.group())
+                offsets.extend(range(run.start(), run.end()))
+            self._squeezed = ("".join(parts), offsets)
+        return self._squeezed
+
+
+def read_document(path: Path | str, max_bytes: int = MAX_BYTES) -> Document:
+    """Read and parse a document file; a path that is not a readable UTF-8 text file is a
+    :class:`UsageError` that says what to do."""
+    path = Path(path)
+    if not path.exists():
+        raise UsageError(f"document not found: {path}")
+    if path.is_dir():
+        raise UsageError(f"{path} is a folder; pass the document file itself (e.g. {path}/notes.md)")
+    if not path.is_file():
+        raise UsageError(f"{path} is not a regular file")
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise UsageError(_too_large(path, size, max_bytes))
+        with path.open("rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > max_bytes:
+        raise UsageError(_too_large(path, len(data), max_bytes))
+    if b"\x00" in data:
+        raise UsageError(f"{path} is not a text file (it contains NUL bytes); "
+                         "tmath check reads UTF-8 plain text or Markdown")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UsageError(
+            f"{path} is not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
+            f"convert it first, e.g. iconv -f GB18030 -t UTF-8 {path} > {path.stem}.utf8"
+            f"{path.suffix}") from None
+    return parse_document(text, str(path))
+
+
+def _too_large(path: Path, size: int, limit: int) -> str:
+    return (f"{path} is {size / 2**20:.1f} MB, larger than the {limit / 2**20:g} MB tmath check "
+            "reads; check the document in parts")
+
+
+def parse_document(text: str, path: str = "<text>") -> Document:
+    """Split ``text`` into lines, sections, formulas and pins."""
+    raw_lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    truncated = tuple(i + 1 for i, line in enumerate(raw_lines) if len(line) > MAX_LINE)
+    lines = [line[:MAX_LINE] for line in raw_lines] if truncated else raw_lines
+    starts, offset = [], 0
+    for line in lines:
+        starts.append(offset)
+        offset += len(line) + 1
+    body = "\n".join(lines)
+    fences = _fenced_lines(lines)
+    headings, blank = _headings(lines, fences)
+    document = Document(path=path, text=body, line_starts=starts, truncated_lines=truncated)
+    document.sections = _sections(headings, starts, len(body))
+    document.pins, comments = _pins(lines, starts, document.sections, len(body))
+    math, inline, unclosed = _math(body, starts, fences)
+    document.formulas, document.inline, document.unclosed_math = math, inline, unclosed
+    document.masked = _mask(body, [(starts[i] + a, starts[i] + b) for i, a, b in blank] + comments)
+    return document
+
+
+def _fenced_lines(lines: list[str]) -> set[int]:
+    """Indices of lines inside Markdown code fences (``` or ~~~), fences included."""
+    inside, fence, result = False, "", set()
+    for i, line in enumerate(lines):
+        stripped = line.lstrip(" ")
+        marker = stripped[:3]
+        if marker in ("```", "~~~"):
+            if not inside:
+                inside, fence = True, marker
+                result.add(i)
+                continue
+            if marker == fence:
+                inside = False
+                result.add(i)
+                continue
+        if inside:
+            result.add(i)
+    return result
+
+
+@dataclass
+class _Heading:
+    index: int          # line index
+    rank: int           # 1 = top; Markdown: its level
+    title: str
+    number: str | None  # explicit number, if the heading states one
+    markdown: bool
+
+
+def _headings(lines: list[str], fences: set[int]) -> tuple[list[_Heading], list[tuple[int, int, int]]]:
+    """Find headings; also return (line index, start, end) of each heading number to blank."""
+    headings: list[_Heading] = []
+    blank: list[tuple[int, int, int]] = []
+    top = 0       # the current top-level number seen in plain-text headings
+    minor = 0
+    for i, line in enumerate(lines):
+        if i in fences or not line.strip():
+            continue
+        md = _markdown_heading(line)
+        if md is not None:
+            level, title, title_at = md
+            number, used = _title_number(title)
+            if number and "." not in number:
+                top, minor = int(number), 0
+            headings.append(_Heading(i, level, title, number, True))
+            blank.append((i, 0, title_at + used))
+            continue
+        if len(line) > 200:
+            continue
+        stripped = line.lstrip(" \t\u3000")
+        lead = len(line) - len(stripped)
+        cn = _chinese_prefix(stripped)
+        if cn is not None:
+            value, used = cn
+            if value > top:
+                top, minor = value, 0
+                headings.append(_Heading(i, 1, stripped[used:].strip(), str(value), False))
+                blank.append((i, lead, lead + used))
+            continue
+        match = _DECIMAL_HEADING.match(stripped)
+        if match and top and int(match.group(1)) == top and int(match.group(2)) > minor \
+                and len(stripped) <= 80:
+            minor = int(match.group(2))
+            headings.append(_Heading(i, 2, match.group(3).strip(), f"{top}.{minor}", False))
+            blank.append((i, lead, lead + match.start(3)))
+    return headings, blank
+
+
+def _markdown_heading(line: str) -> tuple[int, str, int] | None:
+    """(level, title, offset of the title) of an ATX heading ``## Title``, else None."""
+    stripped = line.lstrip(" ")
+    if len(line) - len(stripped) > 3 or not stripped.startswith("#"):
+        return None
+    level = len(stripped) - len(stripped.lstrip("#"))
+    rest = stripped[level:]
+    if level > 6 or (rest and rest[0] not in " \t"):
+        return None
+    title = rest.strip().rstrip("#").rstrip()
+    title_at = len(line) - len(rest) + (len(rest) - len(rest.lstrip()))
+    return level, title, title_at
+
+
+def _chinese_prefix(text: str) -> tuple[int, int] | None:
+    """(value, characters used incl. "、") for a heading like ``十五、…``."""
+    end = 0
+    while end < len(text) and end < 6 and text[end] in CHINESE_NUMERALS:
+        end += 1
+    if end == 0 or end >= len(text) or text[end] != "、":
+        return None
+    value = chinese_number(text[:end])
+    return (value, end + 1) if value else None
+
+
+def _title_number(title: str) -> tuple[str | None, int]:
+    """The number a Markdown heading's title states, and how many characters it takes."""
+    cn = _chinese_prefix(title)
+    if cn is not None:
+        return str(cn[0]), cn[1]
+    match = _NUMBERED_TITLE.match(title)
+    if match:
+        return ".".join(str(int(p)) for p in match.group(1).split(".")), match.end()
+    return None, 0
+
+
+def _sections(headings: list[_Heading], starts: list[int], length: int) -> tuple[Section, ...]:
+    numbers = _numbering(headings)
+    sections = []
+    for k, (heading, number) in enumerate(zip(headings, numbers)):
+        end = length
+        for later in headings[k + 1:]:
+            if later.rank <= heading.rank:
+                end = starts[later.index]
+                break
+        sections.append(Section(number, heading.title, heading.index + 1, starts[heading.index], end))
+    return tuple(sections)
+
+
+def _numbering(headings: list[_Heading]) -> list[str | None]:
+    """Explicit numbers when the document numbers its headings; otherwise by order and level."""
+    if any(h.number for h in headings) or not headings:
+        numbers: list[str | None] = [h.number for h in headings]
+        return numbers
+    levels = sorted({h.rank for h in headings})
+    first = headings[0]
+    if len(levels) > 1 and sum(h.rank == levels[0] for h in headings) == 1 and first.rank == levels[0]:
+        levels = levels[1:]  # a single top heading first is the document's title
+    top_level = levels[0]
+    sub_level = levels[1] if len(levels) > 1 else None
+    numbers, top, sub = [], 0, 0
+    for h in headings:
+        if h.rank == top_level:
+            top, sub = top + 1, 0
+            numbers.append(str(top))
+        elif h.rank == sub_level and top:
+            sub += 1
+            numbers.append(f"{top}.{sub}")
+        else:
+            numbers.append(None)
+    return numbers
+
+
+def _pins(lines: list[str], starts: list[int], sections: tuple[Section, ...],
+          length: int) -> tuple[tuple[Pin, ...], list[tuple[int, int]]]:
+    """Claim anchors and the spans of their comments (blanked before figures are read)."""
+    found: list[tuple[tuple[str, ...], int, int]] = []
+    comments: list[tuple[int, int]] = []
+    for i, line in enumerate(lines):
+        at = line.find("<!--")
+        while at >= 0:
+            close = line.find("-->", at + 4, at + 1004)
+            if close < 0:
+                break
+            inner = line[at + 4:close].strip()
+            if inner.startswith("tmath:"):
+                ids = tuple(p for p in re.split(r"[\s,]+", inner[len("tmath:"):].strip()) if p)
+                if ids:
+                    found.append((ids, i, starts[i] + close + 3))
+                    comments.append((starts[i] + at, starts[i] + close + 3))
+            at = line.find("<!--", close + 3)
+    heading_starts = sorted(s.start for s in sections)
+    pins = []
+    for k, (ids, index, begin) in enumerate(found):
+        end = found[k + 1][2] if k + 1 < len(found) else length
+        h = bisect.bisect_right(heading_starts, begin)
+        if h < len(heading_starts):
+            end = min(end, heading_starts[h])
+        pins.append(Pin(ids, index + 1, begin, end))
+    return tuple(pins), comments
+
+
+def valid_claim_id(text: str) -> bool:
+    return bool(_CLAIM_ID.fullmatch(text))
+
+
+def _math(body: str, starts: list[int], fences: set[int]
+          ) -> tuple[tuple[Math, ...], tuple[Math, ...], tuple[int, ...]]:
+    """Display and inline formulas, scanning left to right once."""
+    fence_spans = sorted(_fence_spans(fences, starts, len(body)))
+    display, inline, unclosed = [], [], []
+    i = 0
+
+    def line(offset: int) -> int:
+        return bisect.bisect_right(starts, offset)
+
+    def in_fence(offset: int) -> bool:
+        k = bisect.bisect_right(fence_spans, (offset, len(body) + 1)) - 1
+        return k >= 0 and fence_spans[k][0] <= offset < fence_spans[k][1]
+
+    while True:
+        j = body.find("$", i)
+        if j < 0:
+            break
+        if (j > 0 and body[j - 1] == "\\") or in_fence(j):
+            i = j + 1
+            continue
+        if body.startswith("$$", j):
+            k = body.find("$$", j + 2, j + 2 + MAX_FORMULA)
+            if k < 0:
+                unclosed.append(line(j))
+                i = j + 2
+                continue
+            display.append(Math(body[j + 2:k].strip(), line(j), line(k), j, True))
+            i = k + 2
+            continue
+        eol = body.find("\n", j + 1)
+        eol = len(body) if eol < 0 else eol
+        k = body.find("$", j + 1, eol)
+        if k < 0:
+            i = j + 1
+            continue
+        inline.append(Math(body[j + 1:k], line(j), line(j), j, False))
+        i = k + 1
+    return tuple(display), tuple(inline), tuple(unclosed)
+
+
+def _fence_spans(fences: set[int], starts: list[int], length: int) -> list[tuple[int, int]]:
+    spans = []
+    for index in sorted(fences):
+        end = starts[index + 1] if index + 1 < len(starts) else length
+        if spans and spans[-1][1] == starts[index]:
+            spans[-1] = (spans[-1][0], end)
+        else:
+            spans.append((starts[index], end))
+    return spans
+
+
+def _mask(body: str, spans: list[tuple[int, int]]) -> str:
+    """``body`` with each span replaced by spaces (same length, so offsets still hold)."""
+    if not spans:
+        return body
+    pieces, last = [], 0
+    for start, end in sorted(spans):
+        start = max(start, last)
+        if end <= start:
+            continue
+        pieces.append(body[last:start])
+        pieces.append(" " * (end - start))
+        last = end
+    pieces.append(body[last:])
+    return "".join(pieces)

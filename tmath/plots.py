@@ -1,0 +1,114 @@
+"""Pictures of claims: data a claim provides, drawn by matplotlib or sketched in the terminal.
+
+A claim class may define ``plot(self) -> Plot``. The plot is plain data (curves, bars or a
+heat map), so claims never import matplotlib: ``tmath explain ID --plot FILE.png`` draws it
+when the optional extra is installed (``pip install 'tmath[plot]'``), and the terminal shows
+a sparkline sketch of each curve without it.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from typing import Literal, Sequence
+
+from tmath.errors import UsageError
+
+SPARKS = "▁▂▃▄▅▆▇█"
+
+
+@dataclass(frozen=True)
+class Series:
+    """One curve (or set of bars) of a plot."""
+
+    label: str
+    x: tuple[float, ...]
+    y: tuple[float, ...]
+    style: Literal["line", "bar", "dashed"] = "line"
+
+
+@dataclass(frozen=True)
+class Plot:
+    """What a claim wants to show: curves in one panel, or a heat map."""
+
+    title: str
+    series: tuple[Series, ...] = ()
+    heatmap: tuple[tuple[float, ...], ...] | None = None
+    xlabel: str = ""
+    ylabel: str = ""
+    logy: bool = False
+    notes: tuple[str, ...] = field(default=())
+
+    @staticmethod
+    def curves(title: str, curves: dict[str, tuple[Sequence[float], Sequence[float]]],
+               xlabel: str = "", ylabel: str = "", style: str = "line", logy: bool = False) -> Plot:
+        """Build a plot from ``{label: (xs, ys)}``."""
+        return Plot(title, tuple(Series(label, tuple(map(float, xs)), tuple(map(float, ys)), style)
+                                 for label, (xs, ys) in curves.items()), None, xlabel, ylabel, logy)
+
+
+def sparkline(values: Sequence[float], width: int = 40) -> str:
+    """A one-line sketch of a sequence, resampled to ``width`` characters."""
+    values = [float(v) for v in values]
+    if not values:
+        return ""
+    if len(values) > width:
+        step = len(values) / width
+        values = [values[int(i * step)] for i in range(width)]
+    low, high = min(values), max(values)
+    span = high - low or 1.0
+    return "".join(SPARKS[min(len(SPARKS) - 1, int((v - low) / span * (len(SPARKS) - 1) + 0.5))]
+                   for v in values)
+
+
+def sketch_lines(plot: Plot, width: int = 40) -> list[str]:
+    """Text lines sketching a plot: a sparkline per curve, or per heat-map row (a few)."""
+    lines = [plot.title]
+    for s in plot.series:
+        lines.append(f"  {s.label:<28} {sparkline(s.y, width)}  [{min(s.y):.3g} … {max(s.y):.3g}]")
+    if plot.heatmap:
+        rows = plot.heatmap
+        shown = rows[:: max(1, len(rows) // 8)][:8]
+        for row in shown:
+            lines.append("  " + sparkline(row, width))
+    return lines
+
+
+def _pyplot():
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise UsageError("plots need matplotlib: pip install 'tmath[plot]'") from None
+    return plt
+
+
+def render_png(plot: Plot) -> bytes:
+    """The plot as PNG bytes (needs matplotlib)."""
+    plt = _pyplot()
+    figure, axes = plt.subplots(figsize=(6.4, 4.0), dpi=110)
+    try:
+        if plot.heatmap is not None:
+            image = axes.imshow(plot.heatmap, aspect="auto", cmap="RdBu_r", interpolation="nearest")
+            figure.colorbar(image, ax=axes)
+        for s in plot.series:
+            if s.style == "bar":
+                axes.bar(s.x, s.y, width=(s.x[1] - s.x[0]) if len(s.x) > 1 else 0.8,
+                         alpha=0.5, label=s.label)
+            else:
+                axes.plot(s.x, s.y, "--" if s.style == "dashed" else "-", label=s.label)
+        if plot.logy:
+            axes.set_yscale("log")
+        axes.set_title(plot.title)
+        axes.set_xlabel(plot.xlabel)
+        axes.set_ylabel(plot.ylabel)
+        if plot.series:
+            axes.legend(fontsize="small")
+        figure.tight_layout()
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="png")
+        return buffer.getvalue()
+    finally:
+        plt.close(figure)

@@ -1,0 +1,202 @@
+"""A companion report to the document: every claim by section, as one HTML file or Markdown.
+
+The HTML is self-contained (inline CSS, figures embedded as PNG data URIs, no scripts, fonts
+or other network resources), so it opens from a file or a CI artifact anywhere.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+from collections import defaultdict
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+from tmath import __version__
+from tmath.i18n import Translator
+
+if TYPE_CHECKING:
+    from tmath.runner import AuditResult
+
+STATUS_CLASS = {"verified": "ok", "heuristic": "warn", "failed": "bad", "error": "bad",
+                "blocked": "bad", "timeout": "bad"}
+STEP_MARK = {"checked": "✓", "rule": "○", "premise": "○", "lemma": "↳", "failed": "✗"}
+
+CSS = """
+body{font:15px/1.5 system-ui,-apple-system,"Segoe UI","Noto Sans CJK SC",sans-serif;
+ max-width:980px;margin:2em auto;padding:0 1em;color:#1d1f21;background:#fff}
+h1{font-size:1.6em;margin-bottom:.2em} h2{border-bottom:2px solid #ddd;padding-bottom:.2em;
+ margin-top:2em} h3{margin:.2em 0} .meta{color:#666;font-size:.9em}
+.claim{border:1px solid #ddd;border-radius:8px;padding:1em 1.2em;margin:1.2em 0}
+.badge{display:inline-block;padding:.05em .6em;border-radius:1em;font-size:.85em;
+ font-weight:600;margin-right:.4em} .ok{background:#e3f6e8;color:#17612c}
+.warn{background:#fff4d6;color:#7a5600} .bad{background:#fde2e1;color:#8f1d17}
+pre{background:#f6f8fa;padding:.6em .8em;border-radius:6px;overflow-x:auto;font-size:.85em;
+ line-height:1.25} table{border-collapse:collapse;width:100%;font-size:.88em;margin:.4em 0}
+td,th{border-bottom:1px solid #eee;padding:.25em .4em;text-align:left;vertical-align:top}
+ol.steps{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.82em;padding-left:2.2em}
+ol.steps li{margin:.15em 0} .why{color:#555} .premise{color:#0a6a8a} .failed{color:#b3261e}
+img{max-width:100%;border:1px solid #eee;border-radius:6px}
+summary{cursor:pointer;font-weight:600;margin:.4em 0} .summary-line{font-size:1.05em}
+"""
+
+
+def _e(text: Any) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def by_section(audits: Sequence[AuditResult]) -> dict[str, list[AuditResult]]:
+    groups: dict[str, list[AuditResult]] = defaultdict(list)
+    for audit in audits:
+        groups[audit.info.top_section].append(audit)
+    return dict(sorted(groups.items(), key=lambda kv: int(kv[0])))
+
+
+def _counts(audits: Sequence[AuditResult]) -> dict[str, int]:
+    counts: dict[str, int] = defaultdict(int)
+    for a in audits:
+        counts[a.statement.verdict] += 1
+    return counts
+
+
+def html_report(audits: Sequence[AuditResult], seed: int, tr: Translator,
+                pictures: Mapping[str, bytes], wrong_in_document: Sequence[Any] = (),
+                document: str | None = None) -> str:
+    counts = _counts(audits)
+    foils = sum(len(a.foils) for a in audits)
+    rejected = sum(f.rejected for a in audits for f in a.foils)
+    out = [f"<!DOCTYPE html><html lang=\"{tr.lang}\"><head><meta charset=\"utf-8\">",
+           "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">",
+           f"<title>tmath report</title><style>{CSS}</style></head><body>",
+           "<h1>tmath — verified companion</h1>",
+           f"<p class=\"meta\">tmath {__version__} · seed {seed} · "
+           f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC</p>",
+           "<p class=\"summary-line\">"
+           + " ".join(f"<span class=\"badge {STATUS_CLASS[v]}\">{n} {_e(tr.ui(v))}</span>"
+                      for v, n in sorted(counts.items()))
+           + f" · {rejected}/{foils} {_e(tr.ui('foil'))} {_e(tr.ui('rejected'))}</p>"]
+    if wrong_in_document:
+        out.append(f"<h2>{_e(document or 'document')}: {len(wrong_in_document)} "
+                   "inaccurate figure(s)</h2><table><tr><th>line</th><th>§</th><th>claim</th>"
+                   "<th>printed</th><th>true</th></tr>")
+        for f in wrong_in_document:
+            out.append(f"<tr><td>{_e(f['line'])}</td><td>{_e(f['section'])}</td>"
+                       f"<td>{_e(f['claim'])}</td><td>{_e(f['printed'])}</td>"
+                       f"<td>{_e(f['expected'])}</td></tr>")
+        out.append("</table>")
+    for section, group in by_section(audits).items():
+        out.append(f"<h2 id=\"s{section}\">§{_e(section)}</h2>")
+        for audit in group:
+            out.append(_html_claim(audit, tr, pictures.get(audit.info.id)))
+    out.append("</body></html>")
+    return "\n".join(out)
+
+
+def _html_claim(audit: AuditResult, tr: Translator, picture: bytes | None) -> str:
+    info, result = audit.info, audit.statement
+    status = STATUS_CLASS[result.verdict]
+    parts = [f"<div class=\"claim\" id=\"{_e(info.id)}\">",
+             f"<h3>{_e(tr.title(info))}</h3>",
+             f"<p class=\"meta\"><span class=\"badge {status}\">{_e(tr.ui(result.verdict))}"
+             f"</span><code>{_e(info.id)}</code> · §{_e(info.section)} · "
+             f"{_e(', '.join(info.tags))}</p>"]
+    if tr.summary(info):
+        parts.append(f"<p>{_e(tr.summary(info))}</p>")
+    parts.append(f"<p><b>{_e(tr.ui('statement'))}:</b> {_e(tr.text(info.statement, info))}</p>")
+    if info.statement_pretty:
+        parts.append(f"<pre>{_e(info.statement_pretty)}</pre>")
+    parts.append(f"<p><b>{_e(tr.ui('premises'))}:</b></p><ul>"
+                 + "".join(f"<li>{_e(tr.text(p, info))}</li>" for p in info.premises) + "</ul>")
+    proof = result.proof
+    label = tr.ui(proof.status) if proof.status != "proved-for-cases" \
+        else f"{tr.ui('proved for')} {proof.cases}"
+    parts.append(f"<details open><summary>{_e(tr.ui('derivation'))}: {_e(label)}</summary>")
+    if proof.status == "none":
+        parts.append(f"<p>{_e(tr.ui('reason'))}: {_e(tr.text(proof.reason or '', info))}</p>")
+    parts.append("<ol class=\"steps\">")
+    for step in proof.steps:
+        css = {"rule": "premise", "premise": "premise", "failed": "failed"}.get(step.kind, "")
+        chain = f"[{_e(tr.text(step.chain, info))}] " if step.chain else ""
+        parts.append(f"<li class=\"{css}\">{STEP_MARK[step.kind]} {chain}{_e(step.before)} = "
+                     f"{_e(step.after)} <span class=\"why\">— {_e(tr.text(step.why, info))}</span>"
+                     + (f" ({_e(step.detail)})" if step.detail else "") + "</li>")
+    parts.append("</ol></details>")
+    parts.append(f"<details open><summary>{_e(tr.ui('randomized check'))}: "
+                 f"{_e(tr.ui(result.empirical.status))}</summary><table>"
+                 f"<tr><th></th><th>{_e(tr.ui('test'))}</th><th>{_e(tr.ui('result'))}</th>"
+                 f"<th>{_e(tr.ui('resolution'))}</th></tr>")
+    for t in result.empirical.tests:
+        parts.append(f"<tr><td>{'✓' if t.passed else '✗'}</td><td>{_e(tr.text(t.label, info))}</td>"
+                     f"<td>{_e(t.summary)}</td><td>{_e(t.resolution or '')}</td></tr>")
+    parts.append("</table></details>")
+    if picture:
+        data = base64.b64encode(picture).decode("ascii")
+        parts.append(f"<p><img alt=\"{_e(info.id)}\" src=\"data:image/png;base64,{data}\"></p>")
+    if result.figures:
+        parts.append(f"<p><b>{_e(tr.ui('figures printed in the notes'))}</b></p><table>"
+                     f"<tr><th></th><th>{_e(tr.ui('figures'))}</th><th>{_e(tr.ui('printed'))}</th>"
+                     f"<th>{_e(tr.ui('true value'))}</th></tr>")
+        for f in result.figures:
+            true = ", ".join(f"{v:.6g}" for v in f.true_value)
+            parts.append(f"<tr><td>{'✓' if f.status == 'accurate' else '✗'}</td>"
+                         f"<td>{_e(tr.text(f.label, info))}</td><td>{_e(f.printed)}</td>"
+                         f"<td>{_e(true)}</td></tr>")
+        parts.append("</table>")
+    parts.append(f"<details><summary>{_e(tr.ui('foils (each must be rejected by both checks)'))}"
+                 f" — {sum(f.rejected for f in audit.foils)}/{len(audit.foils)}</summary><ul>")
+    for foil in audit.foils:
+        parts.append(f"<li>{'✓' if foil.rejected else '✗'} {_e(tr.text(foil.text, info))}"
+                     f"<br><span class=\"why\">{_e(tr.ui('proof'))}: {_e(foil.proof.reason or foil.proof.status)}"
+                     f"<br>{_e(tr.ui('randomized check'))}: {_e(foil.empirical.headline)}</span></li>")
+    parts.append("</ul></details>")
+    if info.sources:
+        parts.append("<p class=\"meta\">" + "<br>".join(
+            _e(s.citation) + (f" — <a href=\"{_e(s.link)}\">{_e(s.link)}</a>" if s.link else "")
+            for s in info.sources) + "</p>")
+    parts.append("</div>")
+    return "\n".join(parts)
+
+
+def markdown_report(audits: Sequence[AuditResult], seed: int, tr: Translator,
+                    wrong_in_document: Sequence[Any] = (), document: str | None = None) -> str:
+    counts = _counts(audits)
+    lines = ["# tmath — verified companion", "",
+             f"tmath {__version__} · seed {seed} · "
+             + ", ".join(f"{n} {tr.ui(v)}" for v, n in sorted(counts.items())), ""]
+    if wrong_in_document:
+        lines += [f"## {document or 'document'}: inaccurate figures", "",
+                  "| line | § | claim | printed | true |", "| --- | --- | --- | --- | --- |"]
+        lines += [f"| {f['line']} | {f['section']} | {f['claim']} | {f['printed']} | "
+                  f"{f['expected']} |" for f in wrong_in_document]
+        lines.append("")
+    for section, group in by_section(audits).items():
+        lines += [f"## §{section}", ""]
+        for audit in group:
+            info, result = audit.info, audit.statement
+            proof = result.proof
+            label = tr.ui(proof.status) if proof.status != "proved-for-cases" \
+                else f"{tr.ui('proved for')} {proof.cases}"
+            lines += [f"### {tr.title(info)} (`{info.id}`, §{info.section})", "",
+                      f"**{tr.ui(result.verdict)}** · {tr.ui('proof')}: {label} · "
+                      f"{tr.ui('randomized check')}: {tr.ui(result.empirical.status)}", ""]
+            if tr.summary(info):
+                lines += [tr.summary(info), ""]
+            lines += [f"**{tr.ui('statement')}:** {tr.text(info.statement, info)}", ""]
+            if info.statement_pretty:
+                lines += ["```text", info.statement_pretty, "```", ""]
+            lines += [f"**{tr.ui('premises')}:**", ""] + \
+                     [f"- {tr.text(p, info)}" for p in info.premises] + [""]
+            lines += [f"**{tr.ui('derivation')}:**", ""]
+            lines += [f"{i}. {STEP_MARK[s.kind]} `{s.before}` = `{s.after}` — "
+                      f"{tr.text(s.why, info)}" for i, s in enumerate(proof.steps, 1)]
+            lines += ["", f"**{tr.ui('randomized check')}:**", ""]
+            lines += [f"- {'✓' if t.passed else '✗'} {tr.text(t.label, info)}: {t.summary}"
+                      for t in result.empirical.tests]
+            if result.figures:
+                lines += ["", f"| {tr.ui('figures')} | {tr.ui('printed')} | {tr.ui('true value')} |",
+                          "| --- | --- | --- |"]
+                lines += [f"| {tr.text(f.label, info)} | {f.printed} | "
+                          f"{', '.join(f'{v:.6g}' for v in f.true_value)} |" for f in result.figures]
+            lines += ["", f"{tr.ui('foil')}: " + "; ".join(
+                ("✓ " if f.rejected else "✗ ") + tr.text(f.text, info) for f in audit.foils), ""]
+    return "\n".join(lines) + "\n"
