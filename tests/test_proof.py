@@ -79,3 +79,10 @@ def test_custom_rule_no_change_is_allowed():
     proof = Derivation()
     proof.chain(x).apply(Rule("identity", lambda e: e))
     assert proof.steps[-1].detail == "no change"
+
+
+def test_linearity_reaches_inside_a_scaled_sum():
+    x, i, n, b = sp.IndexedBase("x"), *sp.symbols("i n b")
+    rules = Moments(random=(x,))
+    rewritten = rules.linearity.apply(E((1 - b) * sp.Sum(x[i], (i, 1, n))))
+    assert sp.simplify(rewritten - (1 - b) * sp.Sum(E(x[i]), (i, 1, n))) == 0

@@ -1,8 +1,8 @@
 """Printed figures: read a number as the notes print it, compare at the precision printed.
 
 Supported forms: integers and decimals ("8", "22.6", "≈ 0.00"), thousands separators
-("61,400"), fractions ("1/100", "1/9770"), lists ("[0.49, 0.30, 0.22]"), and the Chinese
-units 万 (10⁴) and 亿 (10⁸). The tolerance is half a unit in the last printed significant
+("61,400"), fractions ("1/100", "1/9770"), lists ("[0.49, 0.30, 0.22]"), percentages ("92%",
+compared in percent), and the Chinese units 万 (10⁴) and 亿 (10⁸). The tolerance is half a unit in the last printed significant
 digit; trailing zeros of an integer are not taken as significant ("61400" means ±50). In a
 fraction an integer numerator is exact and the denominator's rounding propagates.
 This module only parses text; it never evaluates it.
@@ -17,7 +17,7 @@ from typing import Any, Literal
 from tmath.model import Figure
 
 UNITS = {"万": 10**4, "亿": 10**8}
-_NUMBER = re.compile(r"[-−]?\d[\d,]*(?:\.\d+)?(?:\s*[万亿])?")
+_NUMBER = re.compile(r"[-−]?\d[\d,]*(?:\.\d+)?(?:\s*[万亿%])?")
 
 
 class FigureSyntaxError(ValueError):
@@ -51,6 +51,8 @@ def parse_number(text: str) -> Printed:
     unit = 1
     if text[-1] in UNITS:
         unit = UNITS[text[-1]]
+        text = text[:-1].strip()
+    elif text[-1] == "%":  # a percentage is compared in percent: "92%" is 92 ± 0.5
         text = text[:-1].strip()
     digits = text.replace(",", "").replace("−", "-")
     if "." in digits:

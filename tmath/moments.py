@@ -116,7 +116,7 @@ class Moments:
             return sp.Sum(self._linear(x.function), *x.limits)
         constant, rest = self._split_constant(x)
         if constant != 1:
-            return constant * E(rest)
+            return constant * self._linear(rest)
         return E(x)
 
     def _factor(self, x: sp.Basic) -> sp.Basic:
