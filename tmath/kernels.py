@@ -49,15 +49,16 @@ def performer_draw(x: np.ndarray, y: np.ndarray, m: int):
 def attention_tolerance(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: float) -> float:
     """Rounding bound for the difference of two float64 evaluations of softmax attention.
 
-    Counted per output entry: a score is a d-term dot product (γ_d relative to scale·Σ|q_i k_i|,
-    and an absolute score error becomes a relative error of exp); the max shift, exp and
-    division add 3 operations; the normaliser and the weighted sum of values are T-term sums.
-    So each weight is off by at most γ_{d+T+3}·(1 + B) relatively, B the largest scale·Σ|q_i k_i|,
-    and the output by that times max|v| plus γ_T·max|v|. Two evaluations: twice that.
+    Counted per output entry: a score is a d-term dot product, off by at most γ_d·B absolutely,
+    B the largest scale·Σ_i|q_i k_i|; the shift by the row max can double that, and an absolute
+    error of the exponent is a relative error of exp. The shift, exp and division add 3
+    roundings and the normaliser is a T-term sum, so a weight is off by at most
+    2γ_d·B + γ_{T+3} relatively; the weighted sum of values adds γ_T. With γ_a + γ_b ≤ γ_{a+b}
+    the output error is at most γ_{d+2T+3}·(1 + 2B)·max|v|. Two evaluations: twice that.
     """
     t, d = k.shape[-2], q.shape[-1]
     big = float(np.max(np.abs(q) @ np.swapaxes(np.abs(k), -1, -2))) * scale
-    return tolerance(d + 2 * t + 3, 2 * (2 + big) * float(np.max(np.abs(v))))
+    return tolerance(d + 2 * t + 3, 2 * (1 + 2 * big) * float(np.max(np.abs(v))))
 
 
 # -- symbolic ---------------------------------------------------------------------------------
