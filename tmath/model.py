@@ -221,7 +221,9 @@ def claim(
 
     ``title_zh`` and ``summary_zh`` are the Chinese title and summary (``--lang zh``);
     ``glossary_zh`` translates the claim's own texts (step justifications, premises, test
-    labels) as ``{english: chinese}``. A class may also define ``plot(self) -> tmath.plots.Plot``.
+    labels) as ``{english: chinese}``. A class may also define ``plot(self) -> tmath.plots.Plot``,
+    and ``perturbations(self, value) -> [(text, value), ...]`` to replace the automatic ×1.05
+    near-misses of ``tmath audit`` where scaling makes no sense (−∞, relations, rules).
     """
 
     def register(cls: type) -> type:

@@ -96,6 +96,14 @@ class Rule:
     apply: Callable[[Any], Any]
 
 
+# Exceptions SymPy itself raises when it cannot decide a step (seen: StopIteration inside
+# sum_simplify, NotImplementedError in series expansions). A step SymPy cannot check is a
+# failed step, not a bug in the claim.
+# TypeError and the like stay errors: they point at the claim's code, and an audit must not
+# count a broken foil as a rejected one.
+SYMPY_FAILURES = (NotImplementedError, StopIteration, RecursionError, sp.PolynomialError)
+
+
 class ProofFailure(Exception):
     """Raised inside a derivation when a step does not hold; ends the proof as ``failed``."""
 
@@ -193,20 +201,31 @@ class Chain:
         """Move to ``expr``; SymPy must reduce ``current - expr`` to zero."""
         expr = sp.sympify(expr)
         difference = self.value - expr
-        if reduces_to_zero(difference, method):
-            return self._record(expr, f"{why} [SymPy {method}]", "checked")
-        found = counterexample(difference)
-        detail = found or f"SymPy {method} left {show(SIMPLIFIERS[method](difference))}"
+        try:
+            if reduces_to_zero(difference, method):
+                return self._record(expr, f"{why} [SymPy {method}]", "checked")
+            found = counterexample(difference)
+            detail = found or f"SymPy {method} left {show(SIMPLIFIERS[method](difference))}"
+        except SYMPY_FAILURES as exc:
+            detail = f"SymPy could not check this step ({type(exc).__name__}: {exc})"
         return self._record(expr, why, "failed", detail)
 
     def evaluate(self, why: str = "evaluate", method: str = "simplify") -> Chain:
         """Let SymPy evaluate sums, integrals, limits and derivatives (``doit``) and simplify."""
-        result = SIMPLIFIERS[method](self.value.doit())
+        try:
+            result = SIMPLIFIERS[method](self.value.doit())
+        except SYMPY_FAILURES as exc:
+            return self._record(self.value, why, "failed",
+                                f"SymPy could not evaluate ({type(exc).__name__}: {exc})")
         return self._record(result, f"{why} [SymPy doit + {method}]", "checked")
 
     def limit(self, variable: sp.Symbol, point: Any, direction: str = "+") -> Chain:
         """Move to the limit of the current expression, computed by SymPy."""
-        result = sp.limit(self.value, variable, point, dir=direction)
+        try:
+            result = sp.limit(self.value, variable, point, dir=direction)
+        except SYMPY_FAILURES as exc:
+            return self._record(self.value, f"limit {variable} → {point}", "failed",
+                                f"SymPy could not take the limit ({type(exc).__name__}: {exc})")
         if result.has(sp.Limit, sp.AccumBounds) or result is sp.nan:
             return self._record(result, f"limit {variable} → {point}", "failed",
                                 "SymPy could not determine the limit")
