@@ -395,6 +395,7 @@ def test_glued_display_formulas_and_inline_math():
     ("Section 3.2.1 gives 42", "single", "42"),          # a version number
     ("x_1 + 10^{-9} + 7", "single", "7"),
     ("有 1,600 万个", "single", "1,600 万"),
+    ("只要 92% 就够", "single", "92%"),
     ("softmax → [≈1.00, ≈0.00]", "list", "[≈1.00, ≈0.00]"),
     ("ω ≈ \\frac{1}{100}", "fraction", "\\frac{1}{100}"),
     ("[B, T, D] 然后 [0.5, 0.5]", "list", "[0.5, 0.5]"),

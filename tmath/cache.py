@@ -23,6 +23,10 @@ from typing import Any, Iterable
 from tmath import __version__
 
 ENGINE_DIR = Path(__file__).resolve().parent
+# Modules that only present results or read documents: editing them cannot change a proof
+# or a check, so they do not invalidate cached results.
+PRESENTATION = {"cli.py", "cli_check.py", "gate.py", "document.py", "i18n.py", "plots.py",
+                "__main__.py"}
 
 
 def cache_dir() -> Path:
@@ -51,7 +55,7 @@ def _content_hash(path: str, mtime_ns: int, size: int) -> str:
 def engine_hash() -> str:
     digest = hashlib.sha256(__version__.encode())
     for path in sorted(ENGINE_DIR.rglob("*.py")):
-        if "_builtin_claims" in path.parts:
+        if "_builtin_claims" in path.parts or "render" in path.parts or path.name in PRESENTATION:
             continue
         digest.update(str(path.relative_to(ENGINE_DIR)).encode())
         digest.update(path.read_bytes())

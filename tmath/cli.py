@@ -474,6 +474,10 @@ def _pictures(registry) -> dict[str, bytes]:
     return pictures
 
 
+from tmath.cli_check import check  # noqa: E402  (light: imports nothing heavy at load)
+
+app.command("check")(boundary(check))
+
 cache_app = typer.Typer(help="Manage the on-disk cache of results and claim metadata.",
                         no_args_is_help=True)
 app.add_typer(cache_app, name="cache")

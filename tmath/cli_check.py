@@ -26,7 +26,7 @@ class CheckFormat(str, enum.Enum):
 
 
 PathsArgument = Annotated[list[Path], typer.Argument(
-    metavar="DOCUMENT...", show_default=False,
+    metavar="DOCUMENT", show_default=False,
     help="UTF-8 plain-text or Markdown documents (at most 5 MB each), checked together.")]
 ClaimsOption = Annotated[Optional[list[Path]], typer.Option(
     "--claims", metavar="DIR",
@@ -64,31 +64,21 @@ def check(
     no_cache: NoCacheOption = False,
     builtin: BuiltinOption = False,
 ) -> None:
-    """Check a document against the claims that vouch for it: wrong figures, changed or
-    unverified formulas, line by line.
+    """Check a document against the claims that vouch for it: wrong figures, changed or unverified formulas, line by line.
 
-    [bold]Figures.[/bold] Each figure a claim records is found in the claim's section of the
-    document: first the text printed near it (whitespace and $ ignored), then the first number
-    after it printed in the same form (8, ≈ 22.6, 61,400, 26万, 1/100, [0.49, 0.30, 0.22]). It
-    is read as the document prints it and compared with the true value at the precision
-    printed (half a unit in the last digit, or the claim's stated rough tolerance):
-    accurate, inaccurate (printed vs true, line) or missing (its text left the section).
+    [bold]Figures.[/bold] Each figure a claim records is found in the claim's section of the document: first the text printed near it (whitespace and $ ignored), then the first number after it printed in the same form (8, ≈ 22.6, 61,400, 26万, 1/100, [0.49, 0.30, 0.22]). It is read as the document prints it and compared with the true value at the precision printed (half a unit in the last digit, or the claim's stated rough tolerance): accurate, inaccurate (printed vs true, line) or missing (its text left the section).
 
-    [bold]Formulas.[/bold] Each $$…$$ display formula is covered (a claim that verified
-    records it, up to spaces, \\left/\\right and thin spaces), changed (a claim recorded a
-    formula that is no longer there and this is its near match; both are shown) or
-    uncovered. Sections come from headings 一、… 十五、 and 3.2, or Markdown # headings;
-    [bold]<!-- tmath: claim-id -->[/bold] pins the text after it to a claim.
+    [bold]Formulas.[/bold] Each $$…$$ display formula is covered (a claim that verified records it, up to spaces, \\left/\\right and thin spaces), changed (a claim recorded a formula that is no longer there and this is its near match; both are shown) or uncovered. Sections come from headings 一、… 十五、 and 3.2, or Markdown # headings; [bold]<!-- tmath: claim-id -->[/bold] pins the text after it to a claim.
 
     [bold]Examples[/bold]
 
-      tmath check notes.txt                          the built-in claims
-      tmath check notes.md --claims my_claims/ --min-coverage 80
-      tmath check notes.md -f github                 annotations for a pull request
+    tmath check notes.txt                              the built-in claims
 
-    Exit codes: 0 every figure accurate, nothing changed or missing, coverage ≥ --min-coverage
-    · 1 otherwise · 2 usage error (missing file, folder, not UTF-8 text, over 5 MB)
-    · 3 a claims module failed to load.
+    tmath check notes.md --claims my_claims/ --min-coverage 80
+
+    tmath check notes.md -f github                     annotations for a pull request
+
+    Exit codes: 0 every figure accurate, nothing changed or missing, coverage ≥ --min-coverage · 1 otherwise · 2 usage error (missing file, folder, not UTF-8 text, over 5 MB) · 3 a claims module failed to load.
     """
     from tmath.cli import _collect, _jobs, _load, _write, err, out, parse_seed
     from tmath.document import read_document

@@ -3,8 +3,11 @@
 For each figure a claim records, the gate finds the figure in the claim's section of the
 document: the text printed near it (``near``; whitespace and ``$`` ignored), then the first
 number printed after it in the same form as the claim's (one number, a ``[list]``, or a
-fraction ``a/b``). When the anchor text itself ends in the figure ("2π ≈ 6.28"), the number
-inside the anchor is taken. The number is read as the *document* prints it and compared with
+fraction ``a/b``). Numbers that are exponents, subscripts, coefficients (2π) or parts of names
+(GPT-2) are skipped, unless the anchor ends right before them. When the anchor text itself
+holds the figure as a whole number (near="用 0.1"), that number is taken; such a figure can
+only be reported missing, never inaccurate, when the document edits it, so anchors should end
+before the figure. The number is read as the *document* prints it and compared with
 the value the claim computed, at the precision printed (or the claim's rough tolerance):
 
 * ``accurate`` / ``inaccurate`` (printed vs true, relative error, line), or
@@ -27,7 +30,7 @@ from __future__ import annotations
 import bisect
 import difflib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping, Sequence
 
 from tmath.document import MAX_LINE, Document, Math, valid_claim_id
@@ -45,6 +48,8 @@ MAX_COMPARED = 4_000
 """Characters of a normalised formula used for the similarity ratio (bounds the time)."""
 MAX_CANDIDATES = 2_000
 """Document formulas compared with one recorded formula at most."""
+MAX_OCCURRENCES = 10_000
+"""Occurrences of one anchor tried per section at most (bounds the time on hostile input)."""
 
 Kind = Literal["figure", "formula", "anchor"]
 FAILING = {"inaccurate", "missing", "unverified", "changed", "unknown"}
@@ -59,7 +64,7 @@ _LIST = (r"\[[ \t]*" + _APPROX + r"[-−]?" + _LNUM
 _TEX_FRACTION = (r"\\[dt]?frac\{[ \t]*(?P<tnum>[-−]?(?:" + _NUM + r"))[ \t]*\}\{[ \t]*(?P<tden>"
                  + _NUM + r")[ \t]*\}")
 _NUMBER = (r"(?P<sign>[-−])?(?P<num>" + _NUM + r")(?:[ \t]*/[ \t]*(?P<den>" + _NUM + r"))?"
-           r"(?P<unit>[ \t]*[万亿])?")
+           r"(?P<unit>[ \t]*[万亿%])?")
 TOKEN = re.compile(f"(?P<list>{_LIST})|(?P<tex>{_TEX_FRACTION})|{_NUMBER}")
 """One printed figure. Each repetition is separated by a character the next one cannot start
 with, so matching is linear (no catastrophic backtracking)."""
@@ -267,7 +272,6 @@ class Report:
     min_coverage: float = 0.0
     claims: tuple[str, ...] = ()
     unverified_claims: tuple[tuple[str, str, str], ...] = ()
-    section_titles: dict[tuple[str, str], str] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
 
     @property
@@ -384,7 +388,9 @@ def locate(index: _Index, scopes: Iterable[tuple[int, int, str]], near: str, pri
             continue
         s_start, s_end = index.squeezed_range(start, end)
         at = index.squeezed.find(needle, s_start, s_end)
-        while at >= 0:
+        for _ in range(MAX_OCCURRENCES):
+            if at < 0:
+                break
             a_start = index.offsets[at]
             a_end = index.offsets[at + len(needle) - 1] + 1
             if _digit_boundary(text, a_start, a_end):
