@@ -263,25 +263,33 @@ def verify(
         run(registry, selected, run_seed, _jobs(jobs), timeout, _cache(no_cache)),
         len(selected), progress=format is Format.table)
     seconds = time.perf_counter() - start
-    if format is Format.json:
-        text = dumps(verify_document(results, run_seed, seconds, registry.errors))
-        sys.stdout.write(text + "\n")
-    else:
-        renderables = [verify_table(results, tr),
-                       verify_summary(results, run_seed, seconds, len(registry.errors))]
-        for r in renderables:
-            out.print(r)
-        text = _plain(renderables)
     if verbose:
         _tracebacks(results)
+    _report(format, output, interrupted, registry.errors,
+            ok=all(r.verdict in ("verified", "heuristic") for r in results),
+            as_json=lambda: dumps(verify_document(results, run_seed, seconds, registry.errors)),
+            as_table=lambda: [verify_table(results, tr),
+                              verify_summary(results, run_seed, seconds, len(registry.errors))])
+
+
+def _report(format: Format, output: Optional[Path], interrupted: bool, load_errors: list,
+            ok: bool, as_json: Callable[[], str], as_table: Callable[[], list]) -> None:
+    """Print (and write) a report, then exit with the code its outcome maps to."""
+    if format is Format.json:
+        text = as_json()
+        sys.stdout.write(text + "\n")
+    else:
+        renderables = as_table()
+        for renderable in renderables:
+            out.print(renderable)
+        text = _plain(renderables)
     if interrupted:
         err.print("[bold red]interrupted[/]: results so far are shown above")
         raise typer.Exit(ExitCode.INTERRUPTED)
     _write(output, text)
-    if registry.errors:
+    if load_errors:
         raise typer.Exit(ExitCode.LOAD_ERROR)
-    bad = any(r.verdict not in ("verified", "heuristic") for r in results)
-    raise typer.Exit(ExitCode.FAILED if bad else ExitCode.OK)
+    raise typer.Exit(ExitCode.OK if ok else ExitCode.FAILED)
 
 
 def _tracebacks(results) -> None:
@@ -388,21 +396,9 @@ def audit(
         run_audit(registry, selected, run_seed, _jobs(jobs), timeout, _cache(no_cache)),
         len(selected), progress=format is Format.table)
     seconds = time.perf_counter() - start
-    if format is Format.json:
-        text = dumps(audit_document(audits, run_seed, registry.errors))
-        sys.stdout.write(text + "\n")
-    else:
-        renderables = [audit_table(audits), audit_summary(audits, seconds)]
-        for r in renderables:
-            out.print(r)
-        text = _plain(renderables)
-    if interrupted:
-        err.print("[bold red]interrupted[/]: results so far are shown above")
-        raise typer.Exit(ExitCode.INTERRUPTED)
-    _write(output, text)
-    if registry.errors:
-        raise typer.Exit(ExitCode.LOAD_ERROR)
-    raise typer.Exit(ExitCode.OK if all(a.strong for a in audits) else ExitCode.FAILED)
+    _report(format, output, interrupted, registry.errors, ok=all(a.strong for a in audits),
+            as_json=lambda: dumps(audit_document(audits, run_seed, registry.errors)),
+            as_table=lambda: [audit_table(audits), audit_summary(audits, seconds)])
 
 
 class ReportFormat(str, enum.Enum):
