@@ -155,3 +155,19 @@ def test_explain_unknown_id():
     result = invoke("explain", "temperature")
     assert result.exit_code == ExitCode.USAGE
     assert "softmax-temperature" in result.output
+
+
+def test_empty_selection_says_so():
+    result = invoke("list", "--section", "99")
+    assert result.exit_code == 0
+    assert "no claims match section 99" in result.output
+
+
+def test_cache_clear_and_path(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    invoke("verify", "product-term-moments")
+    assert (tmp_path / "tmath").exists()
+    assert invoke("cache", "path").stdout.strip() == str(tmp_path / "tmath")
+    cleared = invoke("cache", "clear")
+    assert cleared.exit_code == 0 and "removed" in cleared.output
+    assert not (tmp_path / "tmath").exists()

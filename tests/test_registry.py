@@ -66,3 +66,9 @@ def test_dependencies_are_pulled_in(registry):
     chosen = registry.with_dependencies(registry.select(["scaled-score-variance"]))
     assert [c.id for c in chosen] == ["product-term-moments", "dot-product-variance",
                                       "scaled-score-variance"]
+
+
+def test_empty_statement_is_a_clear_load_error(claims_dir):
+    source = die_claim().replace('Statement("E[X] = 7/2 for a fair six-sided die"', 'Statement(" "')
+    [error] = load([claims_dir({"empty.py": source})], builtin=False).errors
+    assert "add a statement" in error.message and error.path.endswith("empty.py")
