@@ -32,7 +32,7 @@ UI_ZH = {
     "blocked": "被阻塞", "timeout": "超时", "cached": "缓存", "symbolic": "符号证明",
     "rejected": "已拒绝", "accepted": "被接受", "automatic": "自动",
     "proof of the foil": "反例的证明", "check of the foil": "反例的检验",
-    "plot": "图示", "summary": "摘要",
+    "plot": "图示", "summary": "摘要", "figure": "数值",
 }
 
 # Fragments the engine writes into step justifications.
@@ -50,6 +50,8 @@ ENGINE_ZH = {
     "SymPy expand": "SymPy 展开", "SymPy trigsimp": "SymPy 三角化简",
     "SymPy expand_log": "SymPy 展开对数", "SymPy factor": "SymPy 因式分解",
     "SymPy limit, cross-checked numerically": "SymPy 极限，并经数值复核",
+    "value × 1.05": "值 × 1.05",
+    "half a unit in the last printed digit": "印出的最后一位的半个单位",
 }
 
 
@@ -83,7 +85,7 @@ class Translator:
         if self.lang != "zh" or not text:
             return text
         glossary = dict(info.glossary_zh) if info else {}
-        match = re.fullmatch(r"(.*?)(?: \[(.+)\])?", text, flags=re.S)
+        match = re.fullmatch(r"(.*?)(?: \[(SymPy[^\]]*)\])?", text, flags=re.S)
         head, tail = match.group(1), match.group(2)
         head = self._phrase(head, glossary)
         return f"{head} [{self._phrase(tail, glossary)}]" if tail else head
@@ -94,6 +96,12 @@ class Translator:
             return glossary[text]
         if text in ENGINE_ZH:
             return ENGINE_ZH[text]
+        part = re.fullmatch(r"part (\d+) of the value × 1\.05", text)
+        if part:
+            return f"值的第 {part.group(1)} 部分 × 1.05"
+        resolution = re.fullmatch(r"(.+)% of the stated value", text)
+        if resolution:
+            return f"命题值的 {resolution.group(1)}%"
         for prefix, chinese in (("premise: ", "前提："), ("by claim ", "由命题 "), ("limit ", "极限 ")):
             if text.startswith(prefix):
                 rest = text[len(prefix):]

@@ -70,7 +70,8 @@ def explain_page(audit: AuditResult, dependants: Sequence[str], tr: Translator |
     for t in result.empirical.tests:
         mark = Text("✓", style="green") if t.passed else Text("✗", style="red")
         detail = t.summary + (f", α={t.alpha:.2g}" if t.alpha else "")
-        tests.add_row(mark, tr.text(t.label, info), detail, t.resolution or "")
+        tests.add_row(mark, Text(tr.text(t.label, info)), Text(detail),
+                      Text(tr.text(t.resolution or "")))
     parts.append(tests)
     if sketch:
         section("plot")
@@ -84,9 +85,9 @@ def explain_page(audit: AuditResult, dependants: Sequence[str], tr: Translator |
         for f in result.figures:
             ok = f.status == "accurate"
             figures.add_row(Text("✓" if ok else "✗", style="green" if ok else "yellow"),
-                            tr.text(f.label, info), f.printed,
-                            ", ".join(f"{v:.6g}" for v in f.true_value) or f.detail,
-                            f.tolerance)
+                            Text(tr.text(f.label, info)), Text(f.printed),
+                            Text(", ".join(f"{v:.6g}" for v in f.true_value) or f.detail),
+                            Text(tr.text(f.tolerance)))
         parts.append(figures)
 
     section("foils (each must be rejected by both checks)")

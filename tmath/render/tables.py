@@ -28,7 +28,8 @@ def claims_table(infos: Sequence[ClaimInfo], tr: Translator | None = None) -> Ta
         table.add_column(tr.ui(column), overflow="fold")
     for info in infos:
         kind = tr.ui("none (heuristic)" if info.no_proof else "symbolic")
-        table.add_row(info.id, info.section, tr.title(info), ", ".join(info.tags), kind)
+        table.add_row(info.id, info.section, Text(tr.title(info)), Text(", ".join(info.tags)),
+                      kind)
     return table
 
 
@@ -122,7 +123,7 @@ def audit_table(audits: Sequence[AuditResult]) -> Table:
                           proof_cell(audit.statement.proof), check_cell(audit.statement.empirical))
         for i, foil in enumerate(audit.foils):
             name = Text(audit.info.id if i == 0 else "", style="green" if audit.strong else "red")
-            label = foil.text + (" [auto]" if foil.origin == "automatic" else "")
+            label = Text(foil.text + (" (automatic)" if foil.origin == "automatic" else ""))
             if foil.proof_rejects is None:
                 proof = Text("– no proof to run", style="yellow")
             elif foil.proof_rejects:
