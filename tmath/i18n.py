@@ -44,15 +44,29 @@ ENGINE_ZH = {
     "definition: Var(X) = E[X²] − E[X]²": "定义：Var(X) = E[X²] − E[X]²",
     "definition: E[X²] = Var(X) + E[X]²": "定义：E[X²] = Var(X) + E[X]²",
     "independent terms: variances add": "独立项：方差相加",
-    "Var(cX) = c²·Var(X)": "Var(cX) = c²·Var(X)",
+    "Var(cX) = c²·Var(X)": "方差的缩放：Var(cX) = c²·Var(X)",
     "evaluate": "求值", "algebra": "代数化简", "differentiate": "求导",
-    "SymPy doit + simplify": "SymPy 求值并化简", "SymPy simplify": "SymPy 化简",
-    "SymPy expand": "SymPy 展开", "SymPy trigsimp": "SymPy 三角化简",
-    "SymPy expand_log": "SymPy 展开对数", "SymPy factor": "SymPy 因式分解",
     "SymPy limit, cross-checked numerically": "SymPy 极限，并经数值复核",
     "value × 1.05": "值 × 1.05",
     "half a unit in the last printed digit": "印出的最后一位的半个单位",
 }
+
+
+METHOD_ZH = {"simplify": "化简", "expand": "展开", "trigsimp": "三角化简", "expand_trig": "展开三角函数",
+             "factor": "因式分解", "cancel": "约分", "powsimp": "幂化简", "logcombine": "合并对数",
+             "expand_log": "展开对数", "doit": "求值"}
+
+
+def _sympy_tail(text: str) -> str | None:
+    """The engine's "[SymPy …]" part of a justification, in Chinese."""
+    match = re.fullmatch(r"SymPy(?: doit \+ (\w+)| (\w+))?", text)
+    if not match:
+        return None
+    if match.group(1):
+        return f"SymPy 求值并{METHOD_ZH.get(match.group(1), match.group(1))}"
+    if match.group(2):
+        return f"SymPy {METHOD_ZH.get(match.group(2), match.group(2))}"
+    return "SymPy"
 
 
 def language(explicit: str | None = None) -> str:
@@ -96,6 +110,8 @@ class Translator:
             return glossary[text]
         if text in ENGINE_ZH:
             return ENGINE_ZH[text]
+        if _sympy_tail(text):
+            return _sympy_tail(text)
         part = re.fullmatch(r"part (\d+) of the value × 1\.05", text)
         if part:
             return f"值的第 {part.group(1)} 部分 × 1.05"
