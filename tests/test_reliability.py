@@ -104,3 +104,14 @@ def test_interrupt_prints_what_finished_exits_130_and_leaves_no_workers(tmp_path
     assert not target.exists()  # never a half-written report
     leftover = subprocess.run(["pgrep", "-g", str(process.pid)], capture_output=True, text=True)
     assert leftover.stdout.strip() == ""
+
+
+def test_a_dependency_defined_in_a_later_section_still_blocks(claims_dir):
+    folder = claims_dir({
+        "early.py": die_claim("die-early", extra=', depends_on=("die-late",)'),
+        "late.py": die_claim("die-late", value="4").replace('section="1.1"', 'section="9.1"'),
+    })
+    result = runner.invoke(app, ["verify", "--claims", str(folder), "die-early", "-f", "json"])
+    claims = {c["id"]: c for c in json.loads(result.stdout)["claims"]}
+    assert claims["die-late"]["verdict"] == "failed"
+    assert claims["die-early"]["verdict"] == "blocked"

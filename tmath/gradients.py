@@ -20,8 +20,13 @@ import numpy as np
 import sympy as sp
 
 from tmath.distributions import gaussian
+from tmath.proof import Rule
 
 STEP = 1e-20
+# Σ_{k=1}^{d} δ_{k,j} evaluates to Piecewise((1, j ≤ d), (0, True)): an index inside its range
+# picks the first branch. Applied mechanically and shown as an assumption.
+INDEX_IN_RANGE = Rule("the index lies inside its range 1..d", lambda e: e.replace(
+    lambda p: isinstance(p, sp.Piecewise), lambda p: p.args[0].expr))
 
 
 def value_and_jvp(f: Callable[[np.ndarray], np.ndarray], x: np.ndarray,

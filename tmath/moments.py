@@ -27,6 +27,21 @@ class Var(sp.Function):
     """Variance of a random expression (unevaluated)."""
 
 
+def _until_stable(expr: sp.Basic, function: type, rewrite) -> sp.Basic:
+    """Apply a rewrite of every ``function(...)`` until nothing changes.
+
+    One pass of ``replace`` may or may not reach an expectation nested inside another,
+    depending on traversal order (which varies with PYTHONHASHSEED); repeating it makes the
+    result the same in every process.
+    """
+    for _ in range(20):
+        rewritten = expr.replace(function, rewrite)
+        if rewritten == expr:
+            return rewritten
+        expr = rewritten
+    return expr
+
+
 class Moments:
     """Rules of expectation for expressions in the given random symbols."""
 
@@ -53,14 +68,15 @@ class Moments:
     @property
     def linearity(self) -> Rule:
         """E[a X + b Y] = a E[X] + b E[Y]; E[Σ X_i] = Σ E[X_i]; E[c] = c."""
-        return Rule("linearity of expectation", lambda e: e.replace(E, self._linear))
+        return Rule("linearity of expectation", lambda e: _until_stable(e, E, self._linear))
 
     @property
     def independence(self) -> Rule:
         """E[f(X) g(Y)] = E[f(X)] E[g(Y)] for independent X, Y."""
         if not self.independent:
             raise ValueError("the premises do not make these variables independent")
-        return Rule("independence: E[XY] = E[X]·E[Y]", lambda e: e.replace(E, self._factor))
+        return Rule("independence: E[XY] = E[X]·E[Y]",
+                    lambda e: _until_stable(e, E, self._factor))
 
     @property
     def variance_definition(self) -> Rule:

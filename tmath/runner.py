@@ -191,6 +191,22 @@ def _run_cached(catalog: Claims, selected: Sequence[ClaimInfo], kind: str, seed:
         yield info, None, outcome
 
 
+def dependencies_first(selected: Sequence[ClaimInfo]) -> list[ClaimInfo]:
+    """Section order, except that a claim always comes after the claims it builds on."""
+    placed: dict[str, ClaimInfo] = {}
+    pending = list(selected)
+    known = {i.id for i in selected}
+    while pending:
+        for index, info in enumerate(pending):
+            if all(d in placed or d not in known for d in info.depends_on):
+                placed[info.id] = pending.pop(index)
+                break
+        else:  # a cycle: the loader reports it; keep the rest in order
+            placed.update((i.id, i) for i in pending)
+            break
+    return list(placed.values())
+
+
 def verify(catalog: Claims, selected: Sequence[ClaimInfo], seed: int = DEFAULT_SEED,
            jobs: int = 1, timeout: float | None = DEFAULT_TIMEOUT,
            cache: ResultCache | None = None) -> Iterator[ClaimResult]:
@@ -198,7 +214,8 @@ def verify(catalog: Claims, selected: Sequence[ClaimInfo], seed: int = DEFAULT_S
     marked blocked. Cached results are served when nothing they depend on changed."""
     verdicts: dict[str, Verdict] = {}
     work = functools.partial(verify_one, seed=seed)
-    for info, cached, outcome in _run_cached(catalog, selected, "verify", seed, work, jobs,
+    ordered = dependencies_first(selected)
+    for info, cached, outcome in _run_cached(catalog, ordered, "verify", seed, work, jobs,
                                              timeout, cache):
         if cached is not None:
             result = dataclasses.replace(cached, cached=True)

@@ -1,0 +1,553 @@
+"""Section 11: LayerNorm, BatchNorm and RMSNorm — axes, batch dependence, padding, moments,
+invariances and cost."""
+
+import numpy as np
+import sympy as sp
+
+from tmath import Foil, Source, Statement, claim
+from tmath.distributions import STANDARDIZED
+from tmath.experiment import tolerance
+from tmath.gradients import INDEX_IN_RANGE
+from tmath.norms import batch_norm, centred_moments, count_operations, layer_norm, rms_norm
+
+BA = Source("Ba, Kiros & Hinton (2016), Layer Normalization", arxiv="1607.06450")
+IOFFE = Source("Ioffe & Szegedy (2015), Batch Normalization", arxiv="1502.03167")
+ZHANG = Source("Zhang & Sennrich (2019), Root Mean Square Layer Normalization",
+               arxiv="1910.07467")
+
+k, d = sp.symbols("k d", positive=True, integer=True)
+xv = sp.IndexedBase("x")
+mu = sp.Symbol("mu", real=True)
+v, eps, scale = sp.symbols("v epsilon a", positive=True)
+shift = sp.Symbol("b", real=True)
+SUM_X, SUM_DEV2 = sp.Sum(xv[k], (k, 1, d)), sp.Sum((xv[k] - mu) ** 2, (k, 1, d))
+MEAN_PREMISE, VAR_PREMISE = "μ = (1/d)·Σ x_k", "Var(x) = (1/d)·Σ (x_k − μ)²"
+EPS_EXAMPLE = 1e-8  # the notes' example ε
+bi, ti, kk, b2, t2, k2 = sp.symbols("b t k b' t' k'", positive=True, integer=True)
+B, T, D = sp.symbols("B T D", positive=True, integer=True)
+n_real, n_pad = sp.symbols("n P", positive=True, integer=True)
+m_real, pad = sp.symbols("m p", real=True)
+v_real = sp.Symbol("v_r", positive=True)
+
+# Chinese texts shared by this section's glossaries (--lang zh).
+COMMON11_ZH = {
+    "split the sum": "拆开求和",
+    "the index lies inside its range 1..d": "下标落在取值范围 1..d 内",
+    "differentiate the sum": "对求和式求导",
+    "μ = (1/d)·Σ x_k": "均值定义 μ = (1/d)·Σ x_k",
+    "Var(x) = (1/d)·Σ (x_k − μ)²": "方差定义 Var(x) = (1/d)·Σ (x_k − μ)²",
+}
+
+
+def _inputs(rng, n):
+    """Token vectors of several shapes: unit spread, a large offset, a spread comparable to √ε."""
+    for law, spread, offset in (("Gaussian", 1.0, 0.0), ("centred exponential", 1.0, 3.0),
+                                ("uniform", 1e-4, 1.0)):
+        yield f"{law}, spread {spread:g}, offset {offset:g}", \
+            offset + spread * STANDARDIZED[law](rng, (16, n))
+
+
+def _centring_condition(x):
+    """max|x|/spread per token: how much centring amplifies the rounding of x."""
+    _, _, var = centred_moments(x)
+    return float((np.abs(x).max(-1, keepdims=True) / np.sqrt(var)).max())
+
+
+@claim(
+    id="layernorm-output-moments",
+    title="LayerNorm's output has mean 0 and variance Var/(Var + ε) — 1 only when ε = 0",
+    section="11.4",
+    title_zh="LayerNorm 的输出均值为 0、方差为 Var/(Var + ε)，只有 ε = 0 时才恰好为 1",
+    summary_zh="中心化把均值精确地减掉；但除以的是 √(Var + ε) 而不是 √Var，方差因此只有 "
+               "Var/(Var + ε)，当 Var 与 ε 同量级时差别明显。",
+    glossary_zh={**COMMON11_ZH,
+        "x̂ = (x − μ)/√(Var(x) + ε) has mean 0 and (1/d-)variance Var(x)/(Var(x) + ε) over the "
+        "features, so ‖x̂‖ = √(d·Var/(Var + ε)); before γ, β":
+            "x̂ = (x − μ)/√(Var(x) + ε) 在特征维上的均值为 0，（按 1/d 计算的）方差为 "
+            "Var(x)/(Var(x) + ε)，因此 ‖x̂‖ = √(d·Var/(Var + ε))；这是 γ、β 作用之前的结果",
+        "μ and Var(x) are the mean and 1/d-variance of the d features of one token":
+            "μ 与 Var(x) 是单个 token 的 d 个特征的均值与（按 1/d 计算的）方差",
+        "ε > 0": "ε > 0（正的小常数）",
+        "mean(x̂)": "x̂ 的均值",
+        "Var(x̂) = mean(x̂²) − mean(x̂)²": "Var(x̂) = x̂² 的均值 − (x̂ 的均值)²",
+        "constant factor out of the sum": "把常数因子移出求和",
+        "the variance is exactly 1": "方差恰好为 1",
+        "ε lowers the variance by ε": "ε 使方差减少 ε",
+    },
+    statement=Statement("x̂ = (x − μ)/√(Var(x) + ε) has mean 0 and (1/d-)variance "
+                        "Var(x)/(Var(x) + ε) over the features, so ‖x̂‖ = √(d·Var/(Var + ε)); "
+                        "before γ, β", (sp.Integer(0), v / (v + eps)),
+                        lhs=(sp.Symbol("mean(x̂)"), sp.Symbol("Var(x̂)"))),
+    premises=("μ and Var(x) are the mean and 1/d-variance of the d features of one token",
+              "ε > 0"),
+    foils=(Foil("the variance is exactly 1", (sp.Integer(0), sp.Integer(1))),
+           Foil("ε lowers the variance by ε", (sp.Integer(0), 1 - eps))),
+    sources=(BA,),
+    tags=("layernorm", "normalisation"),
+    formulas=(r"\hat{x} = \gamma \cdot \frac{x - \mu}{\sqrt{\text{Var}(x) + \epsilon}} + \beta",),
+)
+class LayerNormOutputMoments:
+    """Centring removes the mean exactly; dividing by √(Var + ε) instead of √Var leaves the
+    variance short of 1 by the factor Var/(Var + ε), which matters when Var is near ε."""
+
+    def prove(self, value, proof):
+        mean = (proof.chain(sp.Sum((xv[k] - mu) / sp.sqrt(v + eps), (k, 1, d)) / d, "mean(x̂)")
+                .equals((SUM_X - d * mu) / (d * sp.sqrt(v + eps)), "split the sum")
+                .substitute({SUM_X: d * mu}, premise=MEAN_PREMISE))
+        var = (proof.chain(sp.Sum(((xv[k] - mu) / sp.sqrt(v + eps)) ** 2, (k, 1, d)) / d
+                           - mean.value**2, "Var(x̂) = mean(x̂²) − mean(x̂)²")
+               .equals(SUM_DEV2 / (d * (v + eps)), "constant factor out of the sum")
+               .substitute({SUM_DEV2: d * v}, premise=VAR_PREMISE))
+        proof.conclude(value, mean, var)
+
+    def check(self, value, experiment):
+        rng = experiment.rng
+        for n in (4, 64, 768):
+            for epsilon in (EPS_EXAMPLE, 1e-5):
+                for label, x in _inputs(rng, n):
+                    out = layer_norm(x, epsilon)
+                    mean, _, var = centred_moments(out)
+                    var_x = centred_moments(x)[2]
+                    expected = [np.broadcast_to(np.asarray(
+                        sp.lambdify((v, eps), part)(var_x, epsilon), dtype=float), var_x.shape)
+                        for part in value]
+                    # ~4n dependent steps to build x̂ and take its moments; centring amplifies
+                    # the rounding of x by max|x|/spread
+                    tol = tolerance(4 * n + 8,
+                                    _centring_condition(x) * float(np.abs(out).max()) ** 2)
+                    experiment.close(np.concatenate([mean, var], -1),
+                                     np.concatenate(expected, -1), tol,
+                                     f"mean and variance of x̂, d={n}, ε={epsilon:g}", inputs=label)
+
+
+@claim(
+    id="layernorm-affine-invariance",
+    title="LayerNorm ignores x → a·x + b (a > 0) up to ε, which becomes ε/a²",
+    section="11.4",
+    title_zh="LayerNorm 对 x → a·x + b（a > 0）不变，只是 ε 变成 ε/a²",
+    summary_zh="仿射变换把均值移到 aμ + b、把方差放大 a² 倍；分子分母同除以 a 后，原来的 ε "
+               "变成 ε/a²。",
+    glossary_zh={**COMMON11_ZH,
+        "LN_ε(a·x + b·1) = LN_{ε/a²}(x) for a > 0: exactly invariant when ε = 0, otherwise the "
+        "output changes only through ε → ε/a²":
+            "对 a > 0 有 LN_ε(a·x + b·1) = LN_{ε/a²}(x)：ε = 0 时严格不变，否则输出只通过 ε → "
+            "ε/a² 发生变化",
+        "LN_ε(x)_k = (x_k − μ)/√(Var(x) + ε), γ = 1, β = 0":
+            "LN_ε(x)_k = (x_k − μ)/√(Var(x) + ε)，γ = 1，β = 0",
+        "a > 0, b real": "a > 0，b 为实数",
+        "mean(a·x + b)": "a·x + b 的均值",
+        "Var(a·x + b)": "a·x + b 的方差",
+        "the shift cancels, a² comes out": "平移相互抵消，提出 a²",
+        "moments of a·x + b (above)": "a·x + b 的均值与方差（见上）",
+        "divide through by a > 0": "分子分母同除以 a > 0",
+        "exact invariance for every ε > 0": "对任意 ε > 0 都严格不变",
+        "ε becomes ε/a": "ε 变成 ε/a",
+    },
+    statement=Statement("LN_ε(a·x + b·1) = LN_{ε/a²}(x) for a > 0: exactly invariant when ε = 0, "
+                        "otherwise the output changes only through ε → ε/a²", eps / scale**2,
+                        lhs=sp.Symbol("effective ε")),
+    premises=("LN_ε(x)_k = (x_k − μ)/√(Var(x) + ε), γ = 1, β = 0", "a > 0, b real"),
+    foils=(Foil("exact invariance for every ε > 0", eps),
+           Foil("ε becomes ε/a", eps / scale)),
+    depends_on=("layernorm-output-moments",),
+    sources=(BA,),
+    tags=("layernorm", "invariance"),
+)
+class LayerNormAffineInvariance:
+    """The map shifts the mean to aμ + b and scales the variance by a²; dividing numerator and
+    denominator by a leaves ε/a² in place of ε."""
+
+    def prove(self, value, proof):
+        mean = (proof.chain(sp.Sum(scale * xv[k] + shift, (k, 1, d)) / d, "mean(a·x + b)")
+                .equals((scale * SUM_X + d * shift) / d, "split the sum")
+                .substitute({SUM_X: d * mu}, premise=MEAN_PREMISE))
+        var = (proof.chain(sp.Sum((scale * xv[k] + shift - mean.value) ** 2, (k, 1, d)) / d,
+                           "Var(a·x + b)")
+               .equals(scale**2 * SUM_DEV2 / d, "the shift cancels, a² comes out")
+               .substitute({SUM_DEV2: d * v}, premise=VAR_PREMISE))
+        m2, v2 = sp.symbols("mu' v'")
+        out = (proof.chain((scale * xv[k] + shift - m2) / sp.sqrt(v2 + eps), "LN_ε(a·x + b)_k")
+               .substitute({m2: mean.value, v2: var.value}, premise="moments of a·x + b (above)")
+               .equals((xv[k] - mu) / sp.sqrt(v + eps / scale**2), "divide through by a > 0"))
+        proof.conclude((xv[k] - mu) / sp.sqrt(v + value), out)
+
+    def check(self, value, experiment):
+        rng = experiment.rng
+        effective = sp.lambdify((eps, scale), value)
+        for n in (8, 512):
+            x = STANDARDIZED["centred exponential"](rng, (16, n))
+            for a_ in (1e-3, 0.5, 40.0):
+                for epsilon in (EPS_EXAMPLE, 1e-2):
+                    b_ = 3 * rng.standard_normal()
+                    moved = a_ * x + b_
+                    out = layer_norm(x, float(effective(epsilon, a_)))
+                    # two LayerNorms (~4n steps each) plus the affine map; centring moved
+                    # amplifies its rounding by max|a·x + b|/spread
+                    tol = tolerance(8 * n + 8,
+                                    _centring_condition(moved) * float(np.abs(out).max()))
+                    experiment.close(layer_norm(moved, epsilon), out, tol,
+                                     f"LN_ε(a·x + b) vs LN_ε'(x), d={n}, a={a_:g}, ε={epsilon:g}",
+                                     inputs="skewed random tokens")
+
+
+@claim(
+    id="rmsnorm-vs-layernorm",
+    title="RMSNorm divides by √(Var + μ² + ε); it equals LayerNorm without β exactly when μ = 0",
+    section="11.5",
+    title_zh="RMSNorm 除以 √(Var + μ² + ε)；恰在 μ = 0 时它等于不带 β 的 LayerNorm",
+    summary_zh="把 x_k 写成 (x_k − μ) + μ，交叉项求和为零，于是平方均值分解为方差加均值的平方。",
+    glossary_zh={**COMMON11_ZH,
+        "mean(x²) = Var(x) + μ², so RMSNorm(x) = γ·x/√(Var + μ² + ε); for zero-mean x this is "
+        "γ·(x − μ)/√(Var + ε) = LayerNorm with β = 0, otherwise not":
+            "x² 的均值 = Var(x) + μ²，所以 RMSNorm(x) = γ·x/√(Var + μ² + ε)；对零均值的 x，"
+            "它等于 γ·(x − μ)/√(Var + ε)，即 β = 0 的 LayerNorm，否则两者不同",
+        "RMSNorm(x) = γ·x/√((1/d)Σx_k² + ε)": "RMSNorm 的定义：RMSNorm(x) = γ·x/√((1/d)Σx_k² + ε)",
+        "μ, Var(x) as in LayerNorm": "μ、Var(x) 与 LayerNorm 中的定义相同",
+        "mean(x²)": "x² 的均值",
+        "x_k = (x_k − μ) + μ, expanded": "把 x_k 写成 (x_k − μ) + μ 并展开",
+        "μ = (1/d)·Σ x_k; Var(x) = (1/d)·Σ (x_k − μ)²":
+            "均值与方差的定义：μ = (1/d)·Σ x_k；Var(x) = (1/d)·Σ (x_k − μ)²",
+        "RMSNorm equals LayerNorm without β for every input":
+            "对任意输入，RMSNorm 都等于不带 β 的 LayerNorm",
+    },
+    statement=Statement("mean(x²) = Var(x) + μ², so RMSNorm(x) = γ·x/√(Var + μ² + ε); for "
+                        "zero-mean x this is γ·(x − μ)/√(Var + ε) = LayerNorm with β = 0, "
+                        "otherwise not",
+                        sp.Integer(1), lhs=sp.Symbol("coefficient of μ² in mean(x²) − Var")),
+    premises=("RMSNorm(x) = γ·x/√((1/d)Σx_k² + ε)", "μ, Var(x) as in LayerNorm"),
+    foils=(Foil("RMSNorm equals LayerNorm without β for every input", sp.Integer(0)),),
+    sources=(ZHANG, BA),
+    tags=("rmsnorm", "layernorm"),
+    formulas=(r"\text{RMSNorm}(x) = \gamma \cdot \frac{x}{\sqrt{\frac{1}{d}\sum_{i=1}^{d} x_i^2 "
+              r"+ \epsilon}}",),
+)
+class RmsNormVsLayerNorm:
+    """Writing x_k = (x_k − μ) + μ, the cross term sums to zero and the mean square splits
+    into variance plus squared mean."""
+
+    def prove(self, value, proof):
+        square = (proof.chain(sp.Sum(xv[k] ** 2, (k, 1, d)) / d, "mean(x²)")
+                  .equals(SUM_DEV2 / d + 2 * mu * (SUM_X - d * mu) / d + mu**2,
+                          "x_k = (x_k − μ) + μ, expanded")
+                  .substitute({SUM_DEV2: d * v, SUM_X: d * mu},
+                              premise=f"{MEAN_PREMISE}; {VAR_PREMISE}"))
+        proof.conclude(v + value * mu**2, square)
+
+    def check(self, value, experiment):
+        rng, c = experiment.rng, float(value)
+        for n in (8, 512):
+            gamma = 1 + 0.1 * rng.standard_normal(n)
+            spread = rng.uniform(0.5, 2, (16, 1))
+            x = rng.standard_normal((16, 1)) + spread * rng.standard_normal((16, n))
+            centre, _, var = centred_moments(x)
+            out = rms_norm(x, EPS_EXAMPLE, gamma)
+            # mean of squares (2n steps), √, division and γ; values of size max|out|
+            tol = tolerance(4 * n + 8, float(np.abs(out).max()))
+            experiment.close(out, gamma * x / np.sqrt(var + c * centre**2 + EPS_EXAMPLE), tol,
+                             f"RMSNorm = γx/√(Var + c·μ² + ε), d={n}", inputs="tokens with μ ≠ 0")
+            zero_mean = x - centre
+            experiment.close(rms_norm(zero_mean, EPS_EXAMPLE, gamma),
+                             layer_norm(zero_mean, EPS_EXAMPLE, gamma), tol,
+                             f"RMSNorm = LayerNorm(β=0) when μ = 0, d={n}", inputs="centred tokens")
+            gap = float(np.abs(out - layer_norm(x, EPS_EXAMPLE, gamma)).max())
+            experiment.holds(gap > tol, f"RMSNorm ≠ LayerNorm when μ ≠ 0, d={n}",
+                             f"max difference {gap:.3g} vs tol {tol:.2g}")
+
+
+@claim(
+    id="rmsnorm-scale-invariance",
+    title="RMSNorm ignores a positive rescaling up to ε → ε/a², but not a shift",
+    section="11.5",
+    title_zh="RMSNorm 对正数缩放不变（ε 变为 ε/a²），但对平移不具有不变性",
+    summary_zh="平方均值随缩放变为原来的 a² 倍，a 在分子分母间约掉，只在与 ε 比较时留下痕迹；"
+               "由于不做中心化，平移不会被消去。",
+    glossary_zh={**COMMON11_ZH,
+        "RMSNorm_ε(a·x) = RMSNorm_{ε/a²}(x) for a > 0; adding b·1 changes the output":
+            "对 a > 0 有 RMSNorm_ε(a·x) = RMSNorm_{ε/a²}(x)；加上 b·1 会改变输出",
+        "RMSNorm_ε(x)_k = x_k/√((1/d)Σx_j² + ε), γ = 1":
+            "RMSNorm_ε(x)_k = x_k/√((1/d)Σx_j² + ε)，γ = 1",
+        "a > 0": "a > 0（正的缩放因子）",
+        "a² out of the sum": "把 a² 移出求和",
+        "mean((a·x)²)": "(a·x)² 的均值",
+        "q = (1/d)Σx_k²": "q = (1/d)Σx_k²（x 的平方均值）",
+        "divide through by a > 0": "分子分母同除以 a > 0",
+        "RMSNorm_ε(a·x)_k": "RMSNorm_ε(a·x) 的第 k 个分量",
+        "exact invariance for every ε > 0": "对任意 ε > 0 都严格不变",
+        "ε becomes ε/a": "ε 变成 ε/a",
+    },
+    statement=Statement("RMSNorm_ε(a·x) = RMSNorm_{ε/a²}(x) for a > 0; adding b·1 changes "
+                        "the output",
+                        eps / scale**2, lhs=sp.Symbol("effective ε")),
+    premises=("RMSNorm_ε(x)_k = x_k/√((1/d)Σx_j² + ε), γ = 1", "a > 0"),
+    foils=(Foil("exact invariance for every ε > 0", eps), Foil("ε becomes ε/a", eps / scale)),
+    sources=(ZHANG,),
+    tags=("rmsnorm", "invariance"),
+)
+class RmsNormScaleInvariance:
+    """The mean square scales by a², so a cancels between numerator and denominator except
+    against ε; with no centring, a shift is not removed."""
+
+    def prove(self, value, proof):
+        q = sp.Symbol("q", positive=True)  # mean square of x
+        msq = (proof.chain(sp.Sum((scale * xv[k]) ** 2, (k, 1, d)) / d, "mean((a·x)²)")
+               .equals(scale**2 * sp.Sum(xv[k] ** 2, (k, 1, d)) / d, "a² out of the sum")
+               .substitute({sp.Sum(xv[k] ** 2, (k, 1, d)): d * q}, premise="q = (1/d)Σx_k²"))
+        out = (proof.chain(scale * xv[k] / sp.sqrt(msq.value + eps), "RMSNorm_ε(a·x)_k")
+               .equals(xv[k] / sp.sqrt(q + eps / scale**2), "divide through by a > 0"))
+        proof.conclude(xv[k] / sp.sqrt(q + value), out)
+
+    def check(self, value, experiment):
+        rng = experiment.rng
+        effective = sp.lambdify((eps, scale), value)
+        for n in (8, 512):
+            x = STANDARDIZED["uniform"](rng, (16, n)) + 0.3
+            for a_ in (1e-3, 0.5, 40.0):
+                for epsilon in (EPS_EXAMPLE, 1e-2):
+                    out = rms_norm(x, float(effective(epsilon, a_)))
+                    tol = tolerance(6 * n + 8, float(np.abs(out).max()))  # two RMSNorms + a·x
+                    experiment.close(rms_norm(a_ * x, epsilon), out, tol,
+                                     f"RMSNorm_ε(a·x) vs RMSNorm_ε'(x), d={n}, a={a_:g}, "
+                                     f"ε={epsilon:g}",
+                                     inputs="shifted uniform tokens")
+            gap = float(np.abs(rms_norm(x + 1.0, EPS_EXAMPLE) - rms_norm(x, EPS_EXAMPLE)).max())
+            experiment.holds(gap > tolerance(6 * n + 8), f"a shift changes RMSNorm, d={n}",
+                             f"max change {gap:.3g}")
+
+
+@claim(
+    id="rmsnorm-operation-savings",
+    title="RMSNorm saves 2d scalar operations per token over LayerNorm, d more without β",
+    section="11.5",
+    title_zh="每个 token 上 RMSNorm 比 LayerNorm 少 2d 次标量运算，没有 β 再少 d 次",
+    summary_zh="两者都要计算平方均值、开方、除法和乘 γ；只有 LayerNorm 需要求均值、"
+               "减去均值并加上 β。",
+    glossary_zh={**COMMON11_ZH,
+        "per d-dimensional token, LayerNorm's normalisation costs 2d more operations than "
+        "RMSNorm's (the mean: d − 1 additions and a division; the d subtractions), and β adds "
+        "d more":
+            "对每个 d 维 token，LayerNorm 的归一化部分比 RMSNorm 多 2d 次运算（求均值：d − 1 "
+            "次加法和 1 次除法；d 次减法），β 还要再多 d 次",
+        "LN: μ, x − μ, mean of squares of x − μ, + ε, √, divide, ·γ, + β":
+            "LN：μ、x − μ、(x − μ)² 的均值、+ ε、开方、除法、·γ、+ β",
+        "RMS: mean of squares of x, + ε, √, divide, ·γ": "RMS：x² 的均值、+ ε、开方、除法、·γ",
+        "a mean of d numbers is d − 1 additions and one division":
+            "d 个数求均值需要 d − 1 次加法和 1 次除法",
+        "count": "计数",
+        "LN(γ) − RMS(γ) counts": "LN(γ) 与 RMS(γ) 的运算次数之差",
+        "+ β: one addition per feature": "+ β：每个特征一次加法",
+        "only the mean is saved": "只省下求均值的运算",
+        "the mean and β are saved": "省下的是求均值和 β",
+    },
+    statement=Statement("per d-dimensional token, LayerNorm's normalisation costs 2d more "
+                        "operations than RMSNorm's (the mean: d − 1 additions and a division; "
+                        "the d subtractions), and β adds d more", (2 * d, d),
+                        lhs=(sp.Symbol("LN(γ) − RMS(γ) operations"), sp.Symbol("cost of β"))),
+    premises=("LN: μ, x − μ, mean of squares of x − μ, + ε, √, divide, ·γ, + β",
+              "RMS: mean of squares of x, + ε, √, divide, ·γ",
+              "a mean of d numbers is d − 1 additions and one division"),
+    foils=(Foil("only the mean is saved", (d, 0)), Foil("the mean and β are saved", (d, d))),
+    sources=(ZHANG,),
+    tags=("rmsnorm", "layernorm", "cost"),
+)
+class RmsNormOperationSavings:
+    """Both compute a mean of squares, a square root, a division and the γ product; only
+    LayerNorm computes the mean, subtracts it, and adds β."""
+
+    def prove(self, value, proof):
+        mean_cost = (d - 1) + 1
+        layer = {"mean": mean_cost, "x − μ": d, "squares": d, "mean of squares": mean_cost,
+                 "+ ε": 1, "√": 1, "divide": d, "· γ": d}
+        rms = {"squares": d, "mean of squares": mean_cost, "+ ε": 1, "√": 1, "divide": d, "· γ": d}
+        core = (proof.chain(sum(layer.values()) - sum(rms.values()), "LN(γ) − RMS(γ) counts")
+                .evaluate("count"))
+        beta = proof.chain(d * sp.Integer(1), "+ β: one addition per feature").evaluate("count")
+        proof.conclude(value, core, beta)
+
+    def check(self, value, experiment):
+        rng = experiment.rng
+        for n in (4, 64, 768):
+            x, gamma, beta = rng.standard_normal(n), rng.standard_normal(n), rng.standard_normal(n)
+            ln = count_operations(layer_norm, x, eps=EPS_EXAMPLE, gamma=gamma)
+            rms = count_operations(rms_norm, x, eps=EPS_EXAMPLE, gamma=gamma)
+            ln_beta = count_operations(layer_norm, x, eps=EPS_EXAMPLE, gamma=gamma, beta=beta)
+            # integer counts of the reference implementations: no rounding, tolerance 0
+            stated = [float(sp.sympify(p).subs(d, n)) for p in value]
+            experiment.close([ln - rms, ln_beta - ln], stated, 0.0,
+                             f"measured operation savings, d={n}", inputs="instrumented ufuncs")
+
+
+@claim(
+    id="norm-statistics-axes",
+    title="LayerNorm's statistics ignore the other samples in the batch; BatchNorm's do not",
+    section="11.2",
+    title_zh="LayerNorm 的统计量与 batch 中其他样本无关，BatchNorm 的统计量则与之相关",
+    summary_zh="对 token (b, t) 的特征维求和不含样本 b' 的任何元素；对 batch "
+               "与时间维求和则把每个 token 在特征 k 上的值各计入一次。",
+    glossary_zh={**COMMON11_ZH,
+        "for x of shape [B, T, D]: ∂μ^LN_{b,t}/∂x_{b',t',k'} = 0 for b' ≠ b (μ^LN_{b,t} "
+        "averages the D features of one token), while ∂μ^BN_k/∂x_{b',t',k} = 1/(B·T) (μ^BN_k "
+        "averages feature k over all B·T tokens); so LN's output for a sample never depends on "
+        "the rest of the batch":
+            "对形状为 [B, T, D] 的 x：当 b' ≠ b 时 ∂μ^LN_{b,t}/∂x_{b',t',k'} = 0（μ^LN_{b,t} "
+            "只对一个 token 的 D 个特征取平均），而 ∂μ^BN_k/∂x_{b',t',k} = 1/(B·T)（μ^BN_k "
+            "对全部 B·T 个 token 的第 k 个特征取平均）；因此 LN 对某个样本的输出与 batch "
+            "中其余样本无关",
+        "μ^LN_{b,t} = (1/D)Σ_k x_{b,t,k}": "LayerNorm 的均值 μ^LN_{b,t} = (1/D)Σ_k x_{b,t,k}",
+        "μ^BN_k = (1/(BT))Σ_{b,t} x_{b,t,k} (training mode)":
+            "μ^BN_k = (1/(BT))Σ_{b,t} x_{b,t,k}（训练模式）",
+        "b' ≠ b; (b', t', k') lies inside the tensor": "b' ≠ b；(b', t', k') 位于张量范围之内",
+        "b' ≠ b": "b' ≠ b（另一个样本）",
+        "both branches vanish": "两个分支都为零",
+        "differentiate the double sum": "对二重求和求导",
+        "LayerNorm's statistics also mix samples": "LayerNorm 的统计量同样混合了不同样本",
+        "BatchNorm's statistics ignore other samples too":
+            "BatchNorm 的统计量同样不受其他样本影响",
+    },
+    statement=Statement("for x of shape [B, T, D]: ∂μ^LN_{b,t}/∂x_{b',t',k'} = 0 for b' ≠ b "
+                        "(μ^LN_{b,t} averages the D features of one token), while "
+                        "∂μ^BN_k/∂x_{b',t',k} = 1/(B·T) (μ^BN_k averages feature k over all B·T "
+                        "tokens); so LN's output for a sample never depends on the rest of "
+                        "the batch",
+                        (sp.Integer(0), 1 / (B * T)),
+                        lhs=(sp.Symbol("∂μ^LN_{b,t}/∂x_{b',t',k'}"),
+                             sp.Symbol("∂μ^BN_k/∂x_{b',t',k}"))),
+    premises=("μ^LN_{b,t} = (1/D)Σ_k x_{b,t,k}",
+              "μ^BN_k = (1/(BT))Σ_{b,t} x_{b,t,k} (training mode)",
+              "b' ≠ b; (b', t', k') lies inside the tensor"),
+    foils=(Foil("LayerNorm's statistics also mix samples", (1 / (B * T), 1 / (B * T))),
+           Foil("BatchNorm's statistics ignore other samples too", (sp.Integer(0), sp.Integer(0)))),
+    sources=(BA, IOFFE),
+    tags=("layernorm", "batchnorm", "batch"),
+)
+class NormStatisticsAxes:
+    """A sum over the feature axis of token (b, t) contains no entry of sample b'; a sum over
+    the batch and time axes contains every token's entry of feature k once."""
+
+    def prove(self, value, proof):
+        ln = (proof.chain(sp.Derivative(sp.Sum(xv[bi, ti, kk], (kk, 1, D)) / D, xv[b2, t2, k2]),
+                          "∂μ^LN_{b,t}/∂x_{b',t',k'}")
+              .evaluate("differentiate the sum")
+              .substitute({sp.KroneckerDelta(bi, b2): 0}, premise="b' ≠ b")
+              .evaluate("both branches vanish"))
+        bn = (proof.chain(sp.Derivative(sp.Sum(xv[bi, ti, kk], (bi, 1, B), (ti, 1, T)) / (B * T),
+                                        xv[b2, t2, kk]), "∂μ^BN_k/∂x_{b',t',k}")
+              .evaluate("differentiate the double sum").apply(INDEX_IN_RANGE))
+        proof.conclude(value, ln, bn)
+
+    def check(self, value, experiment):
+        rng, (nb, nt, nd) = experiment.rng, (4, 6, 8)
+        x = rng.standard_normal((nb, nt, nd)) * rng.uniform(0.5, 3, nd) + rng.standard_normal(nd)
+        moved = x.copy()
+        moved[1, 2, 3] += 1.0  # one entry of another sample; the statistics are linear in x
+        # LN statistics over the feature axis of the whole tensor, read for every token of b = 0
+        ln_change = centred_moments(moved)[0][0] - centred_moments(x)[0][0]
+        bn_change = (centred_moments(moved, (0, 1))[0][..., 3]
+                     - centred_moments(x, (0, 1))[0][..., 3])
+        tol = tolerance(2 * nb * nt + 2, float(np.abs(moved).max()))  # two means of B·T numbers
+        parts = [float(sp.sympify(p).subs({B: nb, T: nt})) for p in value]
+        experiment.close(ln_change, np.full_like(ln_change, parts[0]), tol,
+                         "change of μ^LN for sample 0 per unit change in sample 1",
+                         inputs="[4, 6, 8]")
+        experiment.close(bn_change, np.full_like(bn_change, parts[1]), tol,
+                         "change of μ^BN_k per unit change in sample 1", inputs="[4, 6, 8]")
+        fresh = x.copy()
+        fresh[1:] = rng.standard_normal(fresh[1:].shape)
+        experiment.holds(np.array_equal(layer_norm(fresh, 1e-5)[0], layer_norm(x, 1e-5)[0]),
+                         "LN output of sample 0 unchanged when the other samples are redrawn")
+        shift = float(np.abs(batch_norm(fresh, 1e-5)[0] - batch_norm(x, 1e-5)[0]).max())
+        experiment.holds(shift > tolerance(4 * nb * nt, float(np.abs(fresh).max())),
+                         "BN output of sample 0 changes when the other samples are redrawn",
+                         f"max change {shift:.3g}")
+
+
+def _padded_batch(rng, lengths, width, pad_vector):
+    x = np.tile(pad_vector, (len(lengths), max(lengths), 1))
+    real = [rng.standard_normal((n_, width)) * 2 + 1 for n_ in lengths]
+    for row, tokens in enumerate(real):
+        x[row, :len(tokens)] = tokens
+    return x, np.concatenate(real)
+
+
+@claim(
+    id="padding-shifts-batchnorm",
+    title="Padding tokens pull BatchNorm's mean and variance; LayerNorm's real tokens are "
+          "untouched",
+    section="11.3",
+    title_zh="padding token 会拉动 BatchNorm 的均值和方差，而真实 token 的 LayerNorm 结果不受影响",
+    summary_zh="padding 与真实 token 一样进入 x 与 x² 的求和；方差除了被稀释为 n·v/(n + P)，"
+               "还多出组间项 n·P·(m − p)²/(n + P)²。",
+    glossary_zh={**COMMON11_ZH,
+        "with n real tokens (feature mean m, variance v) and P pad tokens of value p, "
+        "BatchNorm sees mean (n·m + P·p)/(n + P) and variance n·v/(n + P) + n·P·(m − p)²/(n + "
+        "P)²; LayerNorm of each real token is unchanged":
+            "有 n 个真实 token（该特征均值为 m、方差为 v）和 P 个取值为 p 的 padding token 时，"
+            "BatchNorm 得到的均值为 (n·m + P·p)/(n + P)，方差为 n·v/(n + P) + n·P·(m − p)²/(n "
+            "+ P)²；每个真实 token 的 LayerNorm 结果不变",
+        "BatchNorm averages over every position of the [B, T, D] tensor, pads included":
+            "BatchNorm 对 [B, T, D] 张量的所有位置取平均，padding 也计算在内",
+        "the real tokens' feature has mean m and 1/n-variance v; pads all equal p":
+            "真实 token 在该特征上的均值为 m、（按 1/n 计算的）方差为 v；padding 全部等于 p",
+        "Σ over real tokens = n·m": "真实 token 上的求和 = n·m",
+        "μ^BN = (Σ_real x + P·p)/(n + P)": "μ^BN = (真实 token 之和 + P·p)/(n + P)",
+        "Var^BN = mean of x² − μ^BN²": "Var^BN = x² 的均值 − μ^BN²",
+        "μ^BN (above)": "μ^BN（见上）",
+        "collect terms": "合并同类项",
+        "padding leaves BatchNorm's statistics unchanged": "padding 不改变 BatchNorm 的统计量",
+        "padding only dilutes the variance": "padding 只会稀释方差",
+    },
+    statement=Statement("with n real tokens (feature mean m, variance v) and P pad tokens of "
+                        "value p, BatchNorm sees mean (n·m + P·p)/(n + P) and variance "
+                        "n·v/(n + P) + n·P·(m − p)²/(n + P)²; LayerNorm of each real token is "
+                        "unchanged",
+                        ((n_real * m_real + n_pad * pad) / (n_real + n_pad),
+                         n_real * v_real / (n_real + n_pad)
+                         + n_real * n_pad * (m_real - pad) ** 2 / (n_real + n_pad) ** 2),
+                        lhs=(sp.Symbol("μ^BN with padding"), sp.Symbol("Var^BN with padding"))),
+    premises=("BatchNorm averages over every position of the [B, T, D] tensor, pads included",
+              "the real tokens' feature has mean m and 1/n-variance v; pads all equal p"),
+    foils=(Foil("padding leaves BatchNorm's statistics unchanged", (m_real, v_real)),
+           Foil("padding only dilutes the variance",
+                ((n_real * m_real + n_pad * pad) / (n_real + n_pad),
+                 n_real * v_real / (n_real + n_pad)))),
+    depends_on=("rmsnorm-vs-layernorm",),
+    sources=(IOFFE, BA),
+    tags=("batchnorm", "layernorm", "padding"),
+)
+class PaddingShiftsBatchNorm:
+    """Pads enter the sums of x and x² like real tokens; the variance then gains a
+    between-group term n·P·(m − p)²/(n + P)² on top of the diluted n·v/(n + P)."""
+
+    def prove(self, value, proof):
+        s1, s2, mean_sym = sp.symbols("S_1 S_2 M")
+        mean = (proof.chain((s1 + n_pad * pad) / (n_real + n_pad),
+                            "μ^BN = (Σ_real x + P·p)/(n + P)")
+                .substitute({s1: n_real * m_real}, premise="Σ over real tokens = n·m"))
+        var = (proof.chain((s2 + n_pad * pad**2) / (n_real + n_pad) - mean_sym**2,
+                           "Var^BN = mean of x² − μ^BN²")
+               .substitute({s2: n_real * (v_real + m_real**2)}, lemma="rmsnorm-vs-layernorm")
+               .substitute({mean_sym: mean.value}, premise="μ^BN (above)")
+               .equals(n_real * v_real / (n_real + n_pad)
+                       + n_real * n_pad * (m_real - pad) ** 2 / (n_real + n_pad) ** 2,
+                       "collect terms"))
+        proof.conclude(value, mean, var)
+
+    def check(self, value, experiment):
+        rng, width = experiment.rng, 5
+        formulas = [sp.lambdify((n_real, n_pad, m_real, v_real, pad), part) for part in value]
+        for pad_label, pad_vector in (("zero pads", np.zeros(width)),
+                                      ("a learned pad embedding", rng.standard_normal(width))):
+            lengths = rng.integers(1, 11, size=6)
+            x, real = _padded_batch(rng, lengths, width, pad_vector)
+            n_, p_ = real.shape[0], x.shape[0] * x.shape[1] - real.shape[0]
+            real_mean, _, real_var = centred_moments(real, 0)  # per feature, real tokens only
+            m_, v_ = real_mean[0], real_var[0]
+            got_mean, _, got_var = (t.reshape(-1) for t in centred_moments(x, (0, 1)))
+            expected = [f(n_, p_, m_, v_, pad_vector) for f in formulas]
+            tol = tolerance(4 * x.shape[0] * x.shape[1], float(np.abs(x).max()) ** 2)
+            experiment.close(np.concatenate([got_mean, got_var]), np.concatenate(expected), tol,
+                             f"BatchNorm statistics with {pad_label}",
+                             inputs=f"{n_} real, {p_} pads")
+            token = layer_norm(x, 1e-5)
+            kept = np.concatenate([token[row, :n] for row, n in enumerate(lengths)])
+            experiment.holds(np.array_equal(kept, layer_norm(real, 1e-5)),
+                             f"LayerNorm of real tokens unchanged by {pad_label}")
