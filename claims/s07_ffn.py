@@ -216,7 +216,7 @@ class FfnNoTokenInteraction:
     sources=(VASWANI,),
     tags=("ffn", "parameters"),
     figures=(Figure("d_ff / d_model in the base Transformer (Vaswani et al., Table 3)", "4",
-                    near=r"d_{ff} = 4 \times d_{model}",
+                    near=r"d_{ff} =",
                     compute=lambda: VASWANI_BASE["d_ff"] / VASWANI_BASE["d_model"]),),
     formulas=(FFN_FORMULA,),
     title_zh="FFN 有 2·d_model·d_ff + d_ff + d_model 个参数，d_ff = 4d 时为 8d² + 5d",

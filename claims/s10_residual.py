@@ -320,9 +320,9 @@ def _energy_identity_draw(depth, dim, hidden, law, pre_norm):
            Foil("the skip path carries half the energy", sp.Rational(1, 2))),
     sources=(HE_IDENTITY, GPT2_INIT) + DEPTH_SOURCES,
     tags=("residual", "gradient", "monte-carlo"),
-    figures=(Figure("layers of BERT-base", "12", near="12 层",
+    figures=(Figure("layers of BERT-base", "12", near="这就是为什么",
                     compute=lambda: MODEL_DEPTHS["BERT-base"]),
-             Figure("layers of GPT-3 175B", "96", near="96 层",
+             Figure("layers of GPT-3 175B", "96", near="甚至",
                     compute=lambda: MODEL_DEPTHS["GPT-3 175B"])),
     statistical_tests=2,
 )

@@ -58,12 +58,12 @@ NOTES_EXAMPLE = smooth(np.eye(5)[1], 0.1)  # K = 5, correct class second, ε = 0
     figures=(
         Figure("smoothed label, K = 5, class 2, ε = 0.1", "[0.02, 0.92, 0.02, 0.02, 0.02]",
                near="smoothed:", compute=lambda: NOTES_EXAMPLE),
-        Figure("target confidence of the correct class in that example, in percent", "92",
-               near="输出 92", compute=lambda: 100 * NOTES_EXAMPLE.max()),
-        Figure("target confidence under a one-hot label, in percent", "100", near="输出 100",
+        Figure("target confidence of the correct class in that example, in percent", "92%",
+               near="只需要输出", compute=lambda: 100 * NOTES_EXAMPLE.max()),
+        Figure("target confidence under a one-hot label, in percent", "100%", near="不再需要输出",
                compute=lambda: 100 * np.eye(5)[1].max()),
         Figure("label smoothing ε of the original Transformer (Vaswani et al. §5.4)", "0.1",
-               near="用 0.1", compute=lambda: VASWANI_2017["label_smoothing"]),
+               near="原始 Transformer 用", compute=lambda: VASWANI_2017["label_smoothing"]),
     ),
     formulas=(r"y_{smooth} = (1 - \epsilon) \cdot y_{onehot} + \frac{\epsilon}{K}",),
     glossary_zh={

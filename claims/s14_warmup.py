@@ -50,9 +50,9 @@ NOAM_CASES = ((512, 4000), (64, 100), (1024, 7))  # (d_model, warmup) checked be
     sources=(VASWANI,),
     tags=("optimisation", "schedule"),
     figures=(Figure("warmup steps of the original Transformer", "4000",
-                    near="warmup_steps = 4000", compute=lambda: VASWANI_2017["warmup_steps"]),
+                    near="原始 Transformer 用 warmup_steps =", compute=lambda: VASWANI_2017["warmup_steps"]),
              Figure("warmup steps of the original Transformer (parameter list)", "4000",
-                    near="用 4000", compute=lambda: VASWANI_2017["warmup_steps"])),
+                    near="原始 Transformer 用", compute=lambda: VASWANI_2017["warmup_steps"])),
     formulas=(r"lr = d_{model}^{-0.5} \cdot \min(step^{-0.5}, \; "
               r"step \cdot warmup\_steps^{-1.5})",),
     glossary_zh={
@@ -221,9 +221,9 @@ class AdamEmaUnrolled:
     depends_on=("adam-ema-unrolled",),
     sources=(KINGMA_BA,),
     tags=("optimisation", "adam", "bias"),
-    figures=(Figure("Adam β1 (Kingma & Ba default)", "0.9", near=r"\beta_1=0.9",
+    figures=(Figure("Adam β1 (Kingma & Ba default)", "0.9", near=r"\beta_1=",
                     compute=lambda: ADAM_DEFAULTS["beta1"]),
-             Figure("Adam β2 (Kingma & Ba default)", "0.999", near=r"\beta_2=0.999",
+             Figure("Adam β2 (Kingma & Ba default)", "0.999", near=r"\beta_2=",
                     compute=lambda: ADAM_DEFAULTS["beta2"])),
     formulas=(r"m_t = \beta_1 m_{t-1} + (1 - \beta_1) g_t",
               r"v_t = \beta_2 v_{t-1} + (1 - \beta_2) g_t^2"),
