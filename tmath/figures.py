@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Sequence
 
 from tmath.model import Figure
 
@@ -120,6 +120,19 @@ def compare(figure: Figure) -> FigureResult:
         tolerance = "half a unit in the last printed digit"
     return FigureResult(figure.label, figure.printed, true, "accurate" if ok else "inaccurate",
                         worst, tolerance)
+
+
+def show_value(value: float) -> str:
+    """A true value for people: whole numbers in full with separators, else 6 digits."""
+    if value == int(value) and abs(value) >= 1e4 and abs(value) < 1e16:
+        return f"{int(value):,}"
+    return f"{value:.6g}"
+
+
+def show_values(values: Sequence[float]) -> str:
+    """One value as is, several as a bracketed list."""
+    shown = [show_value(v) for v in values]
+    return shown[0] if len(shown) == 1 else "[" + ", ".join(shown) + "]"
 
 
 def _is_sequence(x: Any) -> bool:

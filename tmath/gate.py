@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping, Sequence
 
 from tmath.document import MAX_LINE, Document, Math, valid_claim_id
-from tmath.figures import compare
+from tmath.figures import compare, show_values
 from tmath.model import ClaimInfo, Figure, FigureInfo
 
 if TYPE_CHECKING:
@@ -600,8 +600,7 @@ def _true(computed: Any) -> tuple[float, ...] | None:
 
 
 def _show(values: Sequence[float]) -> str:
-    shown = [f"{v:.6g}" for v in values]
-    return shown[0] if len(shown) == 1 else "[" + ", ".join(shown) + "]"
+    return show_values(values)
 
 
 def _home(indexes: list[_Index], info: ClaimInfo) -> Document:

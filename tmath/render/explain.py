@@ -10,6 +10,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from tmath.figures import show_values
 from tmath.i18n import Translator
 from tmath.render import STEP_MARK, VERDICT_STYLE
 from tmath.render.tables import check_cell, proof_cell
@@ -86,7 +87,7 @@ def explain_page(audit: AuditResult, dependants: Sequence[str], tr: Translator |
             ok = f.status == "accurate"
             figures.add_row(Text("✓" if ok else "✗", style="green" if ok else "yellow"),
                             Text(tr.text(f.label, info)), Text(f.printed),
-                            Text(", ".join(f"{v:.6g}" for v in f.true_value) or f.detail),
+                            Text(show_values(f.true_value) or f.detail),
                             Text(tr.text(f.tolerance)))
         parts.append(figures)
 

@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tmath import __version__
+from tmath.figures import show_values
 from tmath.gate import Finding, Report
 
 MARK = {
@@ -29,8 +30,7 @@ def _short(text: str | None, width: int = SHORT) -> str:
 def _number(values: Sequence[float] | None) -> str:
     if not values:
         return "?"
-    shown = [f"{v:.6g}" for v in values]
-    return shown[0] if len(shown) == 1 else "[" + ", ".join(shown) + "]"
+    return show_values(values)
 
 
 def describe(finding: Finding) -> str:

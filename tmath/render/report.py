@@ -13,6 +13,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from tmath import __version__
+from tmath.figures import show_values
 from tmath.i18n import Translator
 
 if TYPE_CHECKING:
@@ -137,7 +138,7 @@ def _html_claim(audit: AuditResult, tr: Translator, picture: bytes | None) -> st
                      f"<tr><th></th><th>{_e(tr.ui('figures'))}</th><th>{_e(tr.ui('printed'))}</th>"
                      f"<th>{_e(tr.ui('true value'))}</th></tr>")
         for f in result.figures:
-            true = ", ".join(f"{v:.6g}" for v in f.true_value)
+            true = show_values(f.true_value)
             parts.append(f"<tr><td>{'✓' if f.status == 'accurate' else '✗'}</td>"
                          f"<td>{_e(tr.text(f.label, info))}</td><td>{_e(f.printed)}</td>"
                          f"<td>{_e(true)}</td></tr>")
@@ -196,7 +197,7 @@ def markdown_report(audits: Sequence[AuditResult], seed: int, tr: Translator,
                 lines += ["", f"| {tr.ui('figures')} | {tr.ui('printed')} | {tr.ui('true value')} |",
                           "| --- | --- | --- |"]
                 lines += [f"| {tr.text(f.label, info)} | {f.printed} | "
-                          f"{', '.join(f'{v:.6g}' for v in f.true_value)} |" for f in result.figures]
+                          f"{show_values(f.true_value)} |" for f in result.figures]
             lines += ["", f"{tr.ui('foil')}: " + "; ".join(
                 ("✓ " if f.rejected else "✗ ") + tr.text(f.text, info) for f in audit.foils), ""]
     return "\n".join(lines) + "\n"

@@ -8,6 +8,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from tmath.figures import show_values
 from tmath.i18n import Translator
 from tmath.model import ClaimInfo
 from tmath.render import CHECK_MARK, PROOF_MARK, VERDICT_STYLE, sci
@@ -100,7 +101,7 @@ def verify_summary(results: Sequence[ClaimResult], seed: int, seconds: float,
             figure_line += f"; the notes print {len(wrong)} wrong (true values below)"
         lines.append(Text(figure_line, style="yellow" if wrong else "green"))
         for claim_id, f in wrong:
-            true = ", ".join(f"{v:.6g}" for v in f.true_value)
+            true = show_values(f.true_value)
             lines.append(Text(f"  {claim_id}: {f.label}: printed {f.printed}, true {true}"
                               + (f" ({f.detail})" if f.detail else ""), style="yellow"))
     for r in results:
