@@ -25,17 +25,23 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SAMPLE_DOC = ROOT / "tests" / "docs" / "sample.md"
+SAMPLE_DOC = ROOT / "tests" / "docs" / "scaling.md"
+NOTES = ROOT.parent / "shared" / "notes" / "000_998e9f834dc347ba.txt"
 
 
 def run(argv: list[str], env: dict) -> tuple[float, float, int, str]:
     """Wall seconds, peak RSS (MB, largest process of the tree) and exit code of one run."""
-    start = time.perf_counter()
-    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
-    out = process.stdout.read()
-    _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - start
-    code = os.waitstatus_to_exitcode(status)
+    with tempfile.TemporaryFile() as errors:
+        start = time.perf_counter()
+        process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=errors, env=env)
+        out = process.stdout.read()
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - start
+        process.returncode = code = os.waitstatus_to_exitcode(status)
+        if code not in (0, 1):
+            errors.seek(0)
+            print(f"{' '.join(argv[1:])}: exit {code}: {errors.read().decode()[-500:]}",
+                  file=sys.stderr)
     return seconds, usage.ru_maxrss / 1024, code, out.decode("utf-8", "replace")
 
 
@@ -83,9 +89,11 @@ def main() -> None:
                         [tmath, "verify", "all", "--no-cache", "-j", "2"], env, repeat))
     run([tmath, "verify", "all"], env)  # fill the cache
     rows.append(measure("tmath verify all (warm)", [tmath, "verify", "all"], env, repeat))
-    if SAMPLE_DOC.exists():
-        rows.append(measure(f"tmath check {SAMPLE_DOC.name}",
-                            [tmath, "check", str(SAMPLE_DOC)], env, repeat))
+    for document in (SAMPLE_DOC, NOTES):
+        if document.exists():
+            run([tmath, "check", str(document)], env)  # verify what the document needs once
+            rows.append(measure(f"tmath check {document.name} (warm)",
+                                [tmath, "check", str(document)], env, repeat))
     by = {r["name"]: r for r in rows}
 
     print(f"{'command':45} {'median s':>9} {'min s':>7} {'peak MB':>8}  exit")
@@ -113,8 +121,11 @@ def main() -> None:
     peak = max(by[n]["peak_mb"] for n in by if n.startswith("tmath verify"))
     print(f"{'peak RSS of verify all (MB)':45} {peak:9.1f} {400:7d}  {'yes' if peak <= 400 else 'NO'}")
 
-    _, _, _, out = run([tmath, "verify", "all", "--no-cache", "-j", "1", "-f", "json"], env)
-    claims = json.loads(out)["claims"]
+    _, _, code, out = run([tmath, "verify", "all", "--no-cache", "-j", "1", "-f", "json"], env)
+    try:
+        claims = json.loads(out)["claims"]
+    except ValueError:
+        sys.exit(f"verify --format json gave no JSON (exit {code}): {out[:200]!r}")
     slow = sorted(claims, key=lambda c: c["seconds"], reverse=True)[:10]
     print("\nten slowest claims (one run, -j 1):")
     print(f"{'claim':36} {'total s':>8} {'proof s':>8} {'check s':>8}")

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from tmath.registry import load
-from tmath.runner import DEFAULT_SEED, audit_one
+from tmath.defaults import DEFAULT_SEED
+from tmath.runner import audit_one
 
 REGISTRY = load()
 IDS = [spec.id for spec in REGISTRY]

@@ -37,6 +37,13 @@ def test_no_heavy_imports(args):
     assert heavy_modules(*args) == []
 
 
+def test_a_fully_cached_verify_imports_no_engine():
+    for command in ("verify", "explain"):
+        subprocess.run([sys.executable, "-m", "tmath", command, "softmax-temperature"],
+                       capture_output=True, env={**os.environ}, timeout=300)
+        assert heavy_modules(command, "softmax-temperature") == []
+
+
 def test_completion_offers_claim_ids():
     env = {**os.environ, "_TMATH_COMPLETE": "complete_bash", "COMP_WORDS": "tmath explain softmax-t",
            "COMP_CWORD": "2"}

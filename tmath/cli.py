@@ -256,7 +256,7 @@ def verify(
         raise UsageError("no claims to verify (the registry is empty)")
     from tmath.render.jsonout import dumps, verify_document
     from tmath.render.tables import verify_summary, verify_table
-    from tmath.runner import verify as run
+    from tmath.session import verify as run
 
     start = time.perf_counter()
     results, interrupted = _collect(
@@ -282,7 +282,7 @@ def _report(format: Format, output: Optional[Path], interrupted: bool, load_erro
         renderables = as_table()
         for renderable in renderables:
             out.print(renderable)
-        text = _plain(renderables)
+        text = _plain(renderables) if output is not None else ""
     if interrupted:
         err.print("[bold red]interrupted[/]: results so far are shown above")
         raise typer.Exit(ExitCode.INTERRUPTED)
@@ -348,7 +348,7 @@ def explain(
         raise UsageError(f"claim {info.id} has no figure to plot"
                          + (f"; claims with one: {', '.join(with_plots)}" if with_plots else ""))
     from tmath.render.explain import explain_page
-    from tmath.runner import audit as run_audit
+    from tmath.session import audit as run_audit
 
     [audit] = run_audit(registry, [info], run_seed, 1, timeout, _cache(no_cache))
     sketch = []
@@ -356,7 +356,12 @@ def explain(
         from tmath.plots import render_png, sketch_lines
         from tmath.registry import load_spec
 
-        picture = load_spec(info).implementation.plot()
+        cache = _cache(no_cache)
+        key = cache.key("plot", info.id, registry.files_of(info.id), 0)
+        picture = cache.get(key)
+        if picture is None:
+            picture = load_spec(info).implementation.plot()
+            cache.put(key, picture)
         sketch = sketch_lines(picture)
         if plot is not None:
             _write_bytes(plot, render_png(picture))
@@ -389,7 +394,7 @@ def audit(
         raise UsageError("no claims to audit (the registry is empty)")
     from tmath.render.jsonout import audit_document, dumps
     from tmath.render.tables import audit_summary, audit_table
-    from tmath.runner import audit as run_audit
+    from tmath.session import audit as run_audit
 
     start = time.perf_counter()
     audits, interrupted = _collect(
@@ -431,7 +436,7 @@ def report(
     if not selected:
         raise UsageError("no claims to report (the registry is empty)")
     from tmath.render.report import html_report, markdown_report
-    from tmath.runner import audit as run_audit
+    from tmath.session import audit as run_audit
 
     audits, interrupted = _collect(
         run_audit(registry, selected, run_seed, _jobs(jobs), timeout, _cache(no_cache)),

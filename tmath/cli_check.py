@@ -92,7 +92,7 @@ def check(
 
     from tmath import gate
     from tmath.cache import ResultCache
-    from tmath.runner import verify
+    from tmath.session import verify
 
     selected = catalog.with_dependencies(relevant)
     results, interrupted = _collect(

@@ -21,6 +21,7 @@ from typing import Any, Callable, Literal
 import numpy as np
 
 from tmath import stats
+from tmath.results import EmpiricalResult, TestResult
 from tmath.stats import rounding_tolerance as tolerance  # re-exported for claims
 
 __all__ = ["Experiment", "TestResult", "EmpiricalResult", "tolerance"]
@@ -29,65 +30,6 @@ Draw = Callable[[np.random.Generator, int], np.ndarray]
 CHUNK = 1 << 14
 PILOT = 20_000
 MAX_N = 4_000_000
-
-
-@dataclass(frozen=True)
-class TestResult:
-    """One test inside a randomized check."""
-
-    label: str
-    kind: Literal["statistical", "deterministic"]
-    passed: bool
-    summary: str
-    estimate: float | None = None
-    expected: float | None = None
-    n: int | None = None
-    ci: tuple[float, float] | None = None
-    p_value: float | None = None
-    alpha: float | None = None
-    resolution: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "label": self.label, "kind": self.kind, "passed": self.passed,
-            "summary": self.summary, "estimate": self.estimate, "expected": self.expected,
-            "n": self.n, "ci": list(self.ci) if self.ci else None, "p_value": self.p_value,
-            "alpha": self.alpha, "resolution": self.resolution,
-        }
-
-
-@dataclass(frozen=True)
-class EmpiricalResult:
-    """The outcome of a claim's randomized check."""
-
-    status: Literal["passed", "failed", "error"]
-    tests: tuple[TestResult, ...] = ()
-    alpha: float = 0.0
-    reason: str | None = None
-    seconds: float = 0.0
-    details: str = ""
-    """The traceback when the status is ``error`` (shown with ``--verbose``)."""
-
-    @property
-    def accepted(self) -> bool:
-        return self.status == "passed"
-
-    @property
-    def headline(self) -> str:
-        if self.reason:
-            return self.reason
-        failed = [t for t in self.tests if not t.passed]
-        shown = failed[0] if failed else (self.tests[0] if self.tests else None)
-        if shown is None:
-            return "no tests recorded"
-        more = f" (+{len(self.tests) - 1} more)" if len(self.tests) > 1 else ""
-        return f"{shown.label}: {shown.summary}{more}"
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "status": self.status, "alpha": self.alpha, "reason": self.reason,
-            "tests": [t.to_dict() for t in self.tests], "seconds": round(self.seconds, 4),
-        }
 
 
 class PlanError(Exception):

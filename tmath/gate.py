@@ -38,7 +38,7 @@ from tmath.figures import compare, show_values
 from tmath.model import ClaimInfo, Figure, FigureInfo
 
 if TYPE_CHECKING:
-    from tmath.runner import ClaimResult
+    from tmath.results import ClaimResult
 
 PASSING = ("verified", "heuristic")
 CHANGED_SIMILARITY = 0.8

@@ -16,8 +16,8 @@ from typing import Any, Callable, Iterable, Literal, Mapping
 
 import sympy as sp
 
-StepKind = Literal["checked", "rule", "premise", "lemma", "failed"]
-ProofStatus = Literal["proved", "proved-for-cases", "failed", "error", "none"]
+from tmath.results import ProofResult, ProofStep, StepKind
+
 
 SIMPLIFIERS: dict[str, Callable[[Any], Any]] = {
     "simplify": sp.simplify,
@@ -31,57 +31,6 @@ SIMPLIFIERS: dict[str, Callable[[Any], Any]] = {
     "expand_log": lambda e: sp.simplify(sp.expand_log(e, force=True)),
     "doit": lambda e: sp.simplify(e.doit()),
 }
-
-
-@dataclass(frozen=True)
-class ProofStep:
-    """One line of a derivation, as shown by ``tmath explain``."""
-
-    chain: str
-    before: str
-    after: str
-    why: str
-    kind: StepKind
-    detail: str = ""
-
-    @property
-    def ok(self) -> bool:
-        return self.kind != "failed"
-
-
-@dataclass(frozen=True)
-class ProofResult:
-    """The outcome of a claim's symbolic proof."""
-
-    status: ProofStatus
-    steps: tuple[ProofStep, ...] = ()
-    cases: str | None = None
-    reason: str | None = None
-    seconds: float = 0.0
-    details: str = ""
-    """The traceback when the status is ``error`` (shown with ``--verbose``)."""
-
-    @property
-    def accepted(self) -> bool:
-        return self.status in ("proved", "proved-for-cases")
-
-    @property
-    def rules(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(s.why for s in self.steps if s.kind in ("rule", "premise")))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "status": self.status,
-            "cases": self.cases,
-            "reason": self.reason,
-            "rules_assumed": list(self.rules),
-            "steps": [
-                {"chain": s.chain, "from": s.before, "to": s.after, "why": s.why,
-                 "kind": s.kind, "detail": s.detail}
-                for s in self.steps
-            ],
-            "seconds": round(self.seconds, 4),
-        }
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from tmath.render import STEP_MARK, VERDICT_STYLE
 from tmath.render.tables import check_cell, proof_cell
 
 if TYPE_CHECKING:
-    from tmath.runner import AuditResult
+    from tmath.results import AuditResult
 
 
 def explain_page(audit: AuditResult, dependants: Sequence[str], tr: Translator | None = None,

@@ -12,9 +12,7 @@ from tmath.model import ClaimInfo
 from tmath.defaults import ALPHA_PER_CLAIM
 
 if TYPE_CHECKING:
-    from tmath.experiment import EmpiricalResult
-    from tmath.proof import ProofResult
-    from tmath.runner import AuditResult, ClaimResult
+    from tmath.results import AuditResult, ClaimResult, EmpiricalResult, ProofResult
 
 
 def dumps(document: Any) -> str:

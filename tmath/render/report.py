@@ -17,7 +17,7 @@ from tmath.figures import show_values
 from tmath.i18n import Translator
 
 if TYPE_CHECKING:
-    from tmath.runner import AuditResult
+    from tmath.results import AuditResult
 
 STATUS_CLASS = {"verified": "ok", "heuristic": "warn", "failed": "bad", "error": "bad",
                 "blocked": "bad", "timeout": "bad"}

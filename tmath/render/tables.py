@@ -15,9 +15,7 @@ from tmath.render import CHECK_MARK, PROOF_MARK, VERDICT_STYLE, sci
 from tmath.defaults import ALPHA_PER_CLAIM
 
 if TYPE_CHECKING:
-    from tmath.experiment import EmpiricalResult
-    from tmath.proof import ProofResult
-    from tmath.runner import AuditResult, ClaimResult
+    from tmath.results import AuditResult, ClaimResult, EmpiricalResult, ProofResult
 
 
 def claims_table(infos: Sequence[ClaimInfo], tr: Translator | None = None) -> Table:

@@ -1,0 +1,237 @@
+"""What running a claim produces: small immutable results, importable without NumPy or SymPy.
+
+Proof and check results are built in worker processes, pickled, sent back and cached, and read
+again by commands that must stay fast (a fully cached ``verify`` never imports the engine).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from tmath.figures import FigureResult
+from tmath.model import ClaimInfo
+
+StepKind = Literal["checked", "rule", "premise", "lemma", "failed"]
+ProofStatus = Literal["proved", "proved-for-cases", "failed", "error", "none"]
+Verdict = Literal["verified", "heuristic", "failed", "error", "blocked", "timeout"]
+PASSING = ("verified", "heuristic")
+
+
+@dataclass(frozen=True)
+class ProofStep:
+    """One line of a derivation, as shown by ``tmath explain``."""
+
+    chain: str
+    before: str
+    after: str
+    why: str
+    kind: StepKind
+    detail: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.kind != "failed"
+
+
+@dataclass(frozen=True)
+class ProofResult:
+    """The outcome of a claim's symbolic proof."""
+
+    status: ProofStatus
+    steps: tuple[ProofStep, ...] = ()
+    cases: str | None = None
+    reason: str | None = None
+    seconds: float = 0.0
+    details: str = ""
+    """The traceback when the status is ``error`` (shown with ``--verbose``)."""
+
+    @property
+    def accepted(self) -> bool:
+        return self.status in ("proved", "proved-for-cases")
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(s.why for s in self.steps if s.kind in ("rule", "premise")))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "cases": self.cases,
+            "reason": self.reason,
+            "rules_assumed": list(self.rules),
+            "steps": [
+                {"chain": s.chain, "from": s.before, "to": s.after, "why": s.why,
+                 "kind": s.kind, "detail": s.detail}
+                for s in self.steps
+            ],
+            "seconds": round(self.seconds, 4),
+        }
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """One test inside a randomized check."""
+
+    label: str
+    kind: Literal["statistical", "deterministic"]
+    passed: bool
+    summary: str
+    estimate: float | None = None
+    expected: float | None = None
+    n: int | None = None
+    ci: tuple[float, float] | None = None
+    p_value: float | None = None
+    alpha: float | None = None
+    resolution: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "label": self.label, "kind": self.kind, "passed": self.passed,
+            "summary": self.summary, "estimate": self.estimate, "expected": self.expected,
+            "n": self.n, "ci": list(self.ci) if self.ci else None, "p_value": self.p_value,
+            "alpha": self.alpha, "resolution": self.resolution,
+        }
+
+
+@dataclass(frozen=True)
+class EmpiricalResult:
+    """The outcome of a claim's randomized check."""
+
+    status: Literal["passed", "failed", "error"]
+    tests: tuple[TestResult, ...] = ()
+    alpha: float = 0.0
+    reason: str | None = None
+    seconds: float = 0.0
+    details: str = ""
+    """The traceback when the status is ``error`` (shown with ``--verbose``)."""
+
+    @property
+    def accepted(self) -> bool:
+        return self.status == "passed"
+
+    @property
+    def headline(self) -> str:
+        if self.reason:
+            return self.reason
+        failed = [t for t in self.tests if not t.passed]
+        shown = failed[0] if failed else (self.tests[0] if self.tests else None)
+        if shown is None:
+            return "no tests recorded"
+        more = f" (+{len(self.tests) - 1} more)" if len(self.tests) > 1 else ""
+        return f"{shown.label}: {shown.summary}{more}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "status": self.status, "alpha": self.alpha, "reason": self.reason,
+            "tests": [t.to_dict() for t in self.tests], "seconds": round(self.seconds, 4),
+        }
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    """Everything ``verify`` learned about one claim."""
+
+    info: ClaimInfo
+    verdict: Verdict
+    proof: ProofResult
+    empirical: EmpiricalResult
+    figures: tuple[FigureResult, ...]
+    seed: int
+    seconds: float
+    blocked_by: tuple[str, ...] = ()
+    cached: bool = False
+
+    @property
+    def reproduce(self) -> str:
+        return f"tmath verify {self.info.id} --seed {self.seed}"
+
+    @property
+    def reason(self) -> str:
+        """Why a claim did not verify, in one line."""
+        if self.verdict == "blocked":
+            return "blocked by " + ", ".join(self.blocked_by)
+        if self.proof.status in ("failed", "error"):
+            return f"proof {self.proof.status}: {self.proof.reason}"
+        if self.empirical.status != "passed":
+            return f"randomized check {self.empirical.status}: {self.empirical.headline}"
+        errors = [f for f in self.figures if f.status == "error"]
+        return f"figure {errors[0].label}: {errors[0].detail}" if errors else ""
+
+    @property
+    def wrong_figures(self) -> tuple[FigureResult, ...]:
+        return tuple(f for f in self.figures if f.status != "accurate")
+
+    def to_dict(self) -> dict[str, Any]:
+        s = self.info
+        return {
+            "id": s.id, "section": s.section, "title": s.title, "statement": s.statement,
+            "verdict": self.verdict, "blocked_by": list(self.blocked_by),
+            "proof": self.proof.to_dict(), "empirical": self.empirical.to_dict(),
+            "figures": [f.to_dict() for f in self.figures],
+            "seconds": round(self.seconds, 4), "cached": self.cached,
+            "reproduce": self.reproduce if self.verdict not in PASSING else None,
+        }
+
+
+def verdict_of(proof: ProofResult, empirical: EmpiricalResult) -> Verdict:
+    if "error" in (proof.status, empirical.status):
+        return "error"
+    if proof.status == "failed" or empirical.status == "failed":
+        return "failed"
+    if proof.status == "none":
+        return "heuristic"
+    return "verified"
+
+
+@dataclass(frozen=True)
+class FoilOutcome:
+    """How the two checks treated one false statement."""
+
+    text: str
+    origin: Literal["declared", "automatic"]
+    proof: ProofResult
+    empirical: EmpiricalResult
+
+    @property
+    def proof_rejects(self) -> bool | None:
+        """None when the claim has no proof to run."""
+        if self.proof.status == "none":
+            return None
+        return self.proof.status == "failed"
+
+    @property
+    def check_rejects(self) -> bool:
+        return self.empirical.status == "failed"
+
+    @property
+    def rejected(self) -> bool:
+        return self.check_rejects and self.proof_rejects is not False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"foil": self.text, "origin": self.origin,
+                "proof": {"status": self.proof.status, "rejects": self.proof_rejects,
+                          "reason": self.proof.reason},
+                "empirical": {"status": self.empirical.status, "rejects": self.check_rejects,
+                              "headline": self.empirical.headline},
+                "rejected": self.rejected}
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    """Whether a claim's checks can fail: they accept the statement and reject every foil."""
+
+    info: ClaimInfo
+    statement: ClaimResult
+    foils: tuple[FoilOutcome, ...]
+    cached: bool = False
+
+    @property
+    def strong(self) -> bool:
+        return self.statement.verdict in PASSING and bool(self.foils) \
+            and all(f.rejected for f in self.foils)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.info.id, "section": self.info.section, "cached": self.cached,
+                "statement_verdict": self.statement.verdict, "strong": self.strong,
+                "foils": [f.to_dict() for f in self.foils]}

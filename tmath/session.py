@@ -1,0 +1,114 @@
+"""Running a selection of claims: cached results first, the rest in worker processes.
+
+This module stays light (no NumPy or SymPy): when every result is cached, nothing heavy is
+imported. The engine (:mod:`tmath.runner`) is imported only to run what is not cached.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from typing import Any, Callable, Iterator, Sequence
+
+from tmath.cache import ResultCache
+from tmath.defaults import DEFAULT_SEED, DEFAULT_TIMEOUT
+from tmath.model import ClaimInfo, ClaimSpec
+from tmath.parallel import Outcome, run_isolated
+from tmath.registry import Catalog, Claims
+from tmath.results import (PASSING, AuditResult, ClaimResult, EmpiricalResult, ProofResult,
+                           Verdict)
+
+
+def unfinished(info: ClaimInfo, outcome: Outcome, seed: int) -> ClaimResult:
+    """The result of a claim whose worker timed out, crashed or raised."""
+    verdict: Verdict = "timeout" if outcome.kind == "timeout" else "error"
+    reason = outcome.message + (" (proof, check and figures together; see --timeout)"
+                                if outcome.kind == "timeout" else "")
+    return ClaimResult(info, verdict, ProofResult("error", reason=reason, details=outcome.details),
+                       EmpiricalResult("error", reason=reason, details=outcome.details), (), seed,
+                       outcome.seconds)
+
+
+def _run_cached(catalog: Claims, selected: Sequence[ClaimInfo], kind: str, seed: int,
+                work: Callable[[], Callable[[ClaimSpec], Any]], jobs: int, timeout: float | None,
+                cache: ResultCache | None) -> Iterator[tuple[ClaimInfo, Any, Outcome | None]]:
+    """Yield (info, cached value or None, outcome or None) in order; run the misses in workers."""
+    keys = {i.id: cache.key(kind, i.id, catalog.files_of(i.id), seed) for i in selected} \
+        if cache else {}
+    hits = {i.id: cache.get(keys[i.id]) for i in selected} if cache else {}
+    misses = [i for i in selected if hits.get(i.id) is None]
+    outcomes: Iterator[Outcome] = iter(())
+    if misses:
+        registry = catalog.registry() if isinstance(catalog, Catalog) else catalog
+        tasks = [functools.partial(work(), registry.get(i.id)) for i in misses]
+        outcomes = run_isolated(tasks, jobs, timeout)
+    for info in selected:
+        if hits.get(info.id) is not None:
+            yield info, hits[info.id], None
+            continue
+        outcome = next(outcomes)
+        if outcome.kind == "ok" and cache:
+            cache.put(keys[info.id], outcome.value)
+        yield info, None, outcome
+
+
+def dependencies_first(selected: Sequence[ClaimInfo]) -> list[ClaimInfo]:
+    """Section order, except that a claim always comes after the claims it builds on."""
+    placed: dict[str, ClaimInfo] = {}
+    pending = list(selected)
+    known = {i.id for i in selected}
+    while pending:
+        for index, info in enumerate(pending):
+            if all(d in placed or d not in known for d in info.depends_on):
+                placed[info.id] = pending.pop(index)
+                break
+        else:  # a cycle: the loader reports it; keep the rest in order
+            placed.update((i.id, i) for i in pending)
+            break
+    return list(placed.values())
+
+
+def verify(catalog: Claims, selected: Sequence[ClaimInfo], seed: int = DEFAULT_SEED,
+           jobs: int = 1, timeout: float | None = DEFAULT_TIMEOUT,
+           cache: ResultCache | None = None) -> Iterator[ClaimResult]:
+    """Verify claims in worker processes, in order; a claim whose dependency did not hold is
+    marked blocked. Cached results are served when nothing they depend on changed."""
+    verdicts: dict[str, Verdict] = {}
+    work = lambda: functools.partial(_engine().verify_one, seed=seed)  # noqa: E731
+    ordered = dependencies_first(selected)
+    for info, cached, outcome in _run_cached(catalog, ordered, "verify", seed, work, jobs,
+                                             timeout, cache):
+        if cached is not None:
+            result = dataclasses.replace(cached, cached=True)
+        elif outcome.kind == "ok":
+            result = outcome.value
+        else:
+            result = unfinished(info, outcome, seed)
+        blockers = tuple(d for d in info.depends_on if verdicts.get(d, "verified") not in PASSING)
+        if blockers and result.verdict in PASSING:
+            result = dataclasses.replace(result, verdict="blocked", blocked_by=blockers)
+        verdicts[info.id] = result.verdict
+        yield result
+
+
+
+def audit(catalog: Claims, selected: Sequence[ClaimInfo], seed: int = DEFAULT_SEED,
+          jobs: int = 1, timeout: float | None = DEFAULT_TIMEOUT,
+          cache: ResultCache | None = None) -> Iterator[AuditResult]:
+    """Audit claims in worker processes, in order, serving unchanged ones from the cache."""
+    work = lambda: functools.partial(_engine().audit_one, seed=seed)  # noqa: E731
+    for info, cached, outcome in _run_cached(catalog, selected, "audit", seed, work, jobs,
+                                             timeout, cache):
+        if cached is not None:
+            yield dataclasses.replace(cached, cached=True)
+        elif outcome.kind == "ok":
+            yield outcome.value
+        else:
+            yield AuditResult(info, unfinished(info, outcome, seed), ())
+
+
+def _engine():
+    """The runner, imported only when something has to run (it brings NumPy and SymPy)."""
+    from tmath import runner
+
+    return runner
