@@ -23,7 +23,7 @@ UNIT_MOMENTS = {E(q): 0, E(k): 0, Var(q): 1, Var(k): 1}
 PAIRS = (("Rademacher", "uniform"), ("centred exponential", "Gaussian"))
 LAW_ZH = {"Rademacher": "Rademacher 分布", "uniform": "均匀分布",
           "centred exponential": "中心化指数分布", "Gaussian": "高斯分布"}
-VARIANCE_DIMS, SCALE_DIMS = (4, 64), (16, 256)  # d_k used by the checks below
+VARIANCE_DIMS, SCALE_DIMS = (4, 64), (16, 128)  # d_k used by the checks below
 
 
 def _pair_zh(name_q: str, name_k: str) -> str:

@@ -171,3 +171,11 @@ def test_cache_clear_and_path(tmp_path, monkeypatch):
     cleared = invoke("cache", "clear")
     assert cleared.exit_code == 0 and "removed" in cleared.output
     assert not (tmp_path / "tmath").exists()
+
+
+def test_verify_all_json_is_valid_for_every_claim():
+    result = invoke("verify", "all", "-f", "json", "-j", "2")
+    doc = json.loads(result.stdout)
+    assert result.exit_code == ExitCode.OK, doc["summary"]
+    assert doc["summary"]["total"] == len(doc["claims"]) >= 70
+    assert doc["summary"]["failed"] == doc["summary"]["error"] == 0

@@ -124,7 +124,7 @@ class Experiment:
             same_inf = (a == e)
             defect = float(np.where(same_inf, 0.0, diff).max()) if diff.size else 0.0
             shape_note = ""
-        passed = defect <= tol
+        passed = bool(defect <= tol)
         on = f" on {inputs}" if inputs else ""
         result = TestResult(label, "deterministic", passed,
                             f"max |Δ| {defect:.2g} {'≤' if passed else '>'} tol {tol:.2g}"

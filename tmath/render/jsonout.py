@@ -16,7 +16,14 @@ if TYPE_CHECKING:
 
 
 def dumps(document: Any) -> str:
-    return json.dumps(_finite(document), ensure_ascii=False, indent=2)
+    return json.dumps(_finite(document), ensure_ascii=False, indent=2, default=_plain_scalar)
+
+
+def _plain_scalar(x: Any) -> Any:
+    """NumPy scalars (a numpy.bool_ from a comparison, say) as the Python values they hold."""
+    if hasattr(x, "item"):
+        return x.item()
+    raise TypeError(f"cannot write {type(x).__name__} as JSON")
 
 
 def _finite(x: Any) -> Any:
