@@ -66,3 +66,19 @@ def test_sample_size_grows_with_smaller_effects():
 def test_rounding_tolerance_scales_with_size():
     assert stats.rounding_tolerance(100) == pytest.approx(100 * np.finfo(float).eps / 2, rel=1e-6)
     assert stats.rounding_tolerance(10, dtype=np.float32) > stats.rounding_tolerance(10)
+
+
+def test_variance_of_a_two_point_law_is_not_a_false_alarm():
+    """±2 has variance exactly 4 and (μ₄ − σ⁴) = 0; the estimate still moves at order 1/n."""
+    draw = lambda rng, m: 2.0 * (rng.integers(0, 2, size=m) * 2 - 1)
+    results = [experiment(seed=s).variance(draw, 4.0, "two-point") for s in range(30)]
+    assert all(r.passed for r in results)
+    assert not experiment().variance(draw, 4.2, "5% off").passed
+
+
+def test_exact_variance_of_the_sample_variance():
+    rng = np.random.default_rng(5)
+    n = 20
+    samples = rng.standard_exponential((200_000, n)).var(axis=1, ddof=1)
+    predicted = stats.variance_of_sample_variance(9.0, 1.0, n)  # Exp(1): μ₄ = 9, σ² = 1
+    assert samples.var() == pytest.approx(predicted, rel=0.05)

@@ -65,14 +65,19 @@ class Experiment:
 
     def variance(self, draw: Draw, expected: float, label: str,
                  min_effect: float = stats.DEFAULT_MIN_EFFECT) -> TestResult:
-        """Asymptotic z-test of Var(X) = expected (uses the sample's fourth moment)."""
+        """z-test of Var(X) = expected, with the exact variance of the sample variance.
+
+        The usual asymptotic (μ₄ − σ⁴)/n vanishes for two-point laws (±a), where the
+        estimate still fluctuates at order 1/n; the exact formula keeps that term.
+        """
         alpha = self._take_alpha()
         pilot = _moments(draw, self.rng, PILOT)
         sd_of_square = math.sqrt(max(pilot.fourth_central - pilot.variance**2, 0.0))
         effect = min_effect * abs(expected) if expected else min_effect * pilot.variance
         n = min(MAX_N, stats.sample_size(sd_of_square, effect, alpha)) if sd_of_square else 1000
         m = _moments(draw, self.rng, n)
-        se = math.sqrt(max(m.fourth_central - m.variance**2, 0.0) / m.n)
+        # plug in the central moments of one kind (both /n), or the two terms stop cancelling
+        se = math.sqrt(stats.variance_of_sample_variance(m.fourth_central, m.m2 / m.n, m.n))
         return self._z_result(label, m.variance, expected, se, m.n, alpha,
                               _resolution(stats.detectable(se, alpha), expected, 1.0, ""))
 

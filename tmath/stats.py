@@ -18,6 +18,7 @@ from tmath.defaults import ALPHA_PER_CLAIM, DEFAULT_MIN_EFFECT, POWER, SUITE_BOU
 
 __all__ = ["ALPHA_PER_CLAIM", "DEFAULT_MIN_EFFECT", "POWER", "SUITE_BOUND_TARGET",
            "z_quantile", "two_sided_p", "sample_size", "detectable", "rounding_tolerance",
+           "variance_of_sample_variance",
            "RunningMoments"]
 
 _NORMAL = NormalDist()
@@ -44,6 +45,15 @@ def sample_size(sd: float, effect: float, alpha: float, power: float = POWER) ->
 def detectable(se: float, alpha: float, power: float = POWER) -> float:
     """Smallest shift detected with this power, given a standard error."""
     return (z_quantile(1 - alpha / 2) + z_quantile(power)) * se
+
+
+def variance_of_sample_variance(mu4: float, sigma2: float, n: int) -> float:
+    """Var(s²) of the unbiased sample variance of n i.i.d. draws: μ₄/n − σ⁴(n − 3)/(n(n − 1)).
+
+    Exact for any law with a finite fourth moment (estimated here by plugging in the sample's
+    central moments); it keeps the O(1/n²) term that the asymptotic (μ₄ − σ⁴)/n drops.
+    """
+    return max(mu4 / n - sigma2**2 * (n - 3) / (n * (n - 1)), 0.0)
 
 
 def rounding_tolerance(ops: int, scale: float = 1.0, dtype: type = np.float64) -> float:
