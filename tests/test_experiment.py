@@ -82,3 +82,18 @@ def test_exact_variance_of_the_sample_variance():
     samples = rng.standard_exponential((200_000, n)).var(axis=1, ddof=1)
     predicted = stats.variance_of_sample_variance(9.0, 1.0, n)  # Exp(1): μ₄ = 9, σ² = 1
     assert samples.var() == pytest.approx(predicted, rel=0.05)
+
+
+def test_skewness_correction_is_monotone_and_vanishes_without_skew():
+    ts = np.linspace(-300, 300, 2001)
+    corrected = [stats.hall_skewness_correction(t, 5.0, 10_000) for t in ts]
+    assert np.all(np.diff(corrected) > 0)
+    assert stats.hall_skewness_correction(2.5, 0.0, 100) == 2.5
+
+
+def test_skewed_means_get_more_draws():
+    rng = np.random.default_rng(9)
+    symmetric, skewed = stats.RunningMoments(), stats.RunningMoments()
+    symmetric.add(rng.normal(size=20_000))
+    skewed.add(rng.lognormal(0, 1.5, size=20_000))
+    assert stats.edgeworth_sample_size(skewed, 1e-5) > 50 * stats.edgeworth_sample_size(symmetric, 1e-5)
