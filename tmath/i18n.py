@@ -33,6 +33,7 @@ UI_ZH = {
     "rejected": "已拒绝", "accepted": "被接受", "automatic": "自动",
     "proof of the foil": "反例的证明", "check of the foil": "反例的检验",
     "plot": "图示", "summary": "摘要", "figure": "数值",
+    "foils rejected by both checks": "个反例命题被两种检验都拒绝",
 }
 
 # Fragments the engine writes into step justifications.

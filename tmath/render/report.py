@@ -75,7 +75,7 @@ def html_report(audits: Sequence[AuditResult], seed: int, tr: Translator,
            "<p class=\"summary-line\">"
            + " ".join(f"<span class=\"badge {STATUS_CLASS[v]}\">{n} {_e(tr.ui(v))}</span>"
                       for v, n in sorted(counts.items()))
-           + f" · {rejected}/{foils} {_e(tr.ui('foil'))} {_e(tr.ui('rejected'))}</p>"]
+           + f" · {rejected}/{foils} {_e(tr.ui('foils rejected by both checks'))}</p>"]
     if wrong_in_document:
         out.append(f"<h2>{_e(document or 'document')}: {len(wrong_in_document)} "
                    "inaccurate figure(s)</h2><table><tr><th>line</th><th>§</th><th>claim</th>"
