@@ -19,6 +19,7 @@ from rich.markup import escape
 from tmath.defaults import DEFAULT_SEED, DEFAULT_TIMEOUT
 from tmath.errors import TmathError, UsageError
 from tmath.exitcodes import ExitCode
+from tmath.results import PASSING
 
 HELP = """Verify the mathematics of technical documents, claim by claim.
 
@@ -266,7 +267,7 @@ def verify(
     if verbose:
         _tracebacks(results)
     _report(format, output, interrupted, registry.errors,
-            ok=all(r.verdict in ("verified", "heuristic") for r in results),
+            ok=all(r.verdict in PASSING for r in results),
             as_json=lambda: dumps(verify_document(results, run_seed, seconds, registry.errors)),
             as_table=lambda: [verify_table(results, tr),
                               verify_summary(results, run_seed, seconds, len(registry.errors))])
@@ -367,7 +368,7 @@ def explain(
             _write_bytes(plot, render_png(picture))
             err.print(f"wrote {plot}")
     out.print(explain_page(audit, registry.dependants(info.id), tr, latex, sketch))
-    raise typer.Exit(ExitCode.OK if audit.statement.verdict in ("verified", "heuristic")
+    raise typer.Exit(ExitCode.OK if audit.statement.verdict in PASSING
                      else ExitCode.FAILED)
 
 
@@ -450,7 +451,7 @@ def report(
         text = markdown_report(audits, run_seed, tr)
     _write(output, text)
     err.print(f"wrote {output} ({len(text.encode()) / 1024:.0f} KiB, {len(audits)} claims)")
-    failed = registry.errors or any(a.statement.verdict not in ("verified", "heuristic")
+    failed = registry.errors or any(a.statement.verdict not in PASSING
                                     for a in audits)
     raise typer.Exit(ExitCode.LOAD_ERROR if registry.errors else
                      ExitCode.FAILED if failed else ExitCode.OK)

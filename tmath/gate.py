@@ -36,11 +36,11 @@ from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping, Sequence
 from tmath.document import MAX_LINE, Document, Math, valid_claim_id
 from tmath.figures import compare, show_values
 from tmath.model import ClaimInfo, Figure, FigureInfo
+from tmath.results import PASSING
 
 if TYPE_CHECKING:
     from tmath.results import ClaimResult
 
-PASSING = ("verified", "heuristic")
 CHANGED_SIMILARITY = 0.8
 """A recorded formula and a document formula at least this similar (difflib ratio of their
 normalised LaTeX) are the same formula, edited."""

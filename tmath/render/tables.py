@@ -12,6 +12,7 @@ from tmath.figures import show_values
 from tmath.i18n import Translator
 from tmath.model import ClaimInfo
 from tmath.render import CHECK_MARK, PROOF_MARK, VERDICT_STYLE, sci
+from tmath.results import PASSING
 from tmath.defaults import ALPHA_PER_CLAIM
 
 if TYPE_CHECKING:
@@ -103,7 +104,7 @@ def verify_summary(results: Sequence[ClaimResult], seed: int, seconds: float,
             lines.append(Text(f"  {claim_id}: {f.label}: printed {f.printed}, true {true}"
                               + (f" ({f.detail})" if f.detail else ""), style="yellow"))
     for r in results:
-        if r.verdict not in ("verified", "heuristic"):
+        if r.verdict not in PASSING:
             lines.append(Text(f"  {r.info.id} {r.verdict}: {r.reason}", style="red"))
             lines.append(Text(f"    reproduce: {r.reproduce}", style="dim"))
     if load_errors:
@@ -117,7 +118,7 @@ def audit_table(audits: Sequence[AuditResult]) -> Table:
     for column in ("claim", "foil", "proof", "randomized check"):
         table.add_column(column, overflow="fold")
     for audit in audits:
-        if audit.statement.verdict not in ("verified", "heuristic"):
+        if audit.statement.verdict not in PASSING:
             table.add_row(Text(audit.info.id, style="red"), "(the statement itself)",
                           proof_cell(audit.statement.proof), check_cell(audit.statement.empirical))
         for i, foil in enumerate(audit.foils):
