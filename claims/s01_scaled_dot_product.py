@@ -6,11 +6,11 @@ import numpy as np
 import sympy as sp
 
 from tmath import Figure, Foil, Source, Statement, claim
-from tmath.distributions import STANDARDIZED, dot_products
-from tmath.experiment import tolerance
-from tmath.moments import E, Moments, Var
-from tmath.nn import softmax
-from tmath.plots import Plot, Series
+from tmath.reference.distributions import STANDARDIZED, dot_products
+from tmath.engine.experiment import tolerance
+from tmath.engine.moments import E, Moments, Var
+from tmath.reference.nn import softmax
+from tmath.engine.plots import Plot, Series
 
 VASWANI = Source("Vaswani et al. (2017), Attention Is All You Need, §3.2.1", arxiv="1706.03762")
 

@@ -6,11 +6,11 @@ import numpy as np
 import sympy as sp
 
 from tmath import Figure, Foil, Source, Statement, claim
-from tmath.boltzmann import metropolis_states
-from tmath.experiment import tolerance
-from tmath.nn import attention, entropy, softmax
-from tmath.plots import Plot, Series
-from tmath.proof import Rule
+from tmath.reference.boltzmann import metropolis_states
+from tmath.engine.experiment import tolerance
+from tmath.reference.nn import attention, entropy, softmax
+from tmath.engine.plots import Plot, Series
+from tmath.engine.proof import Rule
 
 VASWANI = Source("Vaswani et al. (2017), Attention Is All You Need", arxiv="1706.03762")
 BOLTZMANN = Source("Boltzmann distribution, statistical mechanics (e.g. Landau & Lifshitz, "

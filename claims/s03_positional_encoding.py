@@ -6,10 +6,10 @@ import numpy as np
 import sympy as sp
 
 from tmath import Figure, Foil, Source, Statement, claim
-from tmath.experiment import tolerance
-from tmath.plots import Plot, Series
-from tmath.proof import Rule
-from tmath.positional import (alibi_bias, alibi_slopes, first_return, frequencies, numeric, rope,
+from tmath.engine.experiment import tolerance
+from tmath.engine.plots import Plot, Series
+from tmath.engine.proof import Rule
+from tmath.reference.positional import (alibi_bias, alibi_slopes, first_return, frequencies, numeric, rope,
                               rotation, sinusoidal)
 
 VASWANI = Source("Vaswani et al. (2017), Attention Is All You Need, §3.5", arxiv="1706.03762")

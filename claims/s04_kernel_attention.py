@@ -4,14 +4,14 @@ import numpy as np
 import sympy as sp
 
 from tmath import Foil, Source, Statement, claim
-from tmath.distributions import STANDARDIZED
-from tmath.experiment import tolerance
-from tmath.kernels import (DISTRIBUTE, FACTOR_OUT, INTERCHANGE, attention_tolerance,
+from tmath.reference.distributions import STANDARDIZED
+from tmath.engine.experiment import tolerance
+from tmath.reference.kernels import (DISTRIBUTE, FACTOR_OUT, INTERCHANGE, attention_tolerance,
                            gaussian_projection, nadaraya_watson, performer_draw,
                            positive_features)
-from tmath.moments import E, Moments, Var
-from tmath.nn import attention
-from tmath.plots import Plot, Series
+from tmath.engine.moments import E, Moments, Var
+from tmath.reference.nn import attention
+from tmath.engine.plots import Plot, Series
 
 TSAI = Source("Tsai et al. (2019), Transformer Dissection: A Unified Understanding of "
               "Transformer's Attention via the Lens of Kernel", arxiv="1908.11775")

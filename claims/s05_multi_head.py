@@ -4,9 +4,9 @@ import numpy as np
 import sympy as sp
 
 from tmath import Figure, Foil, Source, Statement, claim
-from tmath.heads import (merge_heads, multi_head, multi_head_by_slices, multi_head_tolerance,
+from tmath.reference.heads import (merge_heads, multi_head, multi_head_by_slices, multi_head_tolerance,
                          projection_parameters, split_heads)
-from tmath.nn import attention
+from tmath.reference.nn import attention
 
 VASWANI = Source("Vaswani et al. (2017), Attention Is All You Need, §3.2.2", arxiv="1706.03762")
 BERT = Source("Devlin et al. (2019), BERT, §3: BERT_BASE has L=12, H=768, A=12",

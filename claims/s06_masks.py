@@ -6,10 +6,10 @@ import numpy as np
 import sympy as sp
 
 from tmath import Foil, Source, Statement, claim
-from tmath.experiment import tolerance
-from tmath.kernels import attention_tolerance, softmax_tolerance
-from tmath.nn import attention, softmax
-from tmath.plots import Plot
+from tmath.engine.experiment import tolerance
+from tmath.reference.kernels import attention_tolerance, softmax_tolerance
+from tmath.reference.nn import attention, softmax
+from tmath.engine.plots import Plot
 
 VASWANI = Source("Vaswani et al. (2017), Attention Is All You Need, §3.2.3 (masking with −∞)",
                  arxiv="1706.03762")

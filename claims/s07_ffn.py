@@ -4,8 +4,8 @@ import numpy as np
 import sympy as sp
 
 from tmath import Figure, Foil, Source, Statement, claim
-from tmath.experiment import tolerance
-from tmath.proof import Rule
+from tmath.engine.experiment import tolerance
+from tmath.engine.proof import Rule
 
 VASWANI = Source("Vaswani et al. (2017), Attention Is All You Need, §3.3 and Table 3",
                  arxiv="1706.03762")

@@ -3,11 +3,13 @@
 import numpy as np
 import sympy as sp
 
-from tmath import Figure, Foil, Source, Statement, claim, flops, tiling
-from tmath.experiment import tolerance
-from tmath.nn import attention, softmax
-from tmath.plots import Plot, Series
-from tmath.proof import Rule
+from tmath import Figure, Foil, Source, Statement, claim
+from tmath.reference import flops
+from tmath.reference import tiling
+from tmath.engine.experiment import tolerance
+from tmath.reference.nn import attention, softmax
+from tmath.engine.plots import Plot, Series
+from tmath.engine.proof import Rule
 
 VASWANI = Source("Vaswani et al. (2017), Attention Is All You Need, §4 and Table 1",
                  arxiv="1706.03762")

@@ -3,9 +3,10 @@
 import numpy as np
 import sympy as sp
 
-from tmath import Foil, Source, Statement, claim, tiling
-from tmath.nn import attention, softmax
-from tmath.proof import Rule
+from tmath import Foil, Source, Statement, claim
+from tmath.reference import tiling
+from tmath.reference.nn import attention, softmax
+from tmath.engine.proof import Rule
 
 VASWANI = Source("Vaswani et al. (2017), Attention Is All You Need, §3.2.3 "
                  "(encoder-decoder attention)", arxiv="1706.03762")

@@ -4,12 +4,12 @@ import numpy as np
 import sympy as sp
 
 from tmath import Figure, Foil, Source, Statement, claim
-from tmath.distributions import STANDARDIZED
-from tmath.experiment import tolerance
-from tmath.gradients import (INDEX_IN_RANGE, block_ops, entry_matrix, jacobian, random_block,
+from tmath.reference.distributions import STANDARDIZED
+from tmath.engine.experiment import tolerance
+from tmath.reference.gradients import (INDEX_IN_RANGE, block_ops, entry_matrix, jacobian, random_block,
                              stack_bound, value_and_jvp)
-from tmath.moments import E, Moments, Var
-from tmath.norms import centred_moments, layer_norm
+from tmath.engine.moments import E, Moments, Var
+from tmath.reference.norms import centred_moments, layer_norm
 
 HE_RESNET = Source("He, Zhang, Ren & Sun (2016), Deep Residual Learning for Image Recognition",
                    arxiv="1512.03385")

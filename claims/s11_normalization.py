@@ -5,10 +5,10 @@ import numpy as np
 import sympy as sp
 
 from tmath import Foil, Source, Statement, claim
-from tmath.distributions import STANDARDIZED
-from tmath.experiment import tolerance
-from tmath.gradients import INDEX_IN_RANGE
-from tmath.norms import batch_norm, centred_moments, count_operations, layer_norm, rms_norm
+from tmath.reference.distributions import STANDARDIZED
+from tmath.engine.experiment import tolerance
+from tmath.reference.gradients import INDEX_IN_RANGE
+from tmath.reference.norms import batch_norm, centred_moments, count_operations, layer_norm, rms_norm
 
 BA = Source("Ba, Kiros & Hinton (2016), Layer Normalization", arxiv="1607.06450")
 IOFFE = Source("Ioffe & Szegedy (2015), Batch Normalization", arxiv="1502.03167")

@@ -5,10 +5,10 @@ import sympy as sp
 from scipy.optimize import minimize
 
 from tmath import Foil, Source, Statement, claim
-from tmath.experiment import tolerance
-from tmath.information import cross_entropy, entropy, kl_divergence, random_simplex
-from tmath.nn import softmax
-from tmath.proof import Rule
+from tmath.engine.experiment import tolerance
+from tmath.reference.information import cross_entropy, entropy, kl_divergence, random_simplex
+from tmath.reference.nn import softmax
+from tmath.engine.proof import Rule
 
 COVER_THOMAS = Source("Cover & Thomas (2006), Elements of Information Theory, 2nd ed., §2.3, "
                       "§2.6 (Theorem 2.6.3)")

@@ -5,12 +5,12 @@ import sympy as sp
 from scipy.optimize import minimize, minimize_scalar
 
 from tmath import Figure, Foil, Source, Statement, claim
-from tmath.experiment import tolerance
-from tmath.information import cross_entropy, kl_divergence, random_simplex
-from tmath.nn import softmax
-from tmath.optim import VASWANI_2017
-from tmath.plots import Plot, Series
-from tmath.proof import Rule
+from tmath.engine.experiment import tolerance
+from tmath.reference.information import cross_entropy, kl_divergence, random_simplex
+from tmath.reference.nn import softmax
+from tmath.reference.optim import VASWANI_2017
+from tmath.engine.plots import Plot, Series
+from tmath.engine.proof import Rule
 
 SZEGEDY = Source("Szegedy et al. (2016), Rethinking the Inception Architecture for Computer "
                  "Vision, §7", arxiv="1512.00567")

@@ -4,13 +4,13 @@ import numpy as np
 import sympy as sp
 
 from tmath import Figure, Foil, Source, Statement, claim
-from tmath.distributions import STANDARDIZED
-from tmath.experiment import tolerance
-from tmath.moments import E, Moments, Var
-from tmath.optim import (ABSORB_LAST_TERM, ADAM_DEFAULTS, GEOMETRIC_BRANCH, VASWANI_2017,
+from tmath.reference.distributions import STANDARDIZED
+from tmath.engine.experiment import tolerance
+from tmath.engine.moments import E, Moments, Var
+from tmath.reference.optim import (ABSORB_LAST_TERM, ADAM_DEFAULTS, GEOMETRIC_BRANCH, VASWANI_2017,
                          adam_moments, ema_closed_form, noam_lr)
-from tmath.plots import Plot, Series
-from tmath.proof import Rule
+from tmath.engine.plots import Plot, Series
+from tmath.engine.proof import Rule
 
 VASWANI = Source("Vaswani et al. (2017), Attention Is All You Need, §5.2–5.3", arxiv="1706.03762")
 KINGMA_BA = Source("Kingma & Ba (2015), Adam: A Method for Stochastic Optimization, "

@@ -4,10 +4,10 @@ import numpy as np
 import sympy as sp
 
 from tmath import Foil, Source, Statement, claim
-from tmath.experiment import tolerance
-from tmath.information import (conditional_mutual_information, markov_chain_joint,
+from tmath.engine.experiment import tolerance
+from tmath.reference.information import (conditional_mutual_information, markov_chain_joint,
                                mutual_information, random_simplex)
-from tmath.plots import Plot, Series
+from tmath.engine.plots import Plot, Series
 
 COVER_THOMAS = Source("Cover & Thomas (2006), Elements of Information Theory, 2nd ed., §2.3, "
                       "§2.8 (data-processing inequality)")

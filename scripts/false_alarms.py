@@ -21,9 +21,9 @@ import sys
 import time
 
 from tmath.defaults import ALPHA_PER_CLAIM
-from tmath.parallel import run_isolated
-from tmath.registry import load
-from tmath.runner import run_check
+from tmath.engine.parallel import run_isolated
+from tmath.engine.registry import load
+from tmath.engine.runner import run_check
 
 
 def checks_for_seed(specs, seed: int) -> list[tuple[str, str, str]]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tmath.registry import load
+from tmath.engine.registry import load
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from tmath.registry import load
+from tmath.engine.registry import load
 from tmath.defaults import DEFAULT_SEED
-from tmath.runner import audit_one
+from tmath.engine.runner import audit_one
 
 REGISTRY = load()
 IDS = [spec.id for spec in REGISTRY]
@@ -44,7 +44,7 @@ def test_proof_has_checked_steps(claim_id):
     spec = REGISTRY.get(claim_id)
     if spec.no_proof is not None:
         pytest.skip("no theorem to prove: " + spec.no_proof)
-    from tmath.runner import run_proof
+    from tmath.engine.runner import run_proof
 
     steps = run_proof(spec, spec.statement.value).steps
     derivation = [s for s in steps if s.why != "matches the statement"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tmath import stats
-from tmath.experiment import Experiment, PlanError
+from tmath.engine import stats
+from tmath.engine.experiment import Experiment, PlanError
 
 
 def experiment(tests: int = 1, seed: int = 1) -> Experiment:

@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 from tmath.cli import app
 from tmath.exitcodes import ExitCode
 from tmath.i18n import Translator
-from tmath.registry import load
-from tmath.runner import run_proof
+from tmath.engine.registry import load
+from tmath.engine.runner import run_proof
 
 runner = CliRunner()
 REGISTRY = load()

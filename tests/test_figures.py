@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from tmath.figures import FigureSyntaxError, compare, parse_number, parse_printed
-from tmath.model import Figure
+from tmath.engine.figures import FigureSyntaxError, compare, parse_number, parse_printed
+from tmath.engine.model import Figure
 
 
 @pytest.mark.parametrize("text, value, half", [

@@ -14,14 +14,17 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from tmath import document as document_module
+from tmath.gate import document as document_module
 from tmath import gate
+from tmath.gate.anchoring import Index, locate
+from tmath.gate.formulas import CHANGED_SIMILARITY, normalise
+from tmath.gate.numbers import Numbers
 from tmath.cli import boundary
-from tmath.cli_check import check
-from tmath.document import chinese_number, parse_document, read_document
+from tmath.cli.check import check
+from tmath.gate.document import chinese_number, parse_document, read_document
 from tmath.exitcodes import ExitCode
-from tmath.figures import FigureResult
-from tmath.model import ClaimInfo, FigureInfo
+from tmath.engine.figures import FigureResult
+from tmath.engine.model import ClaimInfo, FigureInfo
 
 DOCS = Path(__file__).parent / "docs"
 
@@ -40,7 +43,7 @@ runner = CliRunner()
 DICE_CLAIMS = r'''
 import sympy as sp
 from tmath import Figure, Foil, Statement, claim
-from tmath.experiment import tolerance
+from tmath.engine.experiment import tolerance
 
 FACES = range(1, 7)
 k = sp.Symbol("k", integer=True, positive=True)
@@ -213,7 +216,7 @@ def test_a_changed_formula_is_reported_with_both_versions(dice, tmp_path):
     assert changed["claim"] == "two-dice-sum" and changed["line"] == line_of(edited, "\\cdot E[Y]")
     assert changed["formula"] == "E[X + Y] = E[X] \\cdot E[Y] = 7"
     assert changed["recorded"] == "E[X + Y] = E[X] + E[Y] = 7"
-    assert changed["similarity"] >= gate.CHANGED_SIMILARITY
+    assert changed["similarity"] >= CHANGED_SIMILARITY
     assert {f["status"] for f in figures(doc)} == {"accurate"}
 
 
@@ -401,18 +404,18 @@ def test_glued_display_formulas_and_inline_math():
     ("[B, T, D] 然后 [0.5, 0.5]", "list", "[0.5, 0.5]"),
 ])
 def test_which_numbers_are_figures(text, form, wanted):
-    numbers = gate.Numbers(text)
+    numbers = Numbers(text)
     token = numbers.first(form, 0, len(text))
     assert token is not None and text[token.start:token.end] == wanted
 
 
 def test_the_anchor_locates_the_first_figure_after_it_or_the_one_inside_it():
     doc = parse_document("一、甲\n当 $d = 64$ 时是 8，$d = 4$ 时是 2。\n用 0.1 的平滑\n")
-    index = gate._Index(doc)
+    index = Index(doc)
     scopes = [(0, len(doc.text), "§1")]
 
     def found(near, printed):
-        located = gate.locate(index, scopes, near, printed)
+        located = locate(index, scopes, near, printed)
         return doc.text[located.start:located.end] if located else None
 
     assert found("d = 64", "8") == "8"
@@ -424,9 +427,9 @@ def test_the_anchor_locates_the_first_figure_after_it_or_the_one_inside_it():
 
 def test_normalised_formulas():
     same = [r"\left( \frac{a}{b} \right)^{2}", r"(\dfrac{a}{b})^2", r"\left(\frac{a}{b}\right)^2 ,"]
-    assert len({gate.normalise(f) for f in same}) == 1
-    assert gate.normalise(r"\mathrm{Var}(x)\,") == gate.normalise(r"\text{Var}(x)")
-    assert gate.normalise(r"\frac{a}{b}") != gate.normalise(r"\frac{b}{a}")
+    assert len({normalise(f) for f in same}) == 1
+    assert normalise(r"\mathrm{Var}(x)\,") == normalise(r"\text{Var}(x)")
+    assert normalise(r"\frac{a}{b}") != normalise(r"\frac{b}{a}")
 
 
 # -- safety ----------------------------------------------------------------------------------------

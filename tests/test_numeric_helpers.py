@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from tmath import flops, tiling
-from tmath.boltzmann import metropolis_states, mixing_steps
-from tmath.nn import attention, softmax
-from tmath.positional import alibi_slopes, frequencies, sinusoidal
+from tmath.reference import flops
+from tmath.reference import tiling
+from tmath.reference.boltzmann import metropolis_states, mixing_steps
+from tmath.reference.nn import attention, softmax
+from tmath.reference.positional import alibi_slopes, frequencies, sinusoidal
 
 
 def test_tracked_scalars_count_a_matrix_product():

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from tmath.moments import E, Moments, Var
-from tmath.proof import Derivation, ProofFailure, Rule
+from tmath.engine.moments import E, Moments, Var
+from tmath.engine.proof import Derivation, ProofFailure, Rule
 
 x = sp.Symbol("x", positive=True)
 n = sp.Symbol("n", positive=True, integer=True)

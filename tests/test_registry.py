@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tmath.errors import UsageError
-from tmath.registry import load
+from tmath.engine.registry import load
 from conftest import die_claim
 
 

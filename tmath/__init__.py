@@ -3,11 +3,53 @@
 The public API for writing claims::
 
     from tmath import claim, Statement, Foil, Figure, Source
-    from tmath.moments import E, Var, Moments     # symbolic expectation rules
-    from tmath.experiment import tolerance        # float tolerance from dtype and size
+    from tmath.engine.moments import E, Var, Moments    # symbolic expectation rules
+    from tmath.engine.experiment import tolerance       # float tolerance from dtype and size
+    from tmath.reference.nn import softmax, attention   # reference implementations
+
+The package is laid out by job: ``engine/`` (claims, derivations, experiments, running,
+caching), ``reference/`` (NumPy/SymPy pieces of Transformers that claims build on), ``gate/``
+(reading documents and holding them to claims), ``render/`` (tables, pages, JSON, reports),
+``cli/`` (the command line) and ``i18n/`` (translations).
 """
 
-from tmath.model import Figure, Foil, Source, Statement, claim
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.util
+import sys
+
+from tmath.engine.model import Figure, Foil, Source, Statement, claim
 
 __all__ = ["claim", "Statement", "Foil", "Figure", "Source", "__version__"]
 __version__ = "0.1.0"
+
+_ENGINE = ("model", "proof", "moments", "experiment", "stats", "registry", "runner", "session",
+           "parallel", "cache", "results", "figures", "plots")
+_REFERENCE = ("kernels", "heads", "tiling", "norms", "positional", "gradients", "optim",
+              "information", "flops", "nn", "distributions", "boltzmann")
+MOVED = {**{f"tmath.{m}": f"tmath.engine.{m}" for m in _ENGINE},
+         **{f"tmath.{m}": f"tmath.reference.{m}" for m in _REFERENCE},
+         "tmath.document": "tmath.gate.document", "tmath.cli_check": "tmath.cli.check"}
+"""Modules of the flat layout before 0.2 and where they live now: claim folders written
+against the old paths (``from tmath.moments import E``) keep loading unchanged."""
+
+
+class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Serve an old module path as the module at its new path (the same module object)."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname in MOVED:
+            return importlib.util.spec_from_loader(fullname, self)
+        return None
+
+    def create_module(self, spec):
+        return importlib.import_module(MOVED[spec.name])
+
+    def exec_module(self, module):
+        pass  # already executed under its new name
+
+
+if not any(isinstance(f, _MovedModules) for f in sys.meta_path):
+    sys.meta_path.append(_MovedModules())

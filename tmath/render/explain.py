@@ -10,13 +10,13 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from tmath.figures import show_values
+from tmath.engine.figures import show_values
 from tmath.i18n import Translator
 from tmath.render import STEP_MARK, VERDICT_STYLE
 from tmath.render.tables import check_cell, proof_cell
 
 if TYPE_CHECKING:
-    from tmath.results import AuditResult
+    from tmath.engine.results import AuditResult
 
 
 def explain_page(audit: AuditResult, dependants: Sequence[str], tr: Translator | None = None,

@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tmath import __version__
-from tmath.figures import show_values
+from tmath.engine.figures import show_values
 from tmath.gate import Finding, Report
 
 MARK = {

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from tmath import __version__
 from tmath.errors import LoadError
-from tmath.model import ClaimInfo
+from tmath.engine.model import ClaimInfo
 from tmath.defaults import ALPHA_PER_CLAIM
 
 if TYPE_CHECKING:
-    from tmath.results import AuditResult, ClaimResult, EmpiricalResult, ProofResult
+    from tmath.engine.results import AuditResult, ClaimResult
 
 
 def dumps(document: Any) -> str:

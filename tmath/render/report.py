@@ -13,11 +13,11 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from tmath import __version__
-from tmath.figures import show_values
+from tmath.engine.figures import show_values
 from tmath.i18n import Translator
 
 if TYPE_CHECKING:
-    from tmath.results import AuditResult
+    from tmath.engine.results import AuditResult
 
 STATUS_CLASS = {"verified": "ok", "heuristic": "warn", "failed": "bad", "error": "bad",
                 "blocked": "bad", "timeout": "bad"}

@@ -8,15 +8,15 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from tmath.figures import show_values
+from tmath.engine.figures import show_values
 from tmath.i18n import Translator
-from tmath.model import ClaimInfo
+from tmath.engine.model import ClaimInfo
 from tmath.render import CHECK_MARK, PROOF_MARK, VERDICT_STYLE, sci
-from tmath.results import PASSING
+from tmath.engine.results import PASSING
 from tmath.defaults import ALPHA_PER_CLAIM
 
 if TYPE_CHECKING:
-    from tmath.results import AuditResult, ClaimResult, EmpiricalResult, ProofResult
+    from tmath.engine.results import AuditResult, ClaimResult, EmpiricalResult, ProofResult
 
 
 def claims_table(infos: Sequence[ClaimInfo], tr: Translator | None = None) -> Table:

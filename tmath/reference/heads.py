@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tmath.experiment import tolerance
-from tmath.nn import attention
+from tmath.engine.experiment import tolerance
+from tmath.reference.nn import attention
 
 
 def split_heads(x: np.ndarray, h: int) -> np.ndarray:

@@ -16,14 +16,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Generic, Iterable, Sequence, TypeVar
 
-from tmath import cache, model
+from tmath.engine import cache
+from tmath.engine import model
 from tmath.errors import LoadError, UsageError
-from tmath.model import ClaimInfo, ClaimSpec
+from tmath.engine.model import ClaimInfo, ClaimSpec
 
 
 def builtin_claims_dir() -> Path:
     """The claims shipped with tmath: inside the installed package, or ``claims/`` in a checkout."""
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parents[1]  # the tmath package
     for candidate in (here / "_builtin_claims", here.parent / "claims"):
         if candidate.is_dir():
             return candidate

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tmath.nn import entropy
+from tmath.reference.nn import entropy
 
 __all__ = ["entropy", "cross_entropy", "kl_divergence", "random_simplex", "joint_entropy",
            "mutual_information", "conditional_mutual_information", "markov_chain_joint"]

@@ -19,8 +19,8 @@ from typing import Callable
 import numpy as np
 import sympy as sp
 
-from tmath.distributions import gaussian
-from tmath.proof import Rule
+from tmath.reference.distributions import gaussian
+from tmath.engine.proof import Rule
 
 STEP = 1e-20
 # Σ_{k=1}^{d} δ_{k,j} evaluates to Piecewise((1, j ≤ d), (0, True)): an index inside its range

@@ -12,7 +12,7 @@ import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tmath.model import ClaimInfo
+    from tmath.engine.model import ClaimInfo
 
 LANGUAGES = ("en", "zh")
 

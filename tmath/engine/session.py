@@ -10,12 +10,12 @@ import dataclasses
 import functools
 from typing import Any, Callable, Iterator, Sequence
 
-from tmath.cache import ResultCache
+from tmath.engine.cache import ResultCache
 from tmath.defaults import DEFAULT_SEED, DEFAULT_TIMEOUT
-from tmath.model import ClaimInfo, ClaimSpec
-from tmath.parallel import Outcome, run_isolated
-from tmath.registry import Catalog, Claims
-from tmath.results import (PASSING, AuditResult, ClaimResult, EmpiricalResult, ProofResult,
+from tmath.engine.model import ClaimInfo, ClaimSpec
+from tmath.engine.parallel import Outcome, run_isolated
+from tmath.engine.registry import Catalog, Claims
+from tmath.engine.results import (PASSING, AuditResult, ClaimResult, EmpiricalResult, ProofResult,
                            Verdict)
 
 
@@ -109,6 +109,6 @@ def audit(catalog: Claims, selected: Sequence[ClaimInfo], seed: int = DEFAULT_SE
 
 def _engine():
     """The runner, imported only when something has to run (it brings NumPy and SymPy)."""
-    from tmath import runner
+    from tmath.engine import runner
 
     return runner

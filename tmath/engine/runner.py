@@ -17,11 +17,11 @@ import numpy as np
 import sympy as sp
 
 from tmath.defaults import ALPHA_PER_CLAIM, DEFAULT_SEED
-from tmath.experiment import Experiment, PlanError
-from tmath.figures import compare
-from tmath.model import ClaimSpec
-from tmath.proof import Derivation, ProofFailure
-from tmath.results import (AuditResult, ClaimResult, EmpiricalResult, FoilOutcome, ProofResult,
+from tmath.engine.experiment import Experiment, PlanError
+from tmath.engine.figures import compare
+from tmath.engine.model import ClaimSpec
+from tmath.engine.proof import Derivation, ProofFailure
+from tmath.engine.results import (AuditResult, ClaimResult, EmpiricalResult, FoilOutcome, ProofResult,
                            verdict_of)
 
 

@@ -12,9 +12,9 @@ import sympy as sp
 from sympy import stats
 from sympy.simplify.simplify import factor_sum
 
-from tmath.experiment import tolerance
-from tmath.moments import E
-from tmath.proof import Rule
+from tmath.engine.experiment import tolerance
+from tmath.engine.moments import E
+from tmath.engine.proof import Rule
 
 
 # -- numeric ----------------------------------------------------------------------------------

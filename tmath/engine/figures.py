@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal, Sequence
 
-from tmath.model import Figure
+from tmath.engine.model import Figure
 
 UNITS = {"万": 10**4, "亿": 10**8}
 _NUMBER = re.compile(r"[-−]?\d[\d,]*(?:\.\d+)?(?:\s*[万亿%])?")

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from tmath.figures import FigureResult
-from tmath.model import ClaimInfo
+from tmath.engine.figures import FigureResult
+from tmath.engine.model import ClaimInfo
 
 StepKind = Literal["checked", "rule", "premise", "lemma", "failed"]
 ProofStatus = Literal["proved", "proved-for-cases", "failed", "error", "none"]

@@ -12,7 +12,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from tmath.experiment import tolerance
+from tmath.engine.experiment import tolerance
 
 Rescale = Callable[[np.ndarray, np.ndarray], np.ndarray]
 

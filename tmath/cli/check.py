@@ -1,4 +1,4 @@
-"""``tmath check``: the documentation gate as a command (registered in ``tmath.cli``).
+"""``tmath check``: the documentation gate as a command.
 
 Only light modules are imported here; the engine (NumPy, SymPy, the runner) is imported when
 the command runs, so ``tmath --help`` stays fast.
@@ -14,6 +14,9 @@ from typing import Annotated, Optional
 import typer
 
 from tmath.defaults import DEFAULT_SEED, DEFAULT_TIMEOUT
+from tmath.cli.common import (collect, jobs_or_cores, load_catalog, parse_seed, plain_text,
+                              write_text)
+from tmath.cli.console import err, out
 from tmath.errors import UsageError
 from tmath.exitcodes import ExitCode
 
@@ -80,23 +83,22 @@ def check(
 
     Exit codes: 0 every figure accurate, nothing changed or missing, coverage ≥ --min-coverage · 1 otherwise · 2 usage error (missing file, folder, not UTF-8 text, over 5 MB) · 3 a claims module failed to load.
     """
-    from tmath.cli import _collect, _jobs, _load, _write, err, out, parse_seed
-    from tmath.document import read_document
+    from tmath.gate.document import read_document
 
     documents = [read_document(p) for p in paths]
     if output is not None and not (output.parent if str(output.parent) else Path(".")).is_dir():
         raise UsageError(f"cannot write {output}: folder {output.parent} does not exist")
     run_seed = parse_seed(seed)
-    catalog = _load(claims)
+    catalog = load_catalog(claims)
     relevant = _relevant(catalog, claims or [], builtin, documents)
 
     from tmath import gate
-    from tmath.cache import ResultCache
-    from tmath.session import verify
+    from tmath.engine.cache import ResultCache
+    from tmath.engine.session import verify
 
     selected = catalog.with_dependencies(relevant)
-    results, interrupted = _collect(
-        verify(catalog, selected, run_seed, _jobs(jobs), timeout,
+    results, interrupted = collect(
+        verify(catalog, selected, run_seed, jobs_or_cores(jobs), timeout,
                ResultCache(enabled=not no_cache)),
         len(selected), progress=format is CheckFormat.table)
     if interrupted:
@@ -105,7 +107,7 @@ def check(
     report = gate.check(documents, relevant, {r.info.id: r for r in results}, min_coverage,
                         known_ids=catalog.claims)
     text = _render(report, format, run_seed, catalog.errors, out)
-    _write(output, text)
+    write_text(output, text)
     if catalog.errors:
         raise typer.Exit(ExitCode.LOAD_ERROR)
     raise typer.Exit(ExitCode.OK if report.passed else ExitCode.FAILED)
@@ -114,7 +116,7 @@ def check(
 def _relevant(catalog, folders: list[Path], builtin: bool, documents) -> list:
     """The claims a document is held to: those of the --claims folders (or the built-in ones
     without --claims, or both with --builtin), and every claim a document pins."""
-    from tmath.registry import builtin_claims_dir
+    from tmath.engine.registry import builtin_claims_dir
 
     roots = [f.resolve() for f in folders]
     if builtin or not folders:
@@ -134,12 +136,10 @@ def _render(report, format: CheckFormat, seed: int, load_errors, console) -> str
     from tmath.render.jsonout import dumps
 
     if format is CheckFormat.table:
-        from tmath.cli import _plain
-
         renderables = report_renderables(report)
         for r in renderables:
             console.print(r)
-        return _plain(renderables)
+        return plain_text(renderables)
     if format is CheckFormat.json:
         text = dumps(report_json(report, seed, load_errors)) + "\n"
     elif format is CheckFormat.junit:

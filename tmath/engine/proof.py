@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Literal, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import sympy as sp
 
-from tmath.results import ProofResult, ProofStep, StepKind
+from tmath.engine.results import ProofStep, StepKind
 
 
 SIMPLIFIERS: dict[str, Callable[[Any], Any]] = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from tmath.proof import Rule
+from tmath.engine.proof import Rule
 
 # Vaswani et al. (2017), arXiv:1706.03762: §5.2 (steps), §5.3 (optimizer, schedule),
 # §5.4 (label smoothing), Table 3 (d_model of the base model).

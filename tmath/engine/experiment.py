@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal
+from typing import Any, Callable
 
 import numpy as np
 
-from tmath import stats
-from tmath.results import EmpiricalResult, TestResult
-from tmath.stats import rounding_tolerance as tolerance  # re-exported for claims
+from tmath.engine import stats
+from tmath.engine.results import EmpiricalResult, TestResult
+from tmath.engine.stats import rounding_tolerance as tolerance  # re-exported for claims
 
 __all__ = ["Experiment", "TestResult", "EmpiricalResult", "tolerance"]
 

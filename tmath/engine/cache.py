@@ -22,11 +22,11 @@ from typing import Any, Iterable
 
 from tmath import __version__
 
-ENGINE_DIR = Path(__file__).resolve().parent
-# Modules that only present results or read documents: editing them cannot change a proof
-# or a check, so they do not invalidate cached results.
-PRESENTATION = {"cli.py", "cli_check.py", "gate.py", "document.py", "i18n.py", "plots.py",
-                "__main__.py"}
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+# What can change a proof or a check: the engine, the reference implementations claims build
+# on, and the shared settings. Commands, renderers, the gate and translations only present
+# results or read documents, so editing them does not invalidate cached results.
+COMPUTING = ("engine", "reference", "defaults.py", "errors.py", "__init__.py")
 
 
 def cache_dir() -> Path:
@@ -54,11 +54,11 @@ def _content_hash(path: str, mtime_ns: int, size: int) -> str:
 @functools.lru_cache(maxsize=1)
 def engine_hash() -> str:
     digest = hashlib.sha256(__version__.encode())
-    for path in sorted(ENGINE_DIR.rglob("*.py")):
-        if "_builtin_claims" in path.parts or "render" in path.parts or path.name in PRESENTATION:
-            continue
-        digest.update(str(path.relative_to(ENGINE_DIR)).encode())
-        digest.update(path.read_bytes())
+    for part in COMPUTING:
+        root = PACKAGE_DIR / part
+        for path in sorted(root.rglob("*.py")) if root.is_dir() else [root]:
+            digest.update(str(path.relative_to(PACKAGE_DIR)).encode())
+            digest.update(path.read_bytes())
     return digest.hexdigest()
 
 

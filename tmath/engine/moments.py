@@ -16,7 +16,7 @@ from typing import Any, Iterable
 
 import sympy as sp
 
-from tmath.proof import Rule
+from tmath.engine.proof import Rule
 
 
 class E(sp.Function):

@@ -1,0 +1,158 @@
+"""The gate's report model: findings (one per figure, formula or anchor), coverage per
+section, and the report that decides whether a document passes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+
+Kind = Literal["figure", "formula", "anchor"]
+FAILING = {"inaccurate", "missing", "unverified", "changed", "unknown"}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One figure, formula or anchor of the document and what the gate found."""
+
+    kind: Kind
+    status: str
+    document: str
+    section: str | None
+    line: int | None
+    claim: str | None = None
+    claims: tuple[str, ...] = ()
+    column: int | None = None
+    label: str = ""
+    printed: str | None = None
+    claim_printed: str | None = None
+    expected: tuple[float, ...] | None = None
+    relative_error: float | None = None
+    tolerance: str = ""
+    located: str = ""
+    formula: str | None = None
+    recorded: str | None = None
+    similarity: float | None = None
+    detail: str = ""
+
+    @property
+    def failing(self) -> bool:
+        return self.status in FAILING
+
+    @property
+    def warning(self) -> bool:
+        return self.status == "uncovered"
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind, "status": self.status, "document": self.document,
+                             "section": self.section, "line": self.line, "column": self.column,
+                             "claim": self.claim,
+                             "claims": list(self.claims or ((self.claim,) if self.claim else ()))}
+        if self.kind == "figure":
+            expected = list(self.expected) if self.expected is not None else None
+            d.update(label=self.label, printed=self.printed, claim_printed=self.claim_printed,
+                     expected=expected[0] if expected and len(expected) == 1 else expected,
+                     relative_error=self.relative_error, tolerance=self.tolerance,
+                     located=self.located)
+        elif self.kind == "formula":
+            d.update(formula=self.formula, recorded=self.recorded, similarity=self.similarity)
+        d["detail"] = self.detail
+        return d
+
+
+@dataclass(frozen=True)
+class SectionCoverage:
+    """How much of one top-level section the claims check."""
+
+    document: str
+    number: str
+    title: str
+    line: int
+    covered: int
+    total: int
+    claims: tuple[str, ...]
+
+    @property
+    def percent(self) -> float | None:
+        return 100.0 * self.covered / self.total if self.total else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"document": self.document, "section": self.number, "title": self.title,
+                "line": self.line, "covered": self.covered, "total": self.total,
+                "percent": _round(self.percent), "claims": list(self.claims)}
+
+
+@dataclass
+class Report:
+    """Everything the gate found in a set of documents."""
+
+    documents: tuple[str, ...]
+    findings: list[Finding]
+    sections: list[SectionCoverage]
+    covered: int
+    total: int
+    min_coverage: float = 0.0
+    claims: tuple[str, ...] = ()
+    unverified_claims: tuple[tuple[str, str, str], ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def coverage(self) -> float | None:
+        return 100.0 * self.covered / self.total if self.total else None
+
+    @property
+    def coverage_ok(self) -> bool:
+        if self.coverage is None:
+            return self.min_coverage <= 0
+        return self.coverage + 1e-9 >= self.min_coverage
+
+    @property
+    def failures(self) -> list[Finding]:
+        return [f for f in self.findings if f.failing]
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures and self.coverage_ok
+
+    def count(self, kind: str, status: str) -> int:
+        return sum(1 for f in self.findings if f.kind == kind and f.status == status)
+
+    def sections_without_claims(self) -> list[SectionCoverage]:
+        return [s for s in self.sections if not s.claims]
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "figures": {s: self.count("figure", s)
+                        for s in ("accurate", "inaccurate", "missing", "unverified")},
+            "formulas": {s: self.count("formula", s)
+                         for s in ("covered", "changed", "uncovered", "missing")},
+            "anchors": {"unknown": self.count("anchor", "unknown")},
+            "claims": len(self.claims),
+            "unverified_claims": [{"claim": c, "verdict": v, "reason": r}
+                                  for c, v, r in self.unverified_claims],
+            "coverage": _round(self.coverage),
+            "min_coverage": self.min_coverage,
+            "passed": self.passed,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "document": self.documents[0] if len(self.documents) == 1 else list(self.documents),
+            "findings": [f.to_dict() for f in self.findings],
+            "coverage": {
+                "percent": _round(self.coverage), "covered": self.covered, "total": self.total,
+                "min_coverage": self.min_coverage,
+                "sections": [s.to_dict() for s in self.sections],
+                "sections_without_claims": [
+                    {"document": s.document, "section": s.number, "title": s.title}
+                    for s in self.sections_without_claims()],
+                "uncovered_formulas": self.count("formula", "uncovered"),
+            },
+            "summary": self.summary(),
+            "notes": list(self.notes),
+        }
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(x, 1)
