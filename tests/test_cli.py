@@ -103,7 +103,7 @@ def test_false_user_claim_fails_verify(claims_dir):
     [claim] = json.loads(result.stdout)["claims"]
     assert claim["verdict"] == "failed"
     assert claim["proof"]["status"] == "failed" and claim["empirical"]["status"] == "failed"
-    assert claim["reproduce"] == "tmath verify die-mean-wrong --seed 20261130"
+    assert claim["reproduce"] == f"tmath verify die-mean-wrong --seed 20261130 --claims {folder}"
 
 
 def test_true_user_claim_verifies_and_audits(claims_dir):

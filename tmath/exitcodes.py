@@ -1,4 +1,5 @@
-"""Process exit codes of the ``tmath`` command, defined once and mapped in ``cli.py``."""
+"""Process exit codes of the ``tmath`` command, defined once and mapped in
+:mod:`tmath.cli.boundary`."""
 
 from __future__ import annotations
 
@@ -13,8 +14,17 @@ class ExitCode(enum.IntEnum):
     FAILED = 1
     """A claim failed or errored, or ``audit`` found a check that accepts a foil."""
     USAGE = 2
-    """The command line was wrong: unknown claim id, bad option value, missing path."""
+    """The command line was wrong: unknown claim id, bad option value, missing path, an
+    output path that would destroy an input or is not a regular writable file."""
     LOAD_ERROR = 3
     """A claims module could not be loaded (the others still ran), or tmath itself broke."""
+    ENVIRONMENT = 4
+    """The system refused: an output could not be written (read-only folder or file system,
+    permission denied, disk full), or the machine ran out of memory."""
     INTERRUPTED = 130
-    """The run was interrupted (Ctrl-C)."""
+    """The run was interrupted (Ctrl-C, SIGINT); the results so far were shown."""
+    BROKEN_PIPE = 141
+    """The reader of stdout went away (``tmath verify -f json | head -1``), as a shell
+    reports a process ended by SIGPIPE; nothing more was printed."""
+    TERMINATED = 143
+    """The run was stopped by SIGTERM; the results so far were shown."""

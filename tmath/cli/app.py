@@ -25,7 +25,9 @@ Each claim carries a SymPy proof whose every step is checked, a randomized check
   tmath explain softmax-temperature the derivation, evidence and foils of one claim
   tmath audit all                   show that every check can fail
 
-Exit codes: 0 all verified · 1 a claim failed or a check is weak · 2 usage error · 3 a claims module failed to load · 130 interrupted.
+Exit codes: 0 all verified · 1 a claim failed or a check is weak · 2 usage error (an output that would overwrite an input or a read-only file included) · 3 a claims module failed to load (or an internal error) · 4 the system refused (an output could not be written: read-only, permission denied, disk full) · 130 interrupted (Ctrl-C) · 141 stdout was closed · 143 terminated (SIGTERM).
+
+Claim folders are code: --claims DIR runs DIR's modules (like a pytest conftest.py). Documents are only read, never run.
 """
 
 app = typer.Typer(help=HELP, no_args_is_help=True, rich_markup_mode="rich",

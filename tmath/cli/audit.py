@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import time
 
-from tmath.cli.common import (collect, jobs_or_cores, load_catalog, parse_seed, report_and_exit,
+from tmath.cli.common import (check_output, collect, jobs_or_cores, load_catalog, parse_max_memory,
+                              parse_seed, parse_timeout, print_details, report_and_exit,
                               result_cache)
-from tmath.cli.options import (ClaimsOption, Format, FormatOption, IdsArgument, JobsOption,
-                               NoCacheOption, OutputOption, SeedOption, TimeoutOption)
+from tmath.cli.options import (DEFAULT_MAX_MEMORY_MB, ClaimsOption, Format, FormatOption,
+                               IdsArgument, JobsOption, MaxMemoryOption, NoBuiltinOption,
+                               NoCacheOption, OutputOption, SeedOption, TimeoutOption,
+                               VerboseOption)
 from tmath.defaults import DEFAULT_SEED, DEFAULT_TIMEOUT
 from tmath.errors import UsageError
 
@@ -15,19 +18,26 @@ from tmath.errors import UsageError
 def audit(
     ids: IdsArgument = None,
     claims: ClaimsOption = None,
+    no_builtin: NoBuiltinOption = False,
     seed: SeedOption = str(DEFAULT_SEED),
     format: FormatOption = Format.table,
     output: OutputOption = None,
     jobs: JobsOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    max_memory: MaxMemoryOption = DEFAULT_MAX_MEMORY_MB,
     no_cache: NoCacheOption = False,
+    verbose: VerboseOption = False,
 ) -> None:
     """Show that every check can fail: run both checks against each foil.
 
     Besides the declared foils, each non-zero part of a statement's value is perturbed by ×1.05. A proof or randomized check that accepts a false statement is weak: exit 1.
     """
     run_seed = parse_seed(seed)
-    registry = load_catalog(claims)
+    timeout, workers, memory = parse_timeout(timeout), jobs_or_cores(jobs), \
+        parse_max_memory(max_memory)
+    registry = load_catalog(claims, no_builtin)
+    inputs = registry.input_files()
+    check_output(output, inputs)
     selected = registry.select(ids or ["all"])
     if not selected:
         raise UsageError("no claims to audit (the registry is empty)")
@@ -37,10 +47,12 @@ def audit(
 
     start = time.perf_counter()
     audits, interrupted = collect(
-        run_audit(registry, selected, run_seed, jobs_or_cores(jobs), timeout,
-                  result_cache(no_cache)),
+        run_audit(registry, selected, run_seed, workers, timeout, result_cache(no_cache), memory),
         len(selected), progress=format is Format.table)
     seconds = time.perf_counter() - start
+    if verbose:
+        print_details(audits, registry)
     report_and_exit(format, output, interrupted, registry.errors, ok=all(a.strong for a in audits),
                     as_json=lambda: dumps(audit_document(audits, run_seed, registry.errors)),
-                    as_table=lambda: [audit_table(audits), audit_summary(audits, seconds)])
+                    as_table=lambda: [audit_table(audits), audit_summary(audits, seconds)],
+                    inputs=inputs)

@@ -1,15 +1,26 @@
-"""The one place where errors become exit codes (typer itself exits 2 on bad options)."""
+"""The one place where errors become exit codes (typer itself exits 2 on bad options).
+
+Every command runs inside :func:`boundary`: SIGINT and SIGTERM end it like Ctrl-C (exit 130
+and 143, the results so far shown); a user's mistake is one line and exit 2; what the system
+refuses (a full disk, a read-only folder, permission denied, no memory) is one line and exit
+4; a closed stdout (``tmath verify -f json | head -1``) ends quietly with 141, as a shell
+reports SIGPIPE. Only a bug in tmath is an "internal error" (exit 3).
+"""
 
 from __future__ import annotations
 
+import errno
 import functools
 import os
+import sys
 from typing import Callable
 
 import typer
 from rich.markup import escape
 
 from tmath.cli.console import err
+from tmath.cli.outputs import ENVIRONMENT_ERRNOS, OutputError, describe
+from tmath.engine import interrupts
 from tmath.errors import TmathError, UsageError
 from tmath.exitcodes import ExitCode
 
@@ -19,26 +30,90 @@ def boundary(command: Callable) -> Callable:
 
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
-        try:
-            return command(*args, **kwargs)
-        except typer.Exit:
-            raise
-        except UsageError as exc:
-            err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
-            raise typer.Exit(ExitCode.USAGE) from None
-        except TmathError as exc:
-            err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
-            raise typer.Exit(ExitCode.LOAD_ERROR) from None
-        except KeyboardInterrupt:
-            err.print("[bold red]interrupted[/]")
-            raise typer.Exit(ExitCode.INTERRUPTED) from None
-        except Exception as exc:  # a bug in tmath: say so; the traceback on request
-            err.print(f"[bold red]internal error:[/] {escape(f'{type(exc).__name__}: {exc}')}",
-                      highlight=False)
-            if os.environ.get("TMATH_DEBUG"):
-                err.print_exception()
-            else:
-                err.print("set TMATH_DEBUG=1 to see the traceback, and please report it")
-            raise typer.Exit(ExitCode.LOAD_ERROR) from None
+        with interrupts.handled():
+            code = _run(command, args, kwargs)
+        raise typer.Exit(_flushed(code))
 
     return wrapper
+
+
+def _run(command: Callable, args, kwargs) -> int:
+    try:
+        command(*args, **kwargs)
+        code = ExitCode.OK
+    except typer.Exit as exc:
+        code = exc.exit_code
+    except BrokenPipeError:
+        _silence_stdout()
+        return ExitCode.BROKEN_PIPE
+    except UsageError as exc:
+        _say(f"[bold red]error:[/] {escape(str(exc))}")
+        return ExitCode.USAGE
+    except OutputError as exc:
+        _say(f"[bold red]error:[/] {escape(str(exc))}")
+        return ExitCode.ENVIRONMENT
+    except TmathError as exc:
+        _say(f"[bold red]error:[/] {escape(str(exc))}")
+        return ExitCode.LOAD_ERROR
+    except KeyboardInterrupt:
+        code = interrupts.exit_code() or ExitCode.INTERRUPTED
+        _say("[bold red]terminated[/]" if code == ExitCode.TERMINATED else
+             "[bold red]interrupted[/]")
+        return code
+    except MemoryError:
+        _say("[bold red]error:[/] out of memory (a claim's worker is limited by --max-memory; "
+             "this was tmath itself)")
+        return ExitCode.ENVIRONMENT
+    except OSError as exc:
+        if exc.errno == errno.EPIPE:
+            _silence_stdout()
+            return ExitCode.BROKEN_PIPE
+        if exc.errno not in ENVIRONMENT_ERRNOS:
+            return _internal(exc)
+        where = f"{exc.filename}: " if exc.filename else ""
+        _say(f"[bold red]error:[/] {escape(where + describe(exc))}")
+        return ExitCode.ENVIRONMENT
+    except Exception as exc:  # a bug in tmath: say so; the traceback on request
+        return _internal(exc)
+    if code == ExitCode.INTERRUPTED and interrupts.exit_code() == ExitCode.TERMINATED:
+        code = ExitCode.TERMINATED  # a command that only knew about Ctrl-C
+    return code
+
+
+def _internal(exc: BaseException) -> int:
+    _say(f"[bold red]internal error:[/] {escape(f'{type(exc).__name__}: {exc}')}")
+    if os.environ.get("TMATH_DEBUG"):
+        err.print_exception()
+    else:
+        _say("set TMATH_DEBUG=1 to see the traceback, and please report it")
+    return ExitCode.LOAD_ERROR
+
+
+def _say(message: str) -> None:
+    try:
+        err.print(message, highlight=False)
+    except OSError:  # stderr is gone too: the exit code is all we can give
+        pass
+
+
+def _flushed(code: int) -> int:
+    """Flush stdout now, so a reader that went away is noticed here and not as a traceback
+    at interpreter exit."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        return ExitCode.BROKEN_PIPE
+    except (OSError, ValueError):
+        pass
+    return code
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so nothing more (the final flush included) can fail."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        pass

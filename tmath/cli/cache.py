@@ -5,9 +5,11 @@ from __future__ import annotations
 import sys
 
 import typer
+from rich.markup import escape
 
 from tmath.cli.boundary import boundary
-from tmath.cli.console import out
+from tmath.cli.console import err, out
+from tmath.exitcodes import ExitCode
 
 cache_app = typer.Typer(help="Manage the on-disk cache of results and claim metadata.",
                         no_args_is_help=True)
@@ -19,8 +21,14 @@ def cache_clear() -> None:
     """Delete every cached result and the claim index."""
     from tmath.engine.cache import cache_dir, clear
 
-    removed = clear()
-    out.print(f"removed {removed} cached file(s) from {cache_dir()}")
+    removed, failed = clear()
+    out.print(f"removed {removed} cached file(s) from {cache_dir()}", highlight=False)
+    if failed:
+        for problem in failed[:5]:
+            err.print(f"[bold red]error:[/] cannot remove {escape(problem)}", highlight=False)
+        if len(failed) > 5:
+            err.print(f"… and {len(failed) - 5} more", highlight=False)
+        raise typer.Exit(ExitCode.ENVIRONMENT)
 
 
 @cache_app.command("path")

@@ -1,12 +1,17 @@
-"""What the commands share: loading claims, seeds, caches, writing outputs, the report-and-exit
-path. Only light modules are imported here; the engine comes in when a command runs."""
+"""What the commands share: loading claims, seeds, option values, caches, writing outputs, the
+report-and-exit path. Only light modules are imported here; the engine comes in when a
+command runs.
+
+``write_text(path, text, inputs=...)`` and ``write_bytes`` (from :mod:`tmath.cli.outputs`)
+are the one way a command writes a file: never over one of ``inputs``, never half a file.
+"""
 
 from __future__ import annotations
 
+import math
 import os
 import secrets
 import sys
-import tempfile
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -14,6 +19,7 @@ import typer
 
 from tmath.cli.console import err, out
 from tmath.cli.options import Format
+from tmath.cli.outputs import OutputError, output_target, write_bytes, write_text  # noqa: F401
 from tmath.errors import UsageError
 from tmath.exitcodes import ExitCode
 
@@ -40,12 +46,18 @@ def translator(lang: Optional[str]):
     return Translator(language(lang))
 
 
-def load_catalog(claims: Optional[list[Path]]):
-    """The claim catalog (metadata; the claims modules are imported only when needed)."""
+def load_catalog(claims: Optional[list[Path]], no_builtin: bool = False):
+    """The claim catalog (metadata; the claims modules are imported only when needed).
+
+    ``claims`` folders are added to the built-in claims; ``no_builtin`` uses only them. The
+    same in every command. Load errors are printed on stderr (the command exits 3)."""
     from rich.markup import escape
 
     from tmath.engine.registry import catalog
 
+    if no_builtin and not claims:
+        raise UsageError("--no-builtin needs at least one --claims DIR (there would be no "
+                         "claims at all)")
     for folder in claims or []:
         if not folder.exists():
             raise UsageError(f"claims folder not found: {folder}")
@@ -53,7 +65,7 @@ def load_catalog(claims: Optional[list[Path]]):
             raise UsageError(f"--claims needs a folder, and {folder} is a file")
         if not os.access(folder, os.R_OK | os.X_OK):
             raise UsageError(f"cannot read the claims folder {folder} (permission denied)")
-    found = catalog(claims or [])
+    found = catalog(claims or [], builtin=not no_builtin)
     for error in found.errors:
         err.print(f"[bold red]load error[/] {escape(str(error))}", highlight=False)
     return found
@@ -66,35 +78,40 @@ def result_cache(no_cache: bool):
 
 
 def jobs_or_cores(jobs: Optional[int]) -> int:
+    """``--jobs`` checked (a whole number ≥ 1), or the usable cores."""
     from tmath.engine.parallel import usable_cores
 
-    return jobs or usable_cores()
+    if jobs is None:
+        return usable_cores()
+    if jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, not {jobs}")
+    return jobs
 
 
-def write_text(path: Optional[Path], text: str) -> None:
-    """Write a report to ``path`` (if given) atomically."""
+def parse_timeout(seconds: float) -> float:
+    """``--timeout`` checked: a finite number of seconds, > 0 and at most a week."""
+    from tmath.cli.options import MAX_TIMEOUT
+
+    if not math.isfinite(seconds) or seconds <= 0 or seconds > MAX_TIMEOUT:
+        raise UsageError(f"--timeout must be a finite number of seconds between 0 and "
+                         f"{MAX_TIMEOUT:.0f} (a week), not {seconds:g}")
+    return seconds
+
+
+def parse_max_memory(megabytes: int) -> Optional[int]:
+    """``--max-memory`` checked: MB ≥ 64, or 0 for no limit (None)."""
+    if megabytes == 0:
+        return None
+    if megabytes < 64:
+        raise UsageError(f"--max-memory must be at least 64 (MB), or 0 for no limit, "
+                         f"not {megabytes}")
+    return megabytes
+
+
+def check_output(path: Optional[Path], inputs=()) -> None:
+    """Refuse an output path before any work is done (it is checked again when written)."""
     if path is not None:
-        write_bytes(path, text.encode("utf-8"))
-
-
-def write_bytes(path: Path, data: bytes) -> None:
-    """A temporary file in the same folder, then a rename: readers never see half a file."""
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise UsageError(f"cannot write {path}: folder {folder} does not exist")
-    if path.is_dir():
-        raise UsageError(f"cannot write {path}: it is a folder")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        output_target(path, inputs)
 
 
 def plain_text(renderables) -> str:
@@ -107,8 +124,25 @@ def plain_text(renderables) -> str:
     return console.export_text()
 
 
+class Interrupted:
+    """A run cut short by Ctrl-C or SIGTERM (truthy); ``exit_code`` is 130 or 143."""
+
+    def __init__(self, exit_code: int) -> None:
+        self.exit_code = exit_code
+
+    def __bool__(self) -> bool:
+        return True
+
+    @property
+    def what(self) -> str:
+        return "terminated" if self.exit_code == ExitCode.TERMINATED else "interrupted"
+
+
 def collect(iterator, total: int, progress: bool):
-    """Gather results; a progress bar on an interactive terminal; Ctrl-C keeps what we have."""
+    """Gather results; a progress bar on an interactive terminal; Ctrl-C or SIGTERM keeps
+    what we have. Returns (results, None or an :class:`Interrupted`)."""
+    from tmath.engine import interrupts
+
     results = []
     show = progress and err.is_terminal
     try:
@@ -123,21 +157,46 @@ def collect(iterator, total: int, progress: bool):
         else:
             results.extend(iterator)
     except KeyboardInterrupt:
-        return results, True
-    return results, False
+        return results, Interrupted(interrupts.exit_code() or ExitCode.INTERRUPTED)
+    return results, None
 
 
 def print_tracebacks(results) -> None:
+    """Under --verbose: the traceback of every claim that raised."""
     for r in results:
-        for part, outcome in (("proof", r.proof), ("randomized check", r.empirical)):
+        statement = getattr(r, "statement", r)
+        for part, outcome in (("proof", statement.proof), ("randomized check",
+                                                            statement.empirical)):
             if outcome.details:
                 err.print(f"[bold red]{r.info.id}[/] {part} raised:", highlight=False)
                 err.print(outcome.details, highlight=False, markup=False)
 
 
-def report_and_exit(format: Format, output: Optional[Path], interrupted: bool, load_errors: list,
-                    ok: bool, as_json: Callable[[], str], as_table: Callable[[], list]) -> None:
-    """Print (and write) a report, then exit with the code its outcome maps to."""
+def print_captured(results, catalog=None) -> None:
+    """Under --verbose: what claims modules printed at import and claims printed while they
+    ran (on stderr, so stdout stays the report)."""
+    from rich.markup import escape
+
+    for path, text in (getattr(catalog, "outputs", None) or {}).items():
+        err.print(f"[bold]{escape(path)}[/] printed while it was imported:", highlight=False)
+        err.print(text.rstrip("\n"), highlight=False, markup=False)
+    for r in results:
+        if getattr(r, "output", ""):
+            err.print(f"[bold]{r.info.id}[/] printed:", highlight=False)
+            err.print(r.output.rstrip("\n"), highlight=False, markup=False)
+
+
+def print_details(results, catalog=None) -> None:
+    """Everything --verbose adds: tracebacks and captured output."""
+    print_tracebacks(results)
+    print_captured(results, catalog)
+
+
+def report_and_exit(format: Format, output: Optional[Path], interrupted, load_errors: list,
+                    ok: bool, as_json: Callable[[], str], as_table: Callable[[], list],
+                    inputs=()) -> None:
+    """Print (and write) a report, then exit with the code its outcome maps to. An
+    interrupted run prints what finished and writes no file."""
     if format is Format.json:
         text = as_json()
         sys.stdout.write(text + "\n")
@@ -147,9 +206,11 @@ def report_and_exit(format: Format, output: Optional[Path], interrupted: bool, l
             out.print(renderable)
         text = plain_text(renderables) if output is not None else ""
     if interrupted:
-        err.print("[bold red]interrupted[/]: results so far are shown above")
-        raise typer.Exit(ExitCode.INTERRUPTED)
-    write_text(output, text)
+        what = getattr(interrupted, "what", "interrupted")
+        err.print(f"[bold red]{what}[/]: results so far are shown above"
+                  + (f"; {output} was not written" if output is not None else ""))
+        raise typer.Exit(getattr(interrupted, "exit_code", ExitCode.INTERRUPTED))
+    write_text(output, text, inputs=inputs)
     if load_errors:
         raise typer.Exit(ExitCode.LOAD_ERROR)
     raise typer.Exit(ExitCode.OK if ok else ExitCode.FAILED)

@@ -9,7 +9,7 @@ import typer
 
 from tmath.cli.common import load_catalog, translator
 from tmath.cli.console import err, out
-from tmath.cli.options import ClaimsOption, Format, FormatOption, LangOption
+from tmath.cli.options import ClaimsOption, Format, FormatOption, LangOption, NoBuiltinOption
 from tmath.exitcodes import ExitCode
 
 
@@ -19,6 +19,7 @@ def list_claims(
     tag: Annotated[Optional[str], typer.Option("--tag", "-t", help="Only claims with this tag.")] = None,
     format: FormatOption = Format.table,
     claims: ClaimsOption = None,
+    no_builtin: NoBuiltinOption = False,
     lang: LangOption = None,
 ) -> None:
     """List the registered claims: id, section, title, tags, kind of proof."""
@@ -26,7 +27,7 @@ def list_claims(
     from tmath.render.tables import claims_table
 
     tr = translator(lang)
-    registry = load_catalog(claims)
+    registry = load_catalog(claims, no_builtin)
     specs = [s for s in registry
              if (section is None or s.section == section or s.top_section == section)
              and (tag is None or tag in s.tags)]

@@ -1,4 +1,9 @@
-"""Options shared by several commands, declared once (``Annotated`` types for typer)."""
+"""Options shared by several commands, declared once (``Annotated`` types for typer).
+
+Values typer cannot check by type alone (a finite, positive ``--timeout``; ``--jobs`` ≥ 1;
+``--max-memory``) are checked by :mod:`tmath.cli.common` (``parse_timeout``, ``jobs_or_cores``,
+``parse_max_memory``), so a bad value is a one-line usage error.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,14 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+
+DEFAULT_MAX_MEMORY_MB = 4096
+"""Megabytes a claim's worker may allocate beyond what it starts with. The heaviest built-in
+claim needs about 220 MB (peak resident 190 MB, peak mapped 440 MB of which 220 MB is the
+worker's starting size, measured over `verify all` and `audit all`); 4096 leaves an order of
+magnitude for NumPy's and SymPy's temporaries on larger inputs."""
+MAX_TIMEOUT = 7 * 24 * 3600.0
+"""The longest --timeout accepted: a week."""
 
 
 class Format(str, enum.Enum):
@@ -27,27 +40,39 @@ def complete_ids(incomplete: str) -> list[str]:
 
 ClaimsOption = Annotated[Optional[list[Path]], typer.Option(
     "--claims", metavar="DIR",
-    help="Also load the claims defined in the *.py files of DIR (repeatable).")]
+    help="Also load the claims defined in the *.py files of DIR, next to the built-in claims "
+         "(repeatable). A claims folder is code: loading it runs it.")]
+NoBuiltinOption = Annotated[bool, typer.Option(
+    "--no-builtin", help="Use only the --claims folders, not the built-in claims.")]
 SeedOption = Annotated[str, typer.Option(
     "--seed", metavar="N|random",
     help="Seed of the randomized checks (each claim derives its own stream from it). "
          "'random' picks one and prints it.")]
 FormatOption = Annotated[Format, typer.Option("--format", "-f", help="Output format.")]
 OutputOption = Annotated[Optional[Path], typer.Option(
-    "--output", "-o", metavar="FILE", help="Write the report to FILE (atomically) as well.")]
+    "--output", "-o", metavar="FILE",
+    help="Write the report to FILE as well (atomically; through a symlink to its target). "
+         "An input, a read-only file, a folder, a device or a FIFO is refused (exit 2).")]
 JobsOption = Annotated[Optional[int], typer.Option(
-    "--jobs", "-j", min=1, metavar="N",
-    help="Worker processes (default: the usable cores). Output is identical for any N.")]
+    "--jobs", "-j", metavar="N",
+    help="Worker processes, at least 1 (default: the usable cores). Output is identical for "
+         "any N.")]
 TimeoutOption = Annotated[float, typer.Option(
-    "--timeout", min=0.001, metavar="SECONDS",
-    help="Stop a claim that runs longer than this (its proof, check and figures together).")]
+    "--timeout", metavar="SECONDS",
+    help="Stop a claim that runs longer than this (its proof, check and figures together), "
+         "and every process it started. A finite number of seconds > 0.")]
+MaxMemoryOption = Annotated[int, typer.Option(
+    "--max-memory", metavar="MB",
+    help="Memory a claim's worker may allocate beyond what it starts with; a claim that needs "
+         "more is stopped with an error (Linux; 0: no limit).")]
 NoCacheOption = Annotated[bool, typer.Option(
     "--no-cache", help="Run everything again instead of reusing unchanged cached results.")]
 LangOption = Annotated[Optional[str], typer.Option(
     "--lang", metavar="en|zh",
     help="Language of titles, summaries, justifications and headers (default: $TMATH_LANG or en).")]
 VerboseOption = Annotated[bool, typer.Option(
-    "--verbose", "-v", help="Show the traceback of every claim that raised an error.")]
+    "--verbose", "-v",
+    help="Show the traceback of every claim that raised an error, and what claims printed.")]
 IdsArgument = Annotated[Optional[list[str]], typer.Argument(
     metavar="all|ID...", help="Claim ids, or 'all' (the default).", show_default=False,
     autocompletion=complete_ids)]

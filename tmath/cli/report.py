@@ -8,10 +8,12 @@ from typing import Annotated
 
 import typer
 
-from tmath.cli.common import (collect, jobs_or_cores, load_catalog, parse_seed, result_cache,
+from tmath.cli.common import (check_output, collect, jobs_or_cores, load_catalog,
+                              parse_max_memory, parse_seed, parse_timeout, result_cache,
                               translator, write_text)
 from tmath.cli.console import err
-from tmath.cli.options import (ClaimsOption, JobsOption, LangOption, NoCacheOption, SeedOption,
+from tmath.cli.options import (DEFAULT_MAX_MEMORY_MB, ClaimsOption, JobsOption, LangOption,
+                               MaxMemoryOption, NoBuiltinOption, NoCacheOption, SeedOption,
                                TimeoutOption)
 from tmath.defaults import DEFAULT_SEED, DEFAULT_TIMEOUT
 from tmath.engine.results import PASSING
@@ -25,15 +27,19 @@ class ReportFormat(str, enum.Enum):
 
 
 def report(
-    output: Annotated[Path, typer.Option("--output", "-o", metavar="PATH",
-                                         help="Where to write the report.")],
+    output: Annotated[Path, typer.Option(
+        "--output", "-o", metavar="PATH",
+        help="Where to write the report (atomically; an input, a read-only file, a folder, a "
+             "device or a FIFO is refused).")],
     format: Annotated[ReportFormat, typer.Option("--format", "-f", help="html or markdown.")]
     = ReportFormat.html,
     claims: ClaimsOption = None,
+    no_builtin: NoBuiltinOption = False,
     seed: SeedOption = str(DEFAULT_SEED),
     lang: LangOption = None,
     jobs: JobsOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    max_memory: MaxMemoryOption = DEFAULT_MAX_MEMORY_MB,
     no_cache: NoCacheOption = False,
 ) -> None:
     """Write a companion report: every claim by section with its status, statement, derivation, evidence, figures and foils.
@@ -41,8 +47,12 @@ def report(
     The HTML is one self-contained file (no network needed to view it); with matplotlib installed (pip install 'tmath[plot]') the claims' figures are embedded as images.
     """
     run_seed = parse_seed(seed)
+    timeout, workers, memory = parse_timeout(timeout), jobs_or_cores(jobs), \
+        parse_max_memory(max_memory)
     tr = translator(lang)
-    registry = load_catalog(claims)
+    registry = load_catalog(claims, no_builtin)
+    inputs = registry.input_files()
+    check_output(output, inputs)
     selected = list(registry)
     if not selected:
         raise UsageError("no claims to report (the registry is empty)")
@@ -50,17 +60,17 @@ def report(
     from tmath.render.report import html_report, markdown_report
 
     audits, interrupted = collect(
-        run_audit(registry, selected, run_seed, jobs_or_cores(jobs), timeout,
-                  result_cache(no_cache)),
+        run_audit(registry, selected, run_seed, workers, timeout, result_cache(no_cache),
+                  memory),
         len(selected), progress=True)
     if interrupted:
-        err.print("[bold red]interrupted[/]: no report written")
-        raise typer.Exit(ExitCode.INTERRUPTED)
+        err.print(f"[bold red]{interrupted.what}[/]: no report written")
+        raise typer.Exit(interrupted.exit_code)
     if format is ReportFormat.html:
         text = html_report(audits, run_seed, tr, _pictures(registry))
     else:
         text = markdown_report(audits, run_seed, tr)
-    write_text(output, text)
+    write_text(output, text, inputs=inputs)
     err.print(f"wrote {output} ({len(text.encode()) / 1024:.0f} KiB, {len(audits)} claims)")
     failed = registry.errors or any(a.statement.verdict not in PASSING for a in audits)
     raise typer.Exit(ExitCode.LOAD_ERROR if registry.errors else
@@ -76,11 +86,14 @@ def _pictures(registry) -> dict[str, bytes]:
         return {}
     from tmath.render.plots import render_png
 
+    from tmath.engine.capture import Captured
+
     pictures = {}
     for spec in registry.registry():
         if callable(getattr(spec.implementation, "plot", None)):
             try:
-                pictures[spec.id] = render_png(spec.implementation.plot())
+                with Captured():  # what a plot() prints stays out of tmath's output
+                    pictures[spec.id] = render_png(spec.implementation.plot())
             except Exception as exc:  # a broken plot must not lose the report
                 err.print(f"figure of {spec.id} failed: {type(exc).__name__}: {exc}", markup=False)
     return pictures

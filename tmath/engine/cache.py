@@ -1,21 +1,33 @@
-"""On-disk caches: the claim index (metadata) and results of proofs and checks.
+"""On-disk caches: the claim index (metadata) and results of proofs, checks and plots.
 
-Both live in ``$XDG_CACHE_HOME/tmath`` (``~/.cache/tmath`` by default). A result is stored
-under a key that hashes everything it depends on: the claim's source file and those of the
-claims it builds on, every source file of the tmath engine, the versions of Python, NumPy,
-SciPy and SymPy, the seed and the kind of run. Changing any of them changes the key, so a
-stale result is never served. A cache that cannot be written is silently skipped.
+Both live in ``$XDG_CACHE_HOME/tmath`` (``~/.cache/tmath`` by default). An entry is a JSON file
+of the result object (:mod:`tmath.engine.serialize`), never pickle: reading the cache parses
+data and cannot run code. A result is stored under a key that hashes everything it depends
+on: the claim's module and every other file of its folder (helpers, subfolders, data; see
+:func:`tmath.engine.registry.Claims.files_of`), the same for the claims it builds on, every
+source file of the tmath engine, the versions of Python, NumPy, SciPy and SymPy, the seed and
+the kind of run. Changing any of them changes the key, so a stale result is never served.
+
+An entry also records what it is: the claim id, the kind of run, its key, the tmath version,
+the seed and the SHA-256 digest of every file it depends on. It is served only when all of
+them match what is being asked for and its value has exactly the shape of the result class;
+anything else (a file that does not parse, another claim's entry copied under this key, a
+changed file, a symlink or FIFO in the cache folder) is a miss, never a crash. A cache that
+cannot be written is silently skipped.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import importlib
+import json
 import os
-import pickle
 import platform
 import shutil
+import stat
 import tempfile
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Iterable
@@ -27,28 +39,49 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1]
 # on, and the shared settings. Commands, renderers, the gate and translations only present
 # results or read documents, so editing them does not invalidate cached results.
 COMPUTING = ("engine", "reference", "defaults.py", "errors.py", "__init__.py")
+FORMAT = "tmath-cache/2"
+"""Changes whenever the layout of an entry changes (old entries are then misses)."""
+MAX_ENTRY_BYTES = 64 * 2**20
+"""Larger files in the cache folder are not read (a result is a few kilobytes)."""
 
 
 def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    """``$XDG_CACHE_HOME/tmath``; a relative XDG_CACHE_HOME is ignored, as the spec says."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "tmath"
 
 
 def file_hash(path: str) -> str:
-    """Content hash of a file (memoized while its size and modification time stay the same)."""
+    """SHA-256 of a regular file's content (memoized while its size and modification time
+    stay the same); "missing" for anything that is not a readable regular file."""
     try:
-        stat = os.stat(path)
-    except OSError:
+        info = os.stat(path)
+    except (OSError, ValueError):
         return "missing"
-    return _content_hash(path, stat.st_mtime_ns, stat.st_size)
+    if not stat.S_ISREG(info.st_mode):
+        return "missing"
+    return _content_hash(path, info.st_mtime_ns, info.st_size, info.st_ino)
 
 
-@functools.lru_cache(maxsize=None)
-def _content_hash(path: str, mtime_ns: int, size: int) -> str:
+@functools.lru_cache(maxsize=4096)
+def _content_hash(path: str, mtime_ns: int, size: int, inode: int) -> str:
     try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError:
         return "missing"
+    digest = hashlib.sha256()
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return "missing"
+        while chunk := os.read(fd, 1 << 20):
+            digest.update(chunk)
+    except OSError:
+        return "missing"
+    finally:
+        os.close(fd)
+    return digest.hexdigest()
 
 
 @functools.lru_cache(maxsize=1)
@@ -81,51 +114,166 @@ def digest(*parts: Any) -> str:
     return h.hexdigest()
 
 
+@dataclass(frozen=True)
+class Key:
+    """Where an entry lives, and what the entry must say about itself to be served."""
+
+    digest: str
+    kind: str
+    claim: str
+    files: tuple[tuple[str, str], ...]
+    """(path, SHA-256) of every file the entry depends on, sorted by path."""
+    seed: int | None = None
+
+    def __str__(self) -> str:
+        return self.digest
+
+
+def make_key(kind: str, claim: str, files: Iterable[str], seed: int | None,
+             *extra: Any) -> Key:
+    """A key over ``files`` (by content, not by where they are), the engine and ``extra``."""
+    recorded = tuple(sorted({(str(f), file_hash(str(f))) for f in files}))
+    contents = sorted(sha for _, sha in recorded)
+    return Key(digest(FORMAT, kind, claim, contents, seed, engine_hash(), *extra),
+               kind, claim, recorded, seed)
+
+
 class Store:
-    """A folder of pickled values addressed by key; every failure reads as a miss."""
+    """A folder of JSON entries addressed by :class:`Key`; every failure reads as a miss."""
 
     def __init__(self, name: str, enabled: bool = True) -> None:
         self.folder = cache_dir() / name
         self.enabled = enabled
 
-    def get(self, key: str) -> Any | None:
+    def path(self, key: Key) -> Path:
+        return self.folder / f"{key.digest}.json"
+
+    def get(self, key: Key, hint: Any) -> Any | None:
+        """The value stored under ``key`` if the entry is exactly what ``key`` asks for."""
         if not self.enabled:
             return None
         try:
-            with open(self.folder / f"{key}.pickle", "rb") as handle:
-                return pickle.load(handle)
-        except Exception:
+            entry = json.loads(_read_regular(self.path(key)))
+            return _validated(entry, key, hint)
+        except Exception:  # noqa: BLE001 -- whatever is wrong with an entry, it is a miss
             return None
 
-    def put(self, key: str, value: Any) -> None:
+    def put(self, key: Key, value: Any, hint: Any) -> None:
         if not self.enabled:
             return
+        from tmath.engine.serialize import to_jsonable
+
+        tmp = None
         try:
+            entry = {"format": FORMAT, "tmath": __version__, "kind": key.kind,
+                     "claim": key.claim, "key": key.digest, "seed": key.seed,
+                     "files": [list(f) for f in key.files],
+                     "value": to_jsonable(value, hint)}
+            data = json.dumps(entry, ensure_ascii=False, allow_nan=False).encode("utf-8")
             self.folder.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
             with os.fdopen(fd, "wb") as handle:
-                pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, self.folder / f"{key}.pickle")
-        except Exception:
+                handle.write(data)
+            os.replace(tmp, self.path(key))
+            tmp = None
+        except Exception:  # noqa: BLE001 -- a cache that cannot be written is skipped
             pass
+        finally:
+            if tmp is not None:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+
+
+def _read_regular(path: Path) -> bytes:
+    """The bytes of a regular file: never follows a symlink, never blocks on a FIFO."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_ENTRY_BYTES:
+            raise ValueError("not a cache entry")
+        chunks, size = [], 0
+        while chunk := os.read(fd, 1 << 20):
+            size += len(chunk)
+            if size > MAX_ENTRY_BYTES:
+                raise ValueError("cache entry too large")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _validated(entry: Any, key: Key, hint: Any) -> Any:
+    from tmath.engine.serialize import ShapeError, from_jsonable
+
+    expected = {"format": FORMAT, "tmath": __version__, "kind": key.kind, "claim": key.claim,
+                "key": key.digest, "seed": key.seed, "files": [list(f) for f in key.files]}
+    if not isinstance(entry, dict) or set(entry) != {*expected, "value"}:
+        raise ShapeError("not a cache entry")
+    for name, value in expected.items():
+        if entry[name] != value or type(entry[name]) is not type(value):
+            raise ShapeError(f"entry is for another {name}")
+    value = from_jsonable(hint, entry["value"])
+    info = getattr(value, "info", None)
+    if info is not None and getattr(info, "id", None) != key.claim:
+        raise ShapeError("entry holds another claim's result")
+    if key.seed is not None and getattr(value, "seed", key.seed) != key.seed:
+        raise ShapeError("entry holds a result of another seed")
+    return value
+
+
+RESULT_TYPES = {"verify": ("tmath.engine.results", "ClaimResult"),
+                "audit": ("tmath.engine.results", "AuditResult"),
+                "plot": ("tmath.engine.plots", "Plot")}
+"""The class of the value each kind of run stores (imported when first needed)."""
+
+
+def result_type(kind: str) -> type:
+    module, name = RESULT_TYPES[kind]
+    return getattr(importlib.import_module(module), name)
 
 
 class ResultCache(Store):
-    """Results of ``verify`` and ``audit`` runs, keyed by everything they depend on."""
+    """Results of ``verify``, ``audit`` and plots, keyed by everything they depend on."""
 
     def __init__(self, enabled: bool = True) -> None:
         super().__init__("results", enabled)
 
-    def key(self, kind: str, claim_id: str, files: Iterable[str], seed: int) -> str:
-        return digest(kind, claim_id, sorted(file_hash(f) for f in set(files)), seed,
-                      engine_hash(), library_versions())
+    def key(self, kind: str, claim_id: str, files: Iterable[str], seed: int) -> Key:
+        return make_key(kind, claim_id, files, seed, library_versions())
+
+    def get(self, key: Key, hint: Any = None) -> Any | None:
+        if key.kind not in RESULT_TYPES:
+            return None
+        return super().get(key, hint or result_type(key.kind))
+
+    def put(self, key: Key, value: Any, hint: Any = None) -> None:
+        if key.kind in RESULT_TYPES:
+            super().put(key, value, hint or result_type(key.kind))
 
 
-def clear() -> int:
-    """Delete every cached file; return how many there were."""
+def clear() -> tuple[int, list[str]]:
+    """Delete every cached file; return how many were removed and what could not be."""
     folder = cache_dir()
-    if not folder.exists():
-        return 0
-    count = sum(1 for p in folder.rglob("*") if p.is_file())
-    shutil.rmtree(folder, ignore_errors=True)
-    return count
+    if not folder.is_dir() or folder.is_symlink():
+        return 0, []
+    removed, failed = 0, []
+    for root, dirs, files in os.walk(folder, topdown=False):
+        for name in files:
+            try:
+                os.unlink(os.path.join(root, name))
+                removed += 1
+            except OSError as exc:
+                failed.append(f"{os.path.join(root, name)}: {exc.strerror}")
+        for name in dirs:
+            try:
+                os.rmdir(os.path.join(root, name))
+            except OSError:
+                pass
+    try:
+        os.rmdir(folder)
+    except OSError as exc:
+        if not failed and folder.exists():
+            failed.append(f"{folder}: {exc.strerror}")
+    return removed, failed

@@ -141,10 +141,17 @@ class ClaimResult:
     seconds: float
     blocked_by: tuple[str, ...] = ()
     cached: bool = False
+    output: str = ""
+    """What the claim printed while it ran (stdout and stderr, shown with ``--verbose``)."""
+    reproduce_with: tuple[str, ...] = ()
+    """The ``--claims DIR`` / ``--no-builtin`` arguments the reproduce command needs."""
 
     @property
     def reproduce(self) -> str:
-        return f"tmath verify {self.info.id} --seed {self.seed}"
+        import shlex
+
+        return " ".join([f"tmath verify {self.info.id} --seed {self.seed}",
+                         *map(shlex.quote, self.reproduce_with)])
 
     @property
     def reason(self) -> str:
@@ -225,6 +232,8 @@ class AuditResult:
     statement: ClaimResult
     foils: tuple[FoilOutcome, ...]
     cached: bool = False
+    output: str = ""
+    """What the claim printed while its statement and foils ran (shown with ``--verbose``)."""
 
     @property
     def strong(self) -> bool:

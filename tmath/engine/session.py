@@ -26,12 +26,13 @@ def unfinished(info: ClaimInfo, outcome: Outcome, seed: int) -> ClaimResult:
                                 if outcome.kind == "timeout" else "")
     return ClaimResult(info, verdict, ProofResult("error", reason=reason, details=outcome.details),
                        EmpiricalResult("error", reason=reason, details=outcome.details), (), seed,
-                       outcome.seconds)
+                       outcome.seconds, output=outcome.output)
 
 
 def _run_cached(catalog: Claims, selected: Sequence[ClaimInfo], kind: str, seed: int,
                 work: Callable[[], Callable[[ClaimSpec], Any]], jobs: int, timeout: float | None,
-                cache: ResultCache | None) -> Iterator[tuple[ClaimInfo, Any, Outcome | None]]:
+                cache: ResultCache | None, max_memory: int | None = None
+                ) -> Iterator[tuple[ClaimInfo, Any, Outcome | None]]:
     """Yield (info, cached value or None, outcome or None) in order; run the misses in workers."""
     keys = {i.id: cache.key(kind, i.id, catalog.files_of(i.id), seed) for i in selected} \
         if cache else {}
@@ -41,7 +42,7 @@ def _run_cached(catalog: Claims, selected: Sequence[ClaimInfo], kind: str, seed:
     if misses:
         registry = catalog.registry() if isinstance(catalog, Catalog) else catalog
         tasks = [functools.partial(work(), registry.get(i.id)) for i in misses]
-        outcomes = run_isolated(tasks, jobs, timeout)
+        outcomes = run_isolated(tasks, jobs, timeout, max_memory)
     for info in selected:
         if hits.get(info.id) is not None:
             yield info, hits[info.id], None
@@ -70,14 +71,17 @@ def dependencies_first(selected: Sequence[ClaimInfo]) -> list[ClaimInfo]:
 
 def verify(catalog: Claims, selected: Sequence[ClaimInfo], seed: int = DEFAULT_SEED,
            jobs: int = 1, timeout: float | None = DEFAULT_TIMEOUT,
-           cache: ResultCache | None = None) -> Iterator[ClaimResult]:
+           cache: ResultCache | None = None,
+           max_memory: int | None = None) -> Iterator[ClaimResult]:
     """Verify claims in worker processes, in order; a claim whose dependency did not hold is
-    marked blocked. Cached results are served when nothing they depend on changed."""
+    marked blocked. Cached results are served when nothing they depend on changed.
+    ``max_memory`` (MB) bounds what each worker may allocate."""
+    load_arguments = getattr(catalog, "load_arguments", ())
     verdicts: dict[str, Verdict] = {}
     work = lambda: functools.partial(_engine().verify_one, seed=seed)  # noqa: E731
     ordered = dependencies_first(selected)
     for info, cached, outcome in _run_cached(catalog, ordered, "verify", seed, work, jobs,
-                                             timeout, cache):
+                                             timeout, cache, max_memory):
         if cached is not None:
             result = dataclasses.replace(cached, cached=True)
         elif outcome.kind == "ok":
@@ -88,23 +92,27 @@ def verify(catalog: Claims, selected: Sequence[ClaimInfo], seed: int = DEFAULT_S
         if blockers and result.verdict in PASSING:
             result = dataclasses.replace(result, verdict="blocked", blocked_by=blockers)
         verdicts[info.id] = result.verdict
-        yield result
+        yield dataclasses.replace(result, reproduce_with=load_arguments)
 
 
 
 def audit(catalog: Claims, selected: Sequence[ClaimInfo], seed: int = DEFAULT_SEED,
           jobs: int = 1, timeout: float | None = DEFAULT_TIMEOUT,
-          cache: ResultCache | None = None) -> Iterator[AuditResult]:
+          cache: ResultCache | None = None,
+          max_memory: int | None = None) -> Iterator[AuditResult]:
     """Audit claims in worker processes, in order, serving unchanged ones from the cache."""
+    load_arguments = getattr(catalog, "load_arguments", ())
     work = lambda: functools.partial(_engine().audit_one, seed=seed)  # noqa: E731
     for info, cached, outcome in _run_cached(catalog, selected, "audit", seed, work, jobs,
-                                             timeout, cache):
+                                             timeout, cache, max_memory):
         if cached is not None:
-            yield dataclasses.replace(cached, cached=True)
+            result = dataclasses.replace(cached, cached=True)
         elif outcome.kind == "ok":
-            yield outcome.value
+            result = outcome.value
         else:
-            yield AuditResult(info, unfinished(info, outcome, seed), ())
+            result = AuditResult(info, unfinished(info, outcome, seed), (), output=outcome.output)
+        yield dataclasses.replace(result, statement=dataclasses.replace(
+            result.statement, reproduce_with=load_arguments))
 
 
 def _engine():

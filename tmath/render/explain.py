@@ -114,6 +114,6 @@ def explain_page(audit: AuditResult, dependants: Sequence[str], tr: Translator |
     if dependants:
         parts.append(Text(f"{tr.ui('used by')}: " + ", ".join(dependants)))
     parts.append(Text(f"{tr.ui('defined in')} {info.path}:{info.line}", style="dim"))
-    parts.append(Text(f"{tr.ui('reproduce')}: tmath verify {info.id} --seed {result.seed}",
+    parts.append(Text(f"{tr.ui('reproduce')}: {result.reproduce}",
                       style="dim"))
     return Group(*parts)

@@ -1,0 +1,138 @@
+"""Writing ``--output`` and ``--plot`` files without ever destroying one.
+
+A file is written to a temporary file in the same folder and renamed over the target, so
+readers never see half a file, and the temporary file is removed whatever happens (a full
+disk included). Before anything is written, the target is checked (:func:`output_target`):
+
+* one of the command's inputs (a document, a claims file: same resolved path or same file),
+  a folder, a device, a FIFO or a socket is refused (a usage error, exit 2);
+* an existing read-only file is refused, never silently replaced (exit 2);
+* a symbolic link is written through: its target gets the new content, the link stays;
+* an existing file keeps its permissions.
+
+What the system refuses (a read-only folder or file system, permission denied, no space
+left) is an :class:`OutputError`: one line, exit 4.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import tempfile
+from pathlib import Path
+from typing import Iterable, Optional
+
+from tmath.errors import TmathError, UsageError
+
+ENVIRONMENT_ERRNOS = {errno.ENOSPC: "no space left on the device",
+                      errno.EDQUOT: "the disk quota is exceeded",
+                      errno.EROFS: "the file system is read-only",
+                      errno.EACCES: "permission denied",
+                      errno.EPERM: "the operation is not permitted",
+                      errno.EIO: "an input/output error occurred",
+                      errno.EFBIG: "the file is too large for the file system",
+                      errno.EMFILE: "too many open files",
+                      errno.ENFILE: "too many open files in the system",
+                      errno.ENOMEM: "out of memory"}
+"""errno values that are the environment's doing, not a mistake in tmath or in the command."""
+
+
+class OutputError(TmathError):
+    """The system refused to write an output (permissions, read-only, disk full).
+
+    Remedy: the message names the path and the reason; free space, fix permissions, or
+    choose another path.
+    """
+
+
+def describe(exc: OSError) -> str:
+    """The reason of an OSError for people ("no space left on the device")."""
+    return ENVIRONMENT_ERRNOS.get(exc.errno or 0) or exc.strerror or str(exc)
+
+
+def write_text(path: Optional[Path], text: str, inputs: Iterable[os.PathLike | str] = ()) -> None:
+    """Write a report to ``path`` (if given) as UTF-8, atomically; never over an input."""
+    if path is not None:
+        write_bytes(path, text.encode("utf-8"), inputs=inputs)
+
+
+def write_bytes(path: Path, data: bytes, inputs: Iterable[os.PathLike | str] = ()) -> None:
+    """A temporary file in the target's folder, then a rename: readers never see half a
+    file, and nothing is left behind when writing fails."""
+    target, mode = output_target(path, inputs)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise OutputError(f"cannot write {path}: {describe(exc)} "
+                          f"(in the folder {target.parent})") from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise OutputError(f"cannot write {path}: {describe(exc)}") from None
+        raise
+
+
+def output_target(path: Path, inputs: Iterable[os.PathLike | str] = ()) -> tuple[Path, int]:
+    """Where writing ``path`` would put the bytes (a symlink's target) and the permissions
+    the file should get; UsageError when the path must not be written."""
+    path = Path(path)
+    if str(path) in ("", "-"):
+        raise UsageError(f"cannot write {str(path)!r}: give a file name (the report is "
+                         "printed on stdout anyway)")
+    target = Path(os.path.realpath(path))
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise UsageError(f"cannot write {path}: it is a loop of symbolic links") from None
+        raise OutputError(f"cannot write {path}: {describe(exc)}") from None
+    if info is None:
+        folder = target.parent
+        if not folder.is_dir():
+            shown = path.parent if str(path.parent) not in ("", ".") else folder
+            raise UsageError(f"cannot write {path}: the folder {shown} does not exist")
+        return target, 0o666 & ~_umask()
+    if stat.S_ISDIR(info.st_mode):
+        raise UsageError(f"cannot write {path}: it is a folder; give a file name")
+    if not stat.S_ISREG(info.st_mode):
+        kind = ("a FIFO (named pipe)" if stat.S_ISFIFO(info.st_mode) else "a socket"
+                if stat.S_ISSOCK(info.st_mode) else "a device")
+        raise UsageError(f"cannot write {path}: it is {kind}, not a regular file; tmath only "
+                         "writes regular files (the report is printed on stdout anyway)")
+    for source in inputs:
+        if _same_file(target, info, source):
+            raise UsageError(f"cannot write {path}: it is one of the inputs ({source}); "
+                             "choose another output file")
+    if not info.st_mode & 0o222 or not os.access(target, os.W_OK):
+        raise UsageError(f"cannot write {path}: the file is read-only, and tmath does not "
+                         "replace a read-only file; make it writable or choose another path")
+    return target, stat.S_IMODE(info.st_mode)
+
+
+def _same_file(target: Path, info: os.stat_result, source: os.PathLike | str) -> bool:
+    if os.path.realpath(source) == str(target):
+        return True
+    try:
+        other = os.stat(source)
+    except (OSError, ValueError):
+        return False
+    return (other.st_dev, other.st_ino) == (info.st_dev, info.st_ino)  # a hard link too
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
