@@ -21,22 +21,7 @@ qv, kv = sp.IndexedBase("q"), sp.IndexedBase("k")
 DOT = sp.Sum(qv[i] * kv[i], (i, 1, d_k))
 UNIT_MOMENTS = {E(q): 0, E(k): 0, Var(q): 1, Var(k): 1}
 PAIRS = (("Rademacher", "uniform"), ("centred exponential", "Gaussian"))
-LAW_ZH = {"Rademacher": "Rademacher 分布", "uniform": "均匀分布",
-          "centred exponential": "中心化指数分布", "Gaussian": "高斯分布"}
 VARIANCE_DIMS, SCALE_DIMS = (4, 64), (16, 128)  # d_k used by the checks below
-
-
-def _pair_zh(name_q: str, name_k: str) -> str:
-    return f"{LAW_ZH[name_q]} × {LAW_ZH[name_k]}"
-
-
-def _per_pair_zh(english: str, chinese: str, dims=(None, None)) -> dict[str, str]:
-    """Glossary entries for a test label written once per (d_k, distribution pair)."""
-    return {english.format(d=d, pair=f"{a} × {b}"): chinese.format(d=d, pair=_pair_zh(a, b))
-            for d, (a, b) in zip(dims, PAIRS)}
-
-
-MOMENT_PREMISE_ZH = {"mean 0, variance 1": "均值 0、方差 1"}
 
 
 def _pair(name_q: str, name_k: str, d: int):
@@ -58,21 +43,6 @@ def _pair(name_q: str, name_k: str, d: int):
               r"\text{Var}(q_i k_i) = E[q_i^2 k_i^2] - (E[q_i k_i])^2 = E[q_i^2] \cdot E[k_i^2] "
               r"= 1 \times 1 = 1"),
     statistical_tests=4,
-    title_zh="每一项 q_i·k_i 的均值为 0、方差为 1",
-    summary_zh="两个相互独立且已标准化的变量相乘，乘积仍是标准化的；推导只用到独立性和前两阶矩，"
-               "用不着正态假设。",
-    glossary_zh={
-        "E[q_i k_i] = 0 and Var(q_i k_i) = 1": "E[q_i k_i] = 0，且 Var(q_i k_i) = 1",
-        "q_i and k_i are independent": "q_i 与 k_i 相互独立",
-        "E[q_i] = E[k_i] = 0": "均值 E[q_i] = E[k_i] = 0",
-        "Var(q_i) = Var(k_i) = 1": "方差 Var(q_i) = Var(k_i) = 1",
-        "Var(q_i k_i) = 2 (the two variances added)": "Var(q_i k_i) = 2（误把两个方差相加）",
-        "E[q_i k_i] = 1": "均值 E[q_i k_i] = 1",
-        "E[q_i k_i]": "期望 E[q_i k_i]", "Var(q_i k_i)": "方差 Var(q_i k_i)",
-        **MOMENT_PREMISE_ZH,
-        **_per_pair_zh("E[q_i k_i] ({pair})", "E[q_i k_i]（{pair}）"),
-        **_per_pair_zh("Var(q_i k_i) ({pair})", "Var(q_i k_i)（{pair}）"),
-    },
 )
 class ProductTermMoments:
     """The product of two independent standardized variables is again standardized; no
@@ -118,23 +88,6 @@ class ProductTermMoments:
     ),
     formulas=(r"E[q^T k] = 0, \quad \text{Var}(q^T k) = d_k",),
     statistical_tests=4,
-    title_zh="点积 qᵀk 的均值为 0、方差为 d_k",
-    summary_zh="d_k 个彼此独立、方差各为 1 的乘积求和，方差逐项累加到 d_k；"
-               "所以未缩放的注意力分数，其典型幅度按 √d_k 增大。",
-    glossary_zh={
-        "E[qᵀk] = 0 and Var(qᵀk) = d_k": "E[qᵀk] = 0，且 Var(qᵀk) = d_k",
-        "all components q_i, k_i are mutually independent": "全部分量 q_i、k_i 相互独立",
-        "each component has mean 0 and variance 1": "每个分量的均值为 0、方差为 1",
-        "Var(qᵀk) = √d_k": "方差 Var(qᵀk) = √d_k", "Var(qᵀk) = d_k²": "方差 Var(qᵀk) = d_k²",
-        "standard deviation of qᵀk at d_k = 64": "d_k = 64 时 qᵀk 的标准差",
-        "standard deviation of qᵀk at d_k = 512": "d_k = 512 时 qᵀk 的标准差",
-        "E[qᵀk]": "期望 E[qᵀk]", "Var(qᵀk)": "方差 Var(qᵀk)",
-        "sum of d_k zeros": "d_k 个 0 相加", "sum of d_k ones": "d_k 个 1 相加",
-        **_per_pair_zh("E[qᵀk] at d_k={d} ({pair})", "d_k={d} 时的 E[qᵀk]（{pair}）",
-                       VARIANCE_DIMS),
-        **_per_pair_zh("Var(qᵀk) at d_k={d} ({pair})", "d_k={d} 时的 Var(qᵀk)（{pair}）",
-                       VARIANCE_DIMS),
-    },
 )
 class DotProductVariance:
     """Summing d_k independent unit-variance products adds their variances, so the spread
@@ -196,20 +149,6 @@ class DotProductVariance:
     formulas=(r"\text{Var}\left(\frac{q^T k}{\sqrt{d_k}}\right) = \frac{\text{Var}(q^T k)}{d_k} "
               r"= \frac{d_k}{d_k} = 1",),
     statistical_tests=2,
-    title_zh="除以 √d_k 使分数的方差回到 1",
-    summary_zh="常数因子 c 把方差放大成原来的 c² 倍；要让 Var(c·qᵀk) = 1，"
-               "正的 c 只有一个选择：1/√Var(qᵀk) = 1/√d_k。",
-    glossary_zh={
-        "Var(qᵀk · c) = 1 for the scale c = 1/√d_k": "缩放因子取 c = 1/√d_k 时，Var(qᵀk · c) = 1",
-        "Var(cX) = c²·Var(X)": "常数倍的方差：Var(cX) = c²·Var(X)",
-        "Var(qᵀk) = d_k (claim dot-product-variance)": "Var(qᵀk) = d_k（命题 dot-product-variance）",
-        "c is a constant": "c 是常数",
-        "the scale 1/d_k gives unit variance": "缩放因子取 1/d_k 就能得到单位方差",
-        "no scaling is needed (c = 1)": "根本不必缩放（c = 1）",
-        "Var(c·qᵀk)": "方差 Var(c·qᵀk)",
-        **_per_pair_zh("Var(c·qᵀk) at d_k={d} ({pair})", "d_k={d} 时的 Var(c·qᵀk)（{pair}）",
-                       SCALE_DIMS),
-    },
 )
 class ScaledScoreVariance:
     """Var(c·X) = c²·Var(X), so the only positive scale that makes the variance 1 is
@@ -242,19 +181,6 @@ class ScaledScoreVariance:
     sources=(VASWANI,),
     tags=("variance", "scaling"),
     statistical_tests=2,
-    title_zh="若改成除以 d_k，分数方差会缩到 1/d_k",
-    summary_zh="按 1/d_k 缩放时，分数的标准差以 1/√d_k 的速度变小；"
-               "头的维度越高，softmax 的输入越挤向 0，输出也越平。",
-    glossary_zh={
-        "Var(qᵀk / d_k) = 1/d_k": "方差 Var(qᵀk / d_k) = 1/d_k",
-        "Var(cX) = c²·Var(X)": "常数倍的方差：Var(cX) = c²·Var(X)",
-        "Var(qᵀk) = d_k (claim dot-product-variance)": "Var(qᵀk) = d_k（命题 dot-product-variance）",
-        "Var(qᵀk / d_k) = 1": "方差 Var(qᵀk / d_k) = 1",
-        "Var(qᵀk / d_k) = 1/√d_k": "方差 Var(qᵀk / d_k) = 1/√d_k",
-        "Var(qᵀk/d_k)": "方差 Var(qᵀk/d_k)",
-        **_per_pair_zh("Var(qᵀk/d_k) at d_k={d} ({pair})", "d_k={d} 时的 Var(qᵀk/d_k)（{pair}）",
-                       SCALE_DIMS),
-    },
 )
 class DkScalingOvershrinks:
     """With 1/d_k the scores' spread falls as 1/√d_k, flattening the softmax more and more
@@ -315,19 +241,6 @@ def _stated_jacobian(value, p: np.ndarray) -> np.ndarray:
            Foil("∂p_i/∂z_j = +p_i p_j", (p_i * (1 - p_i), p_i * p_j))),
     sources=(VASWANI,),
     tags=("softmax", "gradient"),
-    title_zh="softmax 的雅可比矩阵是 diag(p) − p pᵀ",
-    summary_zh="对 exp(z_i)/Σ_l exp(z_l) 逐项求偏导就得到 diag(p) − ppᵀ；矩阵里每个元素都是概率的乘积，"
-               "因此 p 一旦接近 one-hot，整个矩阵也跟着趋于零。",
-    glossary_zh={
-        "∂p_i/∂z_i = p_i(1 − p_i) and ∂p_i/∂z_j = −p_i p_j for j ≠ i":
-            "∂p_i/∂z_i = p_i(1 − p_i)；当 j ≠ i 时 ∂p_i/∂z_j = −p_i p_j",
-        "p = softmax(z) for z ∈ ℝⁿ, n ≥ 2": "p = softmax(z)，其中 z ∈ ℝⁿ，n ≥ 2",
-        "R = Σ_{l≠i,j} exp(z_l) ≥ 0 does not depend on z_i or z_j":
-            "R = Σ_{l≠i,j} exp(z_l) ≥ 0，与 z_i、z_j 无关",
-        "the Jacobian is diag(p) (no coupling between entries)": "雅可比矩阵只是 diag(p)（各分量互不影响）",
-        "∂p_i/∂z_j = +p_i p_j": "非对角元取正号：∂p_i/∂z_j = +p_i p_j",
-        "complex-step Jacobian vs stated formula": "复步长法算出的雅可比矩阵 vs 命题中的公式",
-    },
 )
 class SoftmaxJacobian:
     """Differentiating exp(z_i)/Σ exp(z_l) gives the familiar diag(p) − ppᵀ; every entry is
@@ -384,31 +297,6 @@ _CONTINUITY = ("u_l = exp(−c·g_l) → 0 for every l ≥ 2, and the expression
         Figure("softmax([20.0, 10.0, 4.0])", "[≈1.00, ≈0.00, ≈0.00]", near="[20.0, 10.0, 4.0]",
                compute=lambda: softmax(np.array([20.0, 10.0, 4.0]))),
     ),
-    title_zh="把分数整体放大，softmax 会趋向 one-hot，梯度趋向零",
-    summary_zh="分子分母同除以最大的那个指数项，得 p_max = 1/(1 + Σ exp(−c·g_l))；c → ∞ 时每个 "
-               "exp(−c·g_l) 都消失，p 变成 one-hot，雅可比矩阵的每个元素都带着一个趋于零的因子，"
-               "也随之趋于 0。",
-    glossary_zh={
-        "for scores c·z with a unique maximum, as c → ∞: p_max → 1 and every Jacobian entry "
-        "p_i(δ_ij − p_j) → 0": "分数为 c·z 且最大值唯一时，令 c → ∞：p_max → 1，雅可比矩阵的每个元素 "
-                               "p_i(δ_ij − p_j) → 0",
-        "z has a unique largest entry, ahead of every other by a gap g_l > 0":
-            "z 的最大分量唯一，领先其余每个分量 g_l > 0",
-        "the Jacobian is diag(p) − ppᵀ (claim softmax-jacobian)":
-            "雅可比矩阵为 diag(p) − ppᵀ（命题 softmax-jacobian）",
-        "the largest weight's gradient p(1 − p) stays at its peak 1/4":
-            "最大权重的梯度 p(1 − p) 始终停在峰值 1/4",
-        "softmax([1.0, 0.5, 0.2])": "softmax([1.0, 0.5, 0.2]) 的结果",
-        "softmax([20.0, 10.0, 4.0])": "softmax([20.0, 10.0, 4.0]) 的结果",
-        "u_l = exp(−c·g_l)": "记 u_l = exp(−c·g_l)", "p_max": "最大权重 p_max",
-        _CONTINUITY: "对每个 l ≥ 2 都有 u_l = exp(−c·g_l) → 0，且该式在 u = 0 处连续"
-                     "（分母 1 + Σu_l ≥ 1）",
-        "empty sum": "空和等于 0",
-        **{f"{name} (lemma softmax-jacobian)": f"{name}（引理 softmax-jacobian）" for name in _ENTRIES},
-        "p_max at c = 60/gap vs stated limit": "c = 60/gap 时的 p_max vs 命题中的极限",
-        "Jacobian entries at c = 60/gap vs stated limit": "c = 60/gap 时的雅可比元素 vs 命题中的极限",
-        "p_max increases with c": "p_max 随 c 单调增大",
-    },
 )
 class SoftmaxSaturation:
     """Divide through by the largest exponential: p_max = 1/(1 + Σ exp(−c·g_l)). Every

@@ -28,7 +28,6 @@ LOGITS_FROM_RATIOS = Rule("softmax(x) is the distribution whose log-ratios are x
                           lambda expr: expr)
 
 
-QUOTIENT_ZH = {"log of a quotient": "商的对数等于对数之差"}
 BOLTZMANN_TEMPERATURES = (0.5, 2.0)   # temperatures of the Metropolis runs in SoftmaxBoltzmann
 
 
@@ -51,23 +50,6 @@ def _log_ratio(weight_j, weight_l):
     formulas=(r"P(i) = \frac{\exp(-e_i / T)}{\sum_j \exp(-e_j / T)}",
               r"\text{softmax}(z_i) = \frac{\exp(z_i)}{\sum_j \exp(z_j)}"),
     statistical_tests=2,
-    title_zh="Boltzmann 分布就是以 −能量/T 为 logit 的 softmax",
-    summary_zh="同一族里的两个分布，只要任意两个状态的对数概率之差都相等，就是同一个分布；"
-               "Boltzmann 分布给出的差是 −(e_j − e_l)/T，恰与 logit x_i = −e_i/T 之差吻合。",
-    glossary_zh={
-        "P(i) ∝ exp(−e_i/T) equals softmax(x) with logits x_i = −e_i/T; with e = −z and T = 1 "
-        "this is softmax(z)": "P(i) ∝ exp(−e_i/T) 等于 logit 为 x_i = −e_i/T 的 softmax(x)；"
-                              "取 e = −z 且 T = 1 时，它就是 softmax(z)",
-        "P(i) = exp(−e_i/T) / Σ_j exp(−e_j/T) for energies e_i and temperature T > 0":
-            "P(i) = exp(−e_i/T) / Σ_j exp(−e_j/T)，各状态能量为 e_i，温度 T > 0",
-        "the logits are −e_i·T (temperature multiplies)": "logit 为 −e_i·T（温度被当成乘数）",
-        "the logits are +e_i/T (sign lost)": "logit 为 +e_i/T（负号丢了）",
-        "log P(j) − log P(l)": "对数概率之差 log P(j) − log P(l)",
-        LOGITS_FROM_RATIOS.name: "softmax(x) 是两两对数比等于 x_j − x_l 的那个分布",
-        **QUOTIENT_ZH,
-        **{f"Metropolis at T={t} vs softmax of the stated logits":
-           f"T={t} 时的 Metropolis 抽样 vs 命题所给 logit 的 softmax" for t in BOLTZMANN_TEMPERATURES},
-    },
 )
 class SoftmaxBoltzmann:
     """Two distributions of the same family agree when their log-probability differences do;
@@ -105,22 +87,6 @@ class SoftmaxBoltzmann:
     tags=("softmax", "temperature", "attention"),
     formulas=(r"\text{Attention}(Q, K, V) = \text{softmax}\left(\frac{QK^T}{\sqrt{d_k}}\right) V",),
     statistical_tests=1,
-    title_zh="除以 √d_k 等于在温度 T = √d_k 下做 softmax",
-    summary_zh="缩放因子 1/√d_k 扮演的正是 1/T 的角色：注意力权重是一个 Boltzmann 分布，"
-               "每个键的能量取负的分数，温度为 √d_k。",
-    glossary_zh={
-        "softmax(qᵀk_j/√d_k) is the Boltzmann distribution with energies −qᵀk_j at temperature "
-        "T = √d_k": "softmax(qᵀk_j/√d_k) 是能量为 −qᵀk_j、温度为 T = √d_k 的 Boltzmann 分布",
-        "attention weights a_j = exp(s_j/√d_k)/Σ_l exp(s_l/√d_k), scores s_j = qᵀk_j":
-            "注意力权重 a_j = exp(s_j/√d_k)/Σ_l exp(s_l/√d_k)，分数 s_j = qᵀk_j",
-        "Boltzmann weights P(j) ∝ exp(−e_j/T) with e_j = −s_j":
-            "Boltzmann 权重 P(j) ∝ exp(−e_j/T)，其中 e_j = −s_j",
-        "the temperature is d_k": "温度是 d_k", "the temperature is 1/√d_k": "温度是 1/√d_k",
-        "log a_j − log a_l": "对数权重之差 log a_j − log a_l",
-        **QUOTIENT_ZH,
-        "Metropolis on energies −qᵀk at T=4 vs attention weights":
-            "以 −qᵀk 为能量、T=4 的 Metropolis 抽样 vs 注意力权重",
-    },
 )
 class AttentionTemperature:
     """The scale 1/√d_k plays exactly the role of 1/T: attention is a Boltzmann
@@ -153,7 +119,6 @@ _DENOM = 1 + sp.Sum(sp.exp(-g[l_] / T), (l_, 2, n))  # entry 1 holds the maximum
 _TOP, _OTHER = 1 / _DENOM, sp.exp(-g[j_] / T) / _DENOM
 _LIMIT_CONTINUITY = ("each exp(−g_l/T) tends to the limit above; the quotient is continuous "
                      "there (denominator ≥ 1)")
-_ENDS = (("0⁺", "T → 0⁺ 时"), ("∞", "T → ∞ 时"))
 
 
 @claim(
@@ -181,28 +146,6 @@ _ENDS = (("0⁺", "T → 0⁺ 时"), ("∞", "T → ∞ 时"))
                compute=lambda t=t: SCORES / t)
         for t, printed in ((0.5, "[4.0, 2.0, 1.0]"), (5.0, "[0.4, 0.2, 0.1]"))
     ),
-    title_zh="温度 T → 0 时 softmax 变成 argmax，T → ∞ 时变成均匀分布",
-    summary_zh="以最大分量为基准，第 j 个分量的相对权重是 exp(−g_j/T)：T 降到 0 时它消失，"
-               "T 升到无穷时它趋于 1，所以分布要么全部压到 argmax 上，要么被完全摊平。",
-    glossary_zh={
-        "for z with a unique maximum, softmax(z/T) → one-hot(argmax z) as T → 0⁺ and → uniform "
-        "1/n as T → ∞": "若 z 的最大值唯一，则 T → 0⁺ 时 softmax(z/T) → one-hot(argmax z)，"
-                        "T → ∞ 时趋于均匀分布 1/n",
-        "z ∈ ℝⁿ has a unique largest entry, ahead of entry j by a gap g_j > 0":
-            "z ∈ ℝⁿ 的最大分量唯一，比第 j 个分量大出 g_j > 0",
-        "T → 0 gives the uniform distribution and T → ∞ the argmax":
-            "两端颠倒：T → 0 得到均匀分布，T → ∞ 得到 argmax",
-        **{f"softmax([2.0, 1.0, 0.5] / {t})": f"softmax([2.0, 1.0, 0.5] / {t}) 的结果"
-           for t in (0.5, 1.0, 5.0)},
-        **{f"[2.0, 1.0, 0.5] / {t}": f"除以温度后的分数 [2.0, 1.0, 0.5] / {t}" for t in (0.5, 5.0)},
-        **{f"exp(−g_j/T), T → {end}": f"{when}的 exp(−g_j/T)" for end, when in _ENDS},
-        **{f"{name}, T → {end}": f"{when}的 {name}" for end, when in _ENDS
-           for name in ("p_max", "p_j")},
-        _LIMIT_CONTINUITY: "每个 exp(−g_l/T) 都趋于上面求出的极限；在该处商是连续的（分母 ≥ 1）",
-        "sum": "求和",
-        "softmax(z/T) at extreme T vs limits": "极端温度下的 softmax(z/T) vs 命题中的极限",
-        "the top weight grows as T falls": "温度越低，最大的权重越大",
-    },
 )
 class SoftmaxTemperature:
     """Relative to the maximum, entry j carries weight exp(−g_j/T): it vanishes as T → 0
@@ -268,19 +211,6 @@ ENTROPY_CASES = (2, 3)
     depends_on=("softmax-temperature",),
     sources=(VASWANI, HINTON),
     tags=("softmax", "temperature", "entropy"),
-    title_zh="softmax(z/T) 的熵随温度升高而增大",
-    summary_zh="升温让概率质量散开：熵对 T 的导数等于分数在 p 下的方差再除以 T³，永远不会是负数。",
-    glossary_zh={
-        "dH/dT = Var_p(z)/T³ ≥ 0 for p = softmax(z/T)":
-            "对 p = softmax(z/T)，dH/dT = Var_p(z)/T³ ≥ 0",
-        "p = softmax(z/T), T > 0": "p = softmax(z/T)，温度 T > 0",
-        "H(p) = −Σ p_i log p_i": "熵 H(p) = −Σ p_i log p_i",
-        "dH/dT = −Var_p(z)/T³ (entropy falls as T rises)": "dH/dT = −Var_p(z)/T³（升温反倒使熵下降）",
-        "dH/dT = Var_p(z)/T²": "分母错成 T²：dH/dT = Var_p(z)/T²",
-        **{f"dH/dT (n={size})": f"dH/dT（n={size} 个分量）" for size in ENTROPY_CASES},
-        "complex-step dH/dT vs stated formula": "复步长法算出的 dH/dT vs 命题中的公式",
-        "H(softmax(z/T)) never decreases along a T grid": "沿一串递增的 T，H(softmax(z/T)) 从不下降",
-    },
 )
 class EntropyTemperature:
     """Heating spreads probability mass: the entropy's slope in T is the variance of the

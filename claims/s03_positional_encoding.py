@@ -34,7 +34,6 @@ OMEGA_OPS = 3 + math.ceil(LN_BASE)
 
 
 PE_PAIR_PREMISE = "PE(pos, 2i) = sin(pos·ω_i), PE(pos, 2i+1) = cos(pos·ω_i)"
-PE_PAIR_ZH = {PE_PAIR_PREMISE: "PE(pos, 2i) = sin(pos·ω_i)，PE(pos, 2i+1) = cos(pos·ω_i)"}
 
 
 def _angle_ops(extra: int) -> int:
@@ -76,35 +75,6 @@ def _angle_ops(extra: int) -> int:
         Figure("period of pair 255", "≈ 61400", near="1/9770",
                compute=lambda: 2 * math.pi / frequencies(512)[255]),
     ),
-    title_zh="第 i 对以 ω_i = 10000^(−2i/d_model) 转动，走过 2π/ω_i 个位置才首次复原",
-    summary_zh="第 i 对 (sin, cos) 的角度每过一个位置增加 ω_i，就像单位圆上以角速度 ω_i 旋转的点，"
-               "要经过 2π/ω_i 个位置才第一次回到起点；这个周期从 2π 一路延伸到接近 2π·10000。",
-    glossary_zh={
-        "ω_i = 10000^(−2i/d_model); the (sin, cos) pair i has least period "
-        "T_i = 2π·10000^(2i/d_model)": "ω_i = 10000^(−2i/d_model)；第 i 对 (sin, cos) 的最小正周期为 "
-                                        "T_i = 2π·10000^(2i/d_model)",
-        "PE(pos, 2i) = sin(pos/10000^(2i/d_model)), PE(pos, 2i+1) = cos of the same":
-            "PE(pos, 2i) = sin(pos/10000^(2i/d_model))，PE(pos, 2i+1) 取同一角度的 cos",
-        "the least period of sin and cos is 2π": "sin 和 cos 的最小正周期都是 2π",
-        "T_i = 10000^(2i/d_model) (the factor 2π dropped)": "T_i = 10000^(2i/d_model)（漏了因子 2π）",
-        "frequency and period inverted: ω_i = 10000^(2i/d), T_i = 2π·10000^(−2i/d)":
-            "频率与周期颠倒：ω_i = 10000^(2i/d)，T_i = 2π·10000^(−2i/d)",
-        "T_i = 4π·10000^(2i/d_model): a period, but not the least":
-            "T_i = 4π·10000^(2i/d_model)：确是周期，但不是最小的",
-        "ω_0 at d_model = 512": "d_model = 512 时的 ω_0",
-        "ω_128 at d_model = 512": "d_model = 512 时的 ω_128",
-        "ω_255 at d_model = 512": "d_model = 512 时的 ω_255",
-        **{f"period of pair {n}": f"第 {n} 对的周期" for n in (0, 128, 255)},
-        **{f"exponent 2i/d_model at i = {n}": f"i = {n} 时的指数 2i/d_model" for n in (128, 255)},
-        "ω_i = d(argument)/d(pos)": "ω_i = d(角度)/d(pos)",
-        "invert the power of 10000": "把 10000 的幂移到分子",
-        "T_i = 2π/ω_i (sin, cos repeat after 2π)": "T_i = 2π/ω_i（sin、cos 每隔 2π 重复一次）",
-        "sin unchanged by +T_i": "加上 T_i 后 sin 不变", "cos unchanged by +T_i": "加上 T_i 后 cos 不变",
-        **{f"angle of pair i at pos 1 vs ω_i (d_model={dm})":
-           f"pos = 1 处第 i 对的角度 vs ω_i（d_model={dm}）"
-           for dm in (64, 512)},
-        "first return of pair i / T_i (d_model=512)": "第 i 对首次复原所需的位移 / T_i（d_model=512）",
-    },
 )
 class SinusoidalFrequencyPeriod:
     """The angle of pair i grows by ω_i per position, so the pair is a point circling at rate
@@ -177,28 +147,6 @@ READ_OFF = Rule(
               r"\end{bmatrix} \begin{bmatrix} PE(pos, 2i) \\ PE(pos, 2i+1) \end{bmatrix}",
               r"\sin(a + b) = \sin a \cos b + \cos a \sin b",
               r"\cos(a + b) = \cos a \cos b - \sin a \sin b"),
-    title_zh="位置平移 k，每一对 PE 分量都乘上一个只由 k 决定的矩阵",
-    summary_zh="用和角公式展开可知，平移后的每一对都是原来那一对转过一个固定角度的结果；"
-               "转角 kω_i 只含偏移量，与绝对位置无关。",
-    glossary_zh={
-        "(PE(pos+k, 2i), PE(pos+k, 2i+1)) = M·(PE(pos, 2i), PE(pos, 2i+1)) with M = [[cos kω_i, "
-        "sin kω_i], [−sin kω_i, cos kω_i]], free of pos":
-            "(PE(pos+k, 2i), PE(pos+k, 2i+1)) = M·(PE(pos, 2i), PE(pos, 2i+1))，其中 "
-            "M = [[cos kω_i, sin kω_i], [−sin kω_i, cos kω_i]]，不含 pos",
-        **PE_PAIR_ZH,
-        "sin(a+b) and cos(a+b) addition formulas": "sin(a+b) 与 cos(a+b) 的和角公式",
-        "M transposed: [[cos kω_i, −sin kω_i], [sin kω_i, cos kω_i]]":
-            "M 被转置：[[cos kω_i, −sin kω_i], [sin kω_i, cos kω_i]]",
-        "M built from the absolute angle pos·ω_i": "M 用绝对角度 pos·ω_i 构造",
-        "both sin entries positive": "两个 sin 元素都取正号",
-        "addition formulas, a = pos·ω_i, b = k·ω_i": "和角公式，a = pos·ω_i，b = k·ω_i",
-        "pair at pos + k": "位置 pos + k 处的一对分量",
-        READ_OFF.name: "对 (sin pos·ω_i, cos pos·ω_i) 是线性的：直接读出系数矩阵",
-        "pair(pos+k) − M·pair(pos) vanishes": "pair(pos+k) − M·pair(pos) 恒为零",
-        "M does not involve pos": "M 里不出现 pos",
-        "M(k)·pair(pos) vs pair(pos+k), d_model = 512":
-            "M(k)·pair(pos) 与 pair(pos+k) 对比，d_model = 512",
-    },
 )
 class PeShiftIsRotation:
     """By the addition formulas each shifted pair is a fixed rotation of the unshifted one;
@@ -270,26 +218,6 @@ PAIR_TERM = (sp.sin(pos * OMEGA) * sp.sin((pos + k) * OMEGA)
     depends_on=("pe-shift-is-rotation",),
     sources=(VASWANI, KAZEMNEJAD),
     tags=("positional-encoding", "relative-position"),
-    title_zh="两个正弦位置编码的点积只取决于两者的偏移量",
-    summary_zh="每一对中 sin·sin + cos·cos 等于两角之差 kω_i 的余弦，"
-               "因此只要偏移相同，两个编码的相似度与它们落在序列何处无关。",
-    glossary_zh={
-        "PE(pos)·PE(pos+k) = Σ_{i=0}^{d_model/2−1} c_i with pair i contributing c_i = cos(k·ω_i): "
-        "a function of k alone": "PE(pos)·PE(pos+k) = Σ_{i=0}^{d_model/2−1} c_i，第 i 对贡献 "
-                                 "c_i = cos(k·ω_i)：只是 k 的函数",
-        **PE_PAIR_ZH,
-        "ω_i = 10000^(−2i/d_model)": "频率 ω_i = 10000^(−2i/d_model)",
-        "c_i = cos((2pos + k)·ω_i): the angles added": "c_i = cos((2pos + k)·ω_i)：把两个角加了起来",
-        "c_i = sin(k·ω_i)": "换成正弦：c_i = sin(k·ω_i)",
-        "pair i's share of PE(pos)·PE(pos+k)": "第 i 对在 PE(pos)·PE(pos+k) 中的份额",
-        "cos a cos b + sin a sin b = cos(b − a)": "差角公式：cos a cos b + sin a sin b = cos(b − a)",
-        "no share involves pos, nor does the sum": "每一份都不含 pos，它们的和也不含",
-        **{f"PE(pos)·PE(pos+k) vs Σ c_i (d_model={dm})":
-           f"PE(pos)·PE(pos+k) 与 Σ c_i 对比（d_model={dm}）"
-           for dm in (64, 512)},
-        **{f"same k, pos moved by 777 (d_model={dm})": f"k 不变、pos 整体平移 777（d_model={dm}）"
-           for dm in (64, 512)},
-    },
 )
 class PeDotDependsOnOffset:
     """Within each pair sin·sin + cos·cos is the cosine of the angle difference k·ω_i, so the
@@ -347,33 +275,6 @@ PERIOD_DIMS = (64, 512, 4096, 1 << 20)   # d_model of PePeriodRange's check (the
                     near="2\\pi \\times 10000", compute=lambda: 2 * math.pi * 10000),
              Figure("2π, the shortest period (pair 0)", "6", near="2\\pi \\approx",
                     compute=lambda: 2 * math.pi / frequencies(512)[0])),
-    title_zh="周期从 2π 增长到接近 2π·10000，相邻两对之间按同一比例变慢",
-    summary_zh="第 0 对每 2π 个位置重复一次；最后一对的周期 2π·10000^(1−2/d_model) 随 d_model 增大"
-               "逼近 2π·10000，但始终到不了；相邻两对的频率之比是同一个常数。",
-    glossary_zh={
-        "T_0 = 2π; the periods T_i stay below 2π·10000, their limit as d_model grows; "
-        "ω_{i+1}/ω_i = 10000^(−2/d_model) for every i":
-            "T_0 = 2π；各周期 T_i 都小于 2π·10000，即 d_model 增大时的极限；"
-            "对每个 i 都有 ω_{i+1}/ω_i = 10000^(−2/d_model)",
-        "T_i = 2π·10000^(2i/d_model) (claim sinusoidal-frequency-period)":
-            "T_i = 2π·10000^(2i/d_model)（命题 sinusoidal-frequency-period）",
-        "i = 0 … d_model/2 − 1": "下标 i = 0 … d_model/2 − 1",
-        "the frequencies grow: ratio 10000^(2/d_model)": "频率逐对变大：比值为 10000^(2/d_model)",
-        "the longest period is 10000 positions": "最长的周期是 10000 个位置",
-        "the shortest period is 1 position": "最短的周期是 1 个位置",
-        "2π·10000, the limit of the longest period": "2π·10000：最长周期的极限",
-        "2π, the shortest period (pair 0)": "2π：最短周期（第 0 对）",
-        "T_{d/2−1} as d_model → ∞": "d_model → ∞ 时的 T_{d/2−1}",
-        "T_{d/2−1}/limit": "T_{d/2−1} 与极限之比",
-        "that exponent is negative, so every T_i stays below the limit":
-            "这个指数为负，所以每个 T_i 都低于极限",
-        "exponents of 10000 subtract": "10000 的指数相减",
-        **{f"0 < limit − max T_i ≤ limit·2ln(10⁴)/d (d_model={dm})":
-           f"0 < 极限 − max T_i ≤ 极限·2ln(10⁴)/d（d_model={dm}）" for dm in PERIOD_DIMS},
-        **{f"shortest period (d_model={dm})": f"最短周期（d_model={dm}）" for dm in PERIOD_DIMS[:3]},
-        **{f"ω_(i+1)/ω_i (d_model={dm})": f"相邻频率之比 ω_(i+1)/ω_i（d_model={dm}）"
-           for dm in PERIOD_DIMS[:3]},
-    },
 )
 class PePeriodRange:
     """Pair 0 repeats every 2π positions; the last pair's period 2π·10000^(1−2/d_model) creeps
@@ -441,23 +342,6 @@ def _bilinear(angle):
     depends_on=("pe-shift-is-rotation",),
     sources=(ROFORMER,),
     tags=("rope", "relative-position", "rotation"),
-    title_zh="RoPE 的分数只通过 n − m 依赖两个位置",
-    summary_zh="旋转矩阵是正交的，复合时角度相加，所以 R(mθ)ᵀR(nθ) = R((n−m)θ)："
-               "两个绝对位置互相抵消，分数里只留下它们的差。",
-    glossary_zh={
-        "⟨R(mθ)q, R(nθ)k⟩ = qᵀR((n−m)θ)k on each 2-D block, for any θ":
-            "在每个二维块上，对任意 θ 都有 ⟨R(mθ)q, R(nθ)k⟩ = qᵀR((n−m)θ)k",
-        "RoPE rotates query block q at position m by R(mθ) and key block k at n by R(nθ), "
-        "R(φ) = [[cos φ, −sin φ], [sin φ, cos φ]]":
-            "RoPE 把位置 m 处的查询块 q 乘以 R(mθ)，把位置 n 处的键块 k 乘以 R(nθ)，"
-            "其中 R(φ) = [[cos φ, −sin φ], [sin φ, cos φ]]",
-        "qᵀR((m−n)θ)k: the relative angle reversed": "qᵀR((m−n)θ)k：相对角的方向反了",
-        "qᵀR((m+n)θ)k: the angles added": "qᵀR((m+n)θ)k：两个角被加在一起",
-        "qᵀk·cos((n−m)θ): the cross terms dropped": "qᵀk·cos((n−m)θ)：丢掉了交叉项",
-        "moving both positions by t leaves it unchanged": "两个位置同时平移 t，结果不变",
-        "RoPE score vs Σ over blocks of the statement": "RoPE 分数 vs 按命题逐块求和",
-        "both positions moved by 1000": "两个位置都平移 1000",
-    },
 )
 class RopeRelativeAngle:
     """Rotations are orthogonal and compose by adding angles, so R(mθ)ᵀR(nθ) = R((n−m)θ):
@@ -512,25 +396,6 @@ delta = sp.Symbol("delta", integer=True, nonnegative=True)
            Foil("the signed form −m·(i − j)", -slope * (i_ - j_))),
     sources=(ALIBI,),
     tags=("alibi", "relative-position"),
-    title_zh="ALiBi 的偏置只是查询与键之间距离的函数",
-    summary_zh="查询和键一同平移时 i − j 保持不变，所以惩罚只看两者隔了多远；"
-               "它随距离线性增长，增长速度就是该头的斜率 m。",
-    glossary_zh={
-        "−m·|i − j| = f(δ) with f(δ) = −m·δ, δ = |i − j|; for a key δ steps back it equals "
-        "m·(j − i)": "−m·|i − j| = f(δ)，其中 f(δ) = −m·δ，δ = |i − j|；键位于查询之前 δ 步时，"
-                     "它等于 m·(j − i)",
-        "the score of query i and key j gets the bias −m·|i − j|, m > 0":
-            "查询 i 与键 j 的分数加上偏置 −m·|i − j|，m > 0",
-        "f(δ) = +m·δ: distant keys favoured": "f(δ) = +m·δ：越远的键反而越受青睐",
-        "f(δ) = −m·δ²": "按平方惩罚：f(δ) = −m·δ²",
-        "the signed form −m·(i − j)": "带符号的形式 −m·(i − j)",
-        "bias, both moved by t": "两者都平移 t 之后的偏置",
-        "t cancels": "t 相互抵消",
-        "key j = i − δ: the bias is m·(j − i), Press et al.'s causal form":
-            "键 j = i − δ：偏置为 m·(j − i)，即 Press 等人的因果形式",
-        **{f"bias at a random absolute offset vs f(|i−j|), m = {m:g}":
-           f"随机绝对偏移处的偏置 vs f(|i−j|)，m = {m:g}" for m in alibi_slopes(8)},
-    },
 )
 class AlibiDistanceBias:
     """Moving query and key together cancels in i − j, so the penalty only sees how far
@@ -578,26 +443,6 @@ SLOPE_HEADS = (1, 2, 4, 8, 16, 32, 64)   # head counts of AlibiHeadSlopes' check
            Foil("m_j = 2^(−j), halving per head whatever h", 2 ** (-head))),
     sources=(ALIBI,),
     tags=("alibi", "slopes"),
-    title_zh="ALiBi 各头的斜率 m_j = 2^(−8j/h)：从 2^(−8/h) 一直降到 1/256",
-    summary_zh="首项和公比都等于 a 时，第 j 项是 a·a^(j−1) = a^j；取 a = 2^(−8/h)，"
-               "不论 h 是多少，第 h 个头都恰好落在 2^(−8)。",
-    glossary_zh={
-        "for h heads (a power of 2) head j = 1 … h has slope m_j = 2^(−8j/h); the last is "
-        "2^(−8) = 1/256": "共有 h 个头（h 为 2 的幂）时，第 j = 1 … h 个头的斜率为 m_j = 2^(−8j/h)；"
-                          "最后一个是 2^(−8) = 1/256",
-        "Press et al.: the slopes form a geometric sequence whose first term and ratio are both "
-        "2^(−8/h)": "Press 等人：各斜率组成一个首项与公比都为 2^(−8/h) 的等比数列",
-        "m_j = 2^(−8(j−1)/h): first slope 1": "m_j = 2^(−8(j−1)/h)：第一个斜率为 1",
-        "m_j = 2^(−j), halving per head whatever h": "m_j = 2^(−j)：不论 h 多大，每个头都减半",
-        "first term × ratio^(j−1)": "首项 × 公比^(j−1)",
-        "powers of 2 multiply": "2 的幂相乘",
-        "last head j = h": "最后一个头 j = h",
-        "ratio of neighbours": "相邻两项之比",
-        **{f"closed form vs the geometric sequence, h = {h}": f"闭式 vs 等比数列，h = {h}"
-           for h in SLOPE_HEADS},
-        "8 heads: 1/2, 1/4, …, 1/256 as listed by Press et al.":
-            "8 个头：1/2, 1/4, …, 1/256，与 Press 等人列出的一致",
-    },
 )
 class AlibiHeadSlopes:
     """First term a and ratio a give a·a^(j−1) = a^j; with a = 2^(−8/h) the h-th head lands on

@@ -35,14 +35,6 @@ VARIANCE_FEATURES = (2, 32)           # m in the variance check: a 16-fold chang
 VARIANCE = sp.exp(2 * sxy) * (sp.exp(nx + 2 * sxy + ny) - 1) / m   # Var[φ(x)ᵀφ(y)], m features
 
 # Chinese texts shared by several claims (premises, and rule names from tmath.kernels)
-RANDOM_FEATURES_ZH = {
-    "w_1, …, w_m independent N(0, I_d)": "w_1, …, w_m 相互独立，均服从 N(0, I_d)",
-    "x, y fixed vectors in R^d": "x, y 是 R^d 中取定的向量",
-    "wᵀx + wᵀy = wᵀ(x+y) = |x+y|·W, W ~ N(0, 1), for w ~ N(0, I) (Gaussian sums)":
-        "w ~ N(0, I) 时 wᵀx + wᵀy = wᵀ(x+y) = |x+y|·W，W ~ N(0, 1)（高斯变量之和仍是高斯变量）",
-    "|x+y|² = |x|² + 2xᵀy + |y|² (checked above)": "|x+y|² = |x|² + 2xᵀy + |y|²（上面已核对）",
-    "SymPy doit + expand": "SymPy 求值并展开",
-}
 
 
 def _nw(kappa_scale):
@@ -74,21 +66,6 @@ def _norm_fact(proof):
            Foil("the kernel is the unscaled exp(qᵀk)", sp.Integer(1))),
     sources=(TSAI,),
     tags=("kernel", "attention"),
-    title_zh="单个查询的 softmax 注意力是指数核的 Nadaraya–Watson 估计",
-    summary_zh="softmax 的分母对每个 j 都一样，可以整体移出求和；剩下的就是以 "
-               "κ(q,k) = exp(qᵀk/√d_k) 为权重对值向量取的加权平均，即核回归的 Nadaraya–Watson 形式。",
-    glossary_zh={
-        "Attn(q) = Σ_j κ(q,k_j) v_j / Σ_j κ(q,k_j) with κ(q,k) = exp(c·qᵀk), c = 1/√d_k":
-            "Attn(q) = Σ_j κ(q,k_j) v_j / Σ_j κ(q,k_j)，核取 κ(q,k) = exp(c·qᵀk)，c = 1/√d_k",
-        "Attn(q) = Σ_j softmax_j(qᵀk_1/√d_k, …, qᵀk_T/√d_k) v_j":
-            "Attn(q) = Σ_j softmax_j(qᵀk_1/√d_k, …, qᵀk_T/√d_k) v_j（softmax 注意力的定义）",
-        "any T ≥ 1 keys and values": "键和值的个数 T ≥ 1 任意",
-        "the kernel is exp(qᵀk/d_k)": "核为 exp(qᵀk/d_k)",
-        "the kernel is the unscaled exp(qᵀk)": "核为不做缩放的 exp(qᵀk)",
-        "Attn(q) for one query": "单个查询的 Attn(q)",
-        "the normaliser is free of j: take it out": "归一化分母不含 j：把它移到求和号外",
-        "Nadaraya–Watson vs softmax attention": "Nadaraya–Watson 估计与 softmax 注意力的比较",
-    },
     formulas=(r"\hat{f}(x) = \frac{\sum_{j=1}^{n} \kappa(x, x_j) \cdot y_j}{\sum_{j=1}^{n} \kappa(x, x_j)}",
               r"\text{Attn}(q_i) = \sum_{j=1}^{T} \frac{\exp(q_i^T k_j / \sqrt{d_k})}{\sum_{l=1}^{T} \exp(q_i^T k_l / \sqrt{d_k})} \cdot v_j",
               r"\text{Attn}(q_i) = \frac{\sum_j \kappa(q_i, k_j) \cdot v_j}{\sum_j \kappa(q_i, k_j)}"),
@@ -128,23 +105,6 @@ class AttentionKernelRegression:
     sources=(PERFORMER,),
     tags=("kernel", "performer", "random-features"),
     statistical_tests=2,
-    title_zh="正随机特征对 exp(xᵀy) 的估计是无偏的",
-    summary_zh="wᵀ(x+y) 是方差为 |x+y|² 的正态变量，代入其矩母函数得 exp(|x+y|²/2)，再乘上 "
-               "exp(−|x|²/2 − |y|²/2) 正好只剩 exp(xᵀy)；对 q/d_k^¼ 与 k/d_k^¼ 使用，"
-               "就得到缩放后的核 exp(qᵀk/√d_k)。",
-    glossary_zh={
-        **RANDOM_FEATURES_ZH,
-        "E_w[φ(x)ᵀφ(y)] = exp(xᵀy), φ(x) = exp(Wx − |x|²/2)/√m, rows of W ~ N(0, I)":
-            "E_w[φ(x)ᵀφ(y)] = exp(xᵀy)，其中 φ(x) = exp(Wx − |x|²/2)/√m，W 的每一行 ~ N(0, I)",
-        "they estimate the Gaussian kernel exp(−|x−y|²/2)": "它们估计的是高斯核 exp(−|x−y|²/2)",
-        "that kernel belongs to random Fourier features, not to these":
-            "那个核属于随机傅里叶特征，与这里的正特征无关",
-        "Gaussian MGF E[e^{ρW}] = e^{ρ²/2}; m equal terms":
-            "高斯矩母函数 E[e^{ρW}] = e^{ρ²/2}；共 m 个相同的项",
-        "exponents cancel": "指数相消",
-        **{f"mean of φ(q/d^¼)ᵀφ(k/d^¼), d={dim}, m={feats}":
-           f"φ(q/d^¼)ᵀφ(k/d^¼) 的均值，d={dim}，m={feats}" for dim, feats in PERFORMER_SIZES},
-    },
 )
 class PerformerUnbiased:
     """wᵀx + wᵀy is Gaussian with variance |x+y|², so its MGF gives exp(|x+y|²/2); the
@@ -188,25 +148,6 @@ class PerformerUnbiased:
     sources=(PERFORMER,),
     tags=("kernel", "performer", "random-features", "variance"),
     statistical_tests=2,
-    title_zh="随机特征估计的方差是 exp(2xᵀy)(exp|x+y|² − 1)/m",
-    summary_zh="一个特征乘积的二阶矩等于高斯矩母函数在 2 处的值 e^{2|x+y|²−|x|²−|y|²}；"
-               "m 个乘积彼此独立，取平均使方差除以 m，所以估计的相对误差以 1/√m 的速度缩小。",
-    glossary_zh={
-        **RANDOM_FEATURES_ZH,
-        "Var[φ(x)ᵀφ(y)] = e^{2xᵀy}(e^{|x+y|²} − 1)/m, so the error falls like 1/√m":
-            "Var[φ(x)ᵀφ(y)] = e^{2xᵀy}(e^{|x+y|²} − 1)/m，因此误差按 1/√m 减小",
-        "the variance falls like 1/m² (error like 1/m)": "方差按 1/m² 减小（误差按 1/m）",
-        "Var = e^{2xᵀy}·e^{|x+y|²}/m (second moment taken for the variance)":
-            "Var = e^{2xᵀy}·e^{|x+y|²}/m（把二阶矩误当成了方差）",
-        "Gaussian MGF E[e^{2ρW}] = e^{2ρ²}": "高斯矩母函数 E[e^{2ρW}] = e^{2ρ²}",
-        "collect exponents": "合并指数",
-        "Var[φ(x)ᵀφ(y)] = Var(Σ_r Z_r / m)": "Var[φ(x)ᵀφ(y)] = Var(Σ_r Z_r / m)（m 个乘积取平均）",
-        "Var(cX) = c²·Var(X)": "常数因子移出方差：Var(cX) = c²·Var(X)",
-        "E[Z_r²] (chain above)": "E[Z_r²]（取自上一条推导链）",
-        "m identical terms": "m 个相同的项",
-        **{f"Var of φ(x)ᵀφ(y) with m={feats} features": f"m={feats} 个特征时 φ(x)ᵀφ(y) 的方差"
-           for feats in VARIANCE_FEATURES},
-    },
 )
 class PerformerVariance:
     """Each feature product has second moment e^{2|x+y|²−|x|²−|y|²} (Gaussian MGF at 2); the
@@ -273,26 +214,6 @@ class PerformerVariance:
                 sp.Sum(PK[i, r] * sp.Sum(PQ[l, r] * VV[l, j], (l, 0, T - 1)), (r, 0, m - 1))),),
     sources=(PERFORMER, LINEAR),
     tags=("kernel", "linear-attention", "complexity"),
-    title_zh="φ(Q)(φ(K)ᵀV) 等于 (φ(Q)φ(K)ᵀ)V，且可在关于 T 的线性时间内算出",
-    summary_zh="矩阵乘法可以换结合方式：先把键这一维求和掉，得到 m×d_v 的 φ(K)ᵀV，整个过程不出现 "
-               "T×T 矩阵，核化注意力的代价因此只随序列长度线性增长。",
-    glossary_zh={
-        "((φ(Q)φ(K)ᵀ)V)_ij = Σ_r φ(Q)_ir Σ_l φ(K)_lr V_lj":
-            "逐元素写出：((φ(Q)φ(K)ᵀ)V)_ij = Σ_r φ(Q)_ir Σ_l φ(K)_lr V_lj",
-        "φ(Q), φ(K) are T×m matrices, V is T×d_v": "φ(Q)、φ(K) 是 T×m 矩阵，V 是 T×d_v 矩阵",
-        "entries are real numbers": "矩阵元素均为实数",
-        "the roles of queries and keys may be swapped: φ(K)(φ(Q)ᵀV)":
-            "查询和键可以互换角色：φ(K)(φ(Q)ᵀV)",
-        "sanity: T=3, m=2 written out": "核对：T=3、m=2 时逐项写出",
-        "SymPy doit": "SymPy 求值",
-        "distributivity: c·Σ_r f_r = Σ_r c·f_r": "分配律：c·Σ_r f_r = Σ_r c·f_r",
-        "finite sums can be interchanged": "有限和可以交换求和次序",
-        "distributivity: Σ_l c·f_l = c·Σ_l f_l (c free of l)":
-            "分配律：Σ_l c·f_l = c·Σ_l f_l（c 不含 l）",
-        "statement's entries vs (φ(Q)φ(K)ᵀ)V": "命题给出的各元素与 (φ(Q)φ(K)ᵀ)V 的比较",
-        "φ(Q)(φ(K)ᵀV) vs (φ(Q)φ(K)ᵀ)V, Performer features":
-            "Performer 特征下 φ(Q)(φ(K)ᵀV) 与 (φ(Q)φ(K)ᵀ)V 的比较",
-    },
 )
 class LinearAttentionAssociativity:
     """Matrix products associate: summing over keys first (an m×d_v matrix φ(K)ᵀV) never forms

@@ -45,28 +45,6 @@ def _weights(rng, dm):
                     compute=lambda: PUBLISHED["BERT-base"]["heads"]),
              Figure("heads in GPT-2 (published, 124M model)", "12", near="GPT-2",
                     compute=lambda: PUBLISHED["GPT-2 (124M)"]["heads"])),
-    title_zh="d_model 维特征分给 h 个头，每个头宽 d_model/h",
-    summary_zh="h 个等宽的块铺满整条特征轴，宽度相加正好是 d_model；注意力不改变每块的宽度，"
-               "所以拼接后的矩阵刚好能右乘 W_O。",
-    glossary_zh={
-        "Q⁽ⁱ⁾, head_i ∈ R^{T×d_k} with d_k = d_model/h, and Concat(head_1…head_h)·W_O ∈ "
-        "R^{T×d_model}": "Q⁽ⁱ⁾、head_i ∈ R^{T×d_k}，其中 d_k = d_model/h；"
-                         "Concat(head_1…head_h)·W_O ∈ R^{T×d_model}",
-        "Q, K, V ∈ R^{T×d_model} are split along the feature axis into h equal blocks":
-            "Q, K, V ∈ R^{T×d_model} 沿特征维切成 h 个等宽的块",
-        "W_O ∈ R^{d_model×d_model}": "输出投影 W_O ∈ R^{d_model×d_model}",
-        "h divides d_model": "h 整除 d_model",
-        "each head keeps all d_model features": "每个头都保留全部 d_model 个特征",
-        "d_k = d_model/h² (heads split twice)": "d_k = d_model/h²（切分了两次）",
-        "head width at d_model = 768, h = 12": "d_model = 768、h = 12 时每个头的宽度",
-        "heads in BERT-base (published)": "BERT-base 的头数（论文公布值）",
-        "heads in GPT-2 (published, 124M model)": "GPT-2 的头数（公布值，124M 模型）",
-        "width of Concat(head_1, …, head_h)": "Concat(head_1, …, head_h) 的宽度",
-        "h blocks, each as wide as V⁽ⁱ⁾": "h 个块，每块与 V⁽ⁱ⁾ 一样宽",
-        "h heads of width d_k tile d_model": "h 个宽为 d_k 的头恰好铺满 d_model",
-        "shapes": "各头与输出的形状",
-        "reshape vs per-head weight slices": "reshape 写法与按头切分权重的写法对比",
-    },
     formulas=(r"Q = XW_Q, \quad K = XW_K, \quad V = XW_V",
               r"Q \in \mathbb{R}^{T \times d_{model}} \;\rightarrow\; Q^{(1)}, \ldots, Q^{(h)}, \quad Q^{(i)} \in \mathbb{R}^{T \times d_k}, \quad d_k = d_{model} / h",
               r"\text{head}_i = \text{Attention}(Q^{(i)}, K^{(i)}, V^{(i)}) \in \mathbb{R}^{T \times d_k}",
@@ -116,25 +94,6 @@ class MultiHeadShapes:
     depends_on=("multi-head-shapes",),
     sources=(VASWANI,),
     tags=("multi-head", "parameters"),
-    title_zh="W_Q、W_K、W_V、W_O 共有 4·d_model² 个权重、4·d_model 个偏置，与头数 h 无关",
-    summary_zh="h 个宽 d_model/h 的头合在一起，输出列数和一个全宽的头完全相同；"
-               "分成多头只是把参数重新分配，并没有增加参数。",
-    glossary_zh={
-        "weights = 4·d_model², biases = 4·d_model, independent of h":
-            "权重数 = 4·d_model²，偏置数 = 4·d_model，与 h 无关",
-        "head i has W_Q⁽ⁱ⁾, W_K⁽ⁱ⁾, W_V⁽ⁱ⁾ ∈ R^{d_model×d_k} and biases in R^{d_k}":
-            "第 i 个头有 W_Q⁽ⁱ⁾, W_K⁽ⁱ⁾, W_V⁽ⁱ⁾ ∈ R^{d_model×d_k}，偏置属于 R^{d_k}",
-        "W_O ∈ R^{h·d_k×d_model} with a bias in R^{d_model}":
-            "W_O ∈ R^{h·d_k×d_model}，另有一个属于 R^{d_model} 的偏置",
-        "d_k = d_model/h": "每个头的宽度 d_k = d_model/h",
-        "every head has full-size projections: 4h·d_model² weights":
-            "每个头都用全尺寸的投影：共 4h·d_model² 个权重",
-        "weights: 3 per-head blocks + W_O": "权重：每个头 3 块，再加 W_O",
-        "h identical heads": "h 个相同的头",
-        "biases: 3 per-head + b_O": "偏置：每个头 3 个，再加 b_O",
-        "no dependence on h": "与 h 无关",
-        "parameter count": "参数计数",
-    },
 )
 class ProjectionParameters:
     """h heads of width d_model/h have, together, exactly the d_model output columns one
@@ -173,21 +132,6 @@ class ProjectionParameters:
     depends_on=("multi-head-shapes",),
     sources=(VASWANI,),
     tags=("multi-head",),
-    title_zh="只有一个头时，多头注意力就是 d_k = d_model 的单头注意力",
-    summary_zh="切成一块、拼回一块都是恒等操作；h = 1 唯一决定的是头的宽度，"
-               "因而打分的缩放因子变成 1/√d_model。",
-    glossary_zh={
-        "h = 1: MultiHead = softmax(QKᵀ/√d_k)V·W_O with d_k = d_model":
-            "h = 1 时：MultiHead = softmax(QKᵀ/√d_k)V·W_O，且 d_k = d_model",
-        "h = 1": "只有一个头：h = 1",
-        "d_k = d_model/h (claim multi-head-shapes)": "d_k = d_model/h（见命题 multi-head-shapes）",
-        "one head still uses the per-head width 64 (and the scale 1/8)":
-            "单头时仍沿用每头宽度 64（以及缩放 1/8）",
-        "head width": "头的宽度",
-        "a single head": "只有一个头",
-        "MultiHead with h=1 vs single-head attention": "h=1 的 MultiHead 与单头注意力的比较",
-        "split then merge with h=1 is the identity": "h=1 时先切分再拼接是恒等映射",
-    },
 )
 class SingleHeadReduction:
     """Splitting into one block and concatenating one block are identities, so the only

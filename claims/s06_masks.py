@@ -29,12 +29,6 @@ CAUSAL_VISIBLE = sp.Ge(i, j)                                   # key j visible t
 MASK_PAIRS = tuple(itertools.product((0, -sp.oo), repeat=2))   # (M_causal, M_pad): all cases
 
 # Chinese texts shared by the causal and the padding claims
-MASKS_ZH = {
-    "key k_p reaches out_i only through the score s_ip = q_iᵀk_p/√d_k":
-        "键 k_p 只通过打分 s_ip = q_iᵀk_p/√d_k 影响 out_i",
-    "sum the Kronecker δ": "对 Kronecker δ 求和",
-    "SymPy doit + expand": "SymPy 求值并展开",
-}
 
 
 def _score(row, col):
@@ -73,24 +67,6 @@ def _logits(rng, rows, t, masked_share):
                 (sp.exp(z_j) / (S + R), sp.Integer(0))),),
     sources=(VASWANI,),
     tags=("mask", "softmax"),
-    title_zh="logit 为 −∞ 的位置权重恰为 0，其余位置在可见集合上重新归一化",
-    summary_zh="给被遮的项加上有限惩罚 c，它们在分母中贡献 R·e^c；令 c → −∞，这一项消失，"
-               "于是加掩码后的 softmax 与只在可见位置上做的 softmax 相同。",
-    glossary_zh={
-        "softmax(z + M)_j = e^{z_j}/S for visible j and 0 for masked j, S = Σ_visible e^{z_l}":
-            "可见的 j 上 softmax(z + M)_j = e^{z_j}/S，被遮的 j 上为 0，其中 S = Σ_visible e^{z_l}",
-        "M_j ∈ {0, −∞}": "掩码取值 M_j ∈ {0, −∞}",
-        "at least one visible position": "至少有一个可见位置",
-        "−∞ is the limit c → −∞ of a finite c": "−∞ 理解为有限值 c 在 c → −∞ 时的极限",
-        "the visible weights keep their unmasked values e^{z_j}/(S + R)":
-            "可见位置的权重保持不加掩码时的值 e^{z_j}/(S + R)",
-        "visible weight, penalty c": "可见位置的权重，惩罚为 c",
-        "masked weight, penalty c": "被遮位置的权重，惩罚为 c",
-        "masked weights are exactly 0": "被遮位置的权重恰为 0",
-        "visible weights vs the stated e^{z_j}/S": "可见权重与命题中的 e^{z_j}/S 的比较",
-        "masked softmax vs softmax of the visible logits alone":
-            "带掩码的 softmax 与只对可见 logit 做的 softmax 的比较",
-    },
 )
 class MaskedSoftmaxRenormalises:
     """With penalty c the masked terms contribute R·e^c to the normaliser; as c → −∞ that
@@ -133,28 +109,6 @@ class MaskedSoftmaxRenormalises:
     sources=(VASWANI,),
     tags=("mask", "causal"),
     formulas=(r"M_{ij} = \begin{cases} 0 & \text{if } i \geq j \\ -\infty & \text{if } i < j \end{cases}",),
-    title_zh="因果掩码下，第 i 个输出只依赖第 1…i 个 token（含自身）",
-    summary_zh="被遮的键同时从 softmax 的分子和分母中消失，所以不论序列多长、位置在哪、头有多宽，"
-               "排在后面的键和值都进不了第 i 个输出。",
-    glossary_zh={
-        **MASKS_ZH,
-        "M_ij = 0 iff i ≥ j: ∂out_i/∂(s_ip, v_p) = 0 for p > i, and token i is seen":
-            "M_ij = 0 当且仅当 i ≥ j：p > i 时 ∂out_i/∂(s_ip, v_p) = 0，且第 i 个 token 看得见自己",
-        "M_ij = 0 where visible(i, j), −∞ elsewhere": "visible(i, j) 成立处 M_ij = 0，其余处为 −∞",
-        "positions 1 ≤ i ≤ T": "位置 1 ≤ i ≤ T",
-        "the mask is upper triangular (i ≤ j visible)": "掩码是上三角的（i ≤ j 可见）",
-        "a token must not see itself (i > j visible)": "token 不能看见自己（i > j 可见）",
-        "row 1 is then entirely masked and its softmax is 0/0":
-            "这样第 1 行全部被遮，它的 softmax 变成 0/0",
-        "one future token leaks in (i ≥ j − 1 visible)": "漏进一个未来的 token（i ≥ j − 1 可见）",
-        "out_i over the unmasked j": "在未被遮的 j 上求和得到 out_i",
-        "∂out_i/∂v_p, p = i+1+δ": "∂out_i/∂v_p，未来位置 p = i+1+δ",
-        "∂out_i/∂s_ip, p = i+1+δ": "∂out_i/∂s_ip，未来位置 p = i+1+δ",
-        "∂out_i/∂v_i": "∂out_i/∂v_i（token 自身）",
-        "visible set is the lower triangle with the diagonal": "可见集合是含对角线的下三角",
-        "rows 1…p unchanged when tokens after p are redrawn": "重抽 p 之后的 token，第 1…p 行不变",
-        "row p moves when token p changes": "token p 改变时第 p 行随之改变",
-    },
 )
 class CausalMaskNoFuture:
     """Masked keys drop out of both sums of the softmax, so every later key and value is
@@ -226,28 +180,6 @@ class CausalMaskNoFuture:
     sources=(VASWANI,),
     tags=("mask", "padding"),
     formulas=(r"M_{ij} = \begin{cases} 0 & \text{if } j \text{ 不是 padding} \\ -\infty & \text{if } j \text{ 是 padding} \end{cases}",),
-    title_zh="在填充列上放 −∞ 后，输出与填充 token 里的内容无关",
-    summary_zh="exp(s − ∞) = 0 把填充的键从分子和分母中一并去掉；换成任何有限惩罚，"
-               "这些键都还会分到一点正的权重。",
-    glossary_zh={
-        **MASKS_ZH,
-        "M_ij = −∞ for padded j makes every output independent of padded k_j, v_j":
-            "对填充位置 j 取 M_ij = −∞，则所有输出都与填充的 k_j, v_j 无关",
-        "tokens n+1…T are padding (right padding; attention is invariant to reordering "
-        "key/value pairs, so any padded set works the same)":
-            "第 n+1…T 个 token 是填充（右侧填充；注意力对键值对的重排不变，所以任意一组填充位置都一样）",
-        "M_ij = 0 for real j": "真实 token j 上 M_ij = 0",
-        "no mask is needed (M = 0)": "不需要掩码（M = 0）",
-        "a mild penalty −10 suffices": "温和的惩罚 −10 就足够",
-        "a finite penalty −20 (weight ≈ 2·10⁻⁹ per padded key)":
-            "有限惩罚 −20（每个填充键的权重约为 2·10⁻⁹）",
-        "out_i, padded keys n+1…T": "out_i，其中 n+1…T 为填充键",
-        "exp(s + M) for padded keys": "填充键上取 exp(s + M)",
-        "∂out_i/∂v_p, p padded": "∂out_i/∂v_p，p 为填充位置",
-        "∂out_i/∂s_ip, p padded": "∂out_i/∂s_ip，p 为填充位置",
-        "same as the unpadded sequence": "与去掉填充的序列结果相同",
-        "padded tokens redrawn": "重抽填充 token 后输出不变",
-    },
 )
 class PaddingMaskInvariance:
     """exp(s − ∞) = 0 removes padded keys from numerator and normaliser alike; any finite
@@ -293,22 +225,6 @@ class PaddingMaskInvariance:
     foils=(Foil("a position is kept if either mask keeps it (max)", sp.Max(a, b)),),
     sources=(VASWANI,),
     tags=("mask", "causal", "padding"),
-    title_zh="因果掩码与填充掩码相加：两者都保留的位置才会被保留",
-    summary_zh="换到权重上看，exp(M) ∈ {1, 0} 是示性函数，又有 exp(a + b) = exp(a)·exp(b)，"
-               "所以两个掩码之和对应两种可见模式的逻辑与。",
-    glossary_zh={
-        "M_causal + M_pad = min(M_causal, M_pad) entrywise on {0, −∞}":
-            "在 {0, −∞} 上逐元素有 M_causal + M_pad = min(M_causal, M_pad)",
-        "both masks take values in {0, −∞}": "两个掩码的取值都在 {0, −∞} 中",
-        "a position is kept if either mask keeps it (max)": "只要有一个掩码保留就保留该位置（取 max）",
-        "the padding mask is lost: only M_causal counts": "填充掩码丢失：只有 M_causal 起作用",
-        **{f"exp(M) at ({x}, {y})": f"exp(M) 在 (M_causal, M_pad) = ({x}, {y}) 处"
-           for x, y in MASK_PAIRS},
-        "exp(−∞) = 0": "exp(−∞) = 0（指数在 −∞ 处为 0）",
-        "M_causal + M_pad equals the stated rule": "M_causal + M_pad 与命题给出的规则一致",
-        "attention with the stated mask vs softmax over j ≤ i and j unpadded":
-            "用命题的掩码算出的注意力，与只在 j ≤ i 且未填充的 j 上做 softmax 的比较",
-    },
 )
 class MasksCombine:
     """In the weight domain exp(M) ∈ {1, 0} is an indicator, and exp(a + b) = exp(a)·exp(b):
@@ -354,29 +270,6 @@ class MasksCombine:
            Foil("the distance is 2Re^c/S", 2 * R * sp.exp(c) / S)),
     sources=(VASWANI, IEEE),
     tags=("mask", "floating-point"),
-    title_zh="有限惩罚 c 使权重移动 2Re^c/(S+Re^c)；c = −10⁹ 时在 float64 中恰为 0",
-    summary_zh="被遮的键一共分走权重 ε = Re^c/(S+Re^c)，可见的键正好少了同样的 ε，L1 距离因此是 2ε。"
-               "取 c = −10⁹ 且 |打分| ≤ 10⁸ 时，平移后被遮的 logit 低于 −745.14，float64 的 exp "
-               "直接给出 0，算得的权重与 −∞ 掩码完全一致。",
-    glossary_zh={
-        "‖softmax(z + c·1_masked) − softmax(z + M_∞)‖₁ = 2Re^c/(S + Re^c)":
-            "有限惩罚与 −∞ 掩码之间的权重距离：‖softmax(z + c·1_masked) − softmax(z + M_∞)‖₁ "
-            "= 2Re^c/(S + Re^c)",
-        "S = Σ_visible e^{z_j}, R = Σ_masked e^{z_j}":
-            "S = Σ_visible e^{z_j}（可见项之和），R = Σ_masked e^{z_j}（被遮项之和）",
-        "float64 exp rounds x < ln 2^−1075 to 0": "float64 的 exp 把 x < ln 2^−1075 舍入为 0",
-        "the distance is Re^c/(S + Re^c) (visible side forgotten)":
-            "距离为 Re^c/(S + Re^c)（漏算了可见的一侧）",
-        "the distance is 2Re^c/S": "距离为 2Re^c/S",
-        "visible weights only shrink, so |Δw_j| = Δw_j": "可见权重只会减小，所以 |Δw_j| = Δw_j",
-        "Σ_visible |Δw_j| + Σ_masked w_m": "可见部分 Σ_visible |Δw_j| 加被遮部分 Σ_masked w_m",
-        "the factor is free of j": "该因子不含 j",
-        "S = Σ_visible e^{z_j}": "S = Σ_visible e^{z_j}（可见项之和）",
-        "−10⁹ + 2·10⁸ < ln 2^−1075": "−10⁹ + 2·10⁸ < ln 2^−1075（平移后仍低于下溢阈值）",
-        "L1 gap": "L1 距离",
-        "float64 exp underflows to 0 just below −745.13": "float64 的 exp 在略低于 −745.13 处下溢为 0",
-        "computed gap exactly 0, true gap below 2^−1074": "算出的距离恰为 0，真实距离小于 2^−1074",
-    },
 )
 class LargeNegativeMask:
     """The masked keys take total weight ε = Re^c/(S+Re^c) and the visible ones lose exactly
@@ -436,23 +329,6 @@ class LargeNegativeMask:
     sources=(VASWANI,),
     tags=("mask", "scaling"),
     formulas=(r"\text{Attention}(Q, K, V) = \text{softmax}\left(\frac{QK^T + M}{\sqrt{d_k}}\right) V",),
-    title_zh="在 (QKᵀ + M)/√d_k 中，掩码元素 c 的作用是 c/√d_k，而 −∞/√d_k 仍为 −∞",
-    summary_zh="除以 √d_k 把惩罚也一并缩小，有限的 c 因此减弱为原来的 1/√d_k；但 c → −∞ 的极限"
-               "依旧把被遮的键去掉，所以对 ±∞ 掩码而言，把 M 写在缩放之内并无妨碍。",
-    glossary_zh={
-        "the penalty a mask entry c adds to the scaled logit is c/√d_k":
-            "掩码元素 c 加到缩放后 logit 上的惩罚是 c/√d_k",
-        "d_k > 0": "键的维数 d_k > 0",
-        "M_ij ∈ {0, c}, −∞ being the limit c → −∞": "M_ij ∈ {0, c}，−∞ 视为 c → −∞ 的极限",
-        "dividing by √d_k leaves a finite mask value unchanged (penalty c)":
-            "除以 √d_k 不改变有限的掩码值（惩罚仍是 c）",
-        "scaled logit minus the unmasked one": "缩放后的 logit 减去不加掩码的 logit",
-        "expand": "展开",
-        "masked weight": "被遮位置的权重",
-        "visible weight": "可见位置的权重",
-        "softmax((S+M)/√d_k) vs softmax(S/√d_k + penalty)":
-            "softmax((S+M)/√d_k) 与 softmax(S/√d_k + 惩罚) 的比较",
-    },
 )
 class MaskInsideScaling:
     """Division by √d_k rescales the penalty; a finite c therefore weakens by √d_k, but the

@@ -84,25 +84,6 @@ def ffn_tolerance(x, w1, c1, w2, c2, computations):
     sources=(VASWANI,),
     tags=("ffn", "symmetry"),
     formulas=(FFN_FORMULA,),
-    title_zh="打乱 token 的顺序，FFN 的输出也按同一方式被打乱",
-    summary_zh="一个用共享权重逐 token 作用的映射，和任何重排顺序的操作都可交换；"
-               "它本身分不清位置，位置信息只能另外提供（位置编码）。",
-    glossary_zh={
-        "sifting: Σ_t δ(t, σ(i)) a_t = a_σ(i), as σ(i) is one of 1..T":
-            "筛选性质：Σ_t δ(t, σ(i)) a_t = a_σ(i)，因为 σ(i) 是 1..T 之一",
-        "FFN(PX) = P·FFN(X): row i of FFN(PX) is row σ(i) of FFN(X)":
-            "FFN(PX) = P·FFN(X)：FFN(PX) 的第 i 行就是 FFN(X) 的第 σ(i) 行",
-        "FFN(X) applies x ↦ W₂φ(W₁x + b₁) + b₂ to every row of X with the same weights":
-            "FFN(X) 用同一组权重对 X 的每一行作用 x ↦ W₂φ(W₁x + b₁) + b₂",
-        "P is the permutation matrix with (PX)_i = x_σ(i)": "P 是置换矩阵，满足 (PX)_i = x_σ(i)",
-        "φ is any entrywise function": "φ 是任意逐元素函数",
-        "the FFN is permutation-invariant: FFN(PX) = FFN(X)": "FFN 对置换不变：FFN(PX) = FFN(X)",
-        "outputs move the opposite way: row i of FFN(PX) is row σ⁻¹(i)":
-            "输出朝相反方向移动：FFN(PX) 的第 i 行是第 σ⁻¹(i) 行",
-        "FFN(PX)[i,m]": "FFN(PX) 的 [i,m] 元素",
-        "(P·FFN(X))[i,m]": "(P·FFN(X)) 的 [i,m] 元素",
-        "FFN(PX) vs stated rows of FFN(X)": "FFN(PX) 与命题指定的 FFN(X) 各行的比较",
-    },
 )
 class FfnPermutationEquivariant:
     """A map applied token by token with shared weights commutes with any reordering of the
@@ -148,25 +129,6 @@ class FfnPermutationEquivariant:
     sources=(VASWANI,),
     tags=("ffn", "locality"),
     formulas=(FFN_FORMULA,),
-    title_zh="改动一个 token，只有它自己的 FFN 输出会变",
-    summary_zh="第 i 个输出只由第 i 个 token 决定：其他 token 怎么改都碰不到它。"
-               "不同位置之间的信息交换全部由注意力负责。",
-    glossary_zh={
-        "case j = i": "情形 j = i",
-        "case j ≠ i, written j = i + r with r ≠ 0": "情形 j ≠ i，记作 j = i + r，r ≠ 0",
-        "FFN(X + e_j uᵀ)_i − FFN(X)_i = δ_ij·(f(x_j + u) − f(x_j))":
-            "改动第 j 个 token 后第 i 个输出的变化：FFN(X + e_j uᵀ)_i − FFN(X)_i "
-            "= δ_ij·(f(x_j + u) − f(x_j))",
-        "FFN(X) applies f(x) = W₂φ(W₁x + b₁) + b₂ to every row with the same weights":
-            "FFN(X) 用同一组权重对每一行作用 f(x) = W₂φ(W₁x + b₁) + b₂",
-        "X + e_j uᵀ changes token j by an arbitrary vector u": "X + e_j uᵀ 给第 j 个 token 加上任意向量 u",
-        "every token's change reaches every output (c_ij = 1)":
-            "任何 token 的改动都会传到所有输出（c_ij = 1）",
-        "outputs average the change over tokens (c_ij = 1/T)": "输出对各 token 的改动取平均（c_ij = 1/T）",
-        "ΔFFN[i,m], j = i": "ΔFFN[i,m]，情形 j = i",
-        "ΔFFN[i,m], j ≠ i": "ΔFFN[i,m]，情形 j ≠ i",
-        "change of every output after editing one token": "改动一个 token 后各输出的变化",
-    },
 )
 class FfnNoTokenInteraction:
     """Output i is a function of token i alone: editing any other token leaves it exactly as
@@ -219,29 +181,6 @@ class FfnNoTokenInteraction:
                     near=r"d_{ff} =",
                     compute=lambda: VASWANI_BASE["d_ff"] / VASWANI_BASE["d_model"]),),
     formulas=(FFN_FORMULA,),
-    title_zh="FFN 有 2·d_model·d_ff + d_ff + d_model 个参数，d_ff = 4d 时为 8d² + 5d",
-    summary_zh="两个各有 d_model·d_ff 个元素的权重矩阵，再加两个偏置向量；在常见的 4 倍扩展下，"
-               "FFN 大约占一层权重的三分之二。",
-    glossary_zh={
-        "#params = 2·d_model·d_ff + d_ff + d_model, = 8·d_model² + 5·d_model for d_ff = 4·d_model":
-            "参数个数 = 2·d_model·d_ff + d_ff + d_model；d_ff = 4·d_model 时为 8·d_model² + 5·d_model",
-        "W₁ ∈ ℝ^{d_ff×d_model}, b₁ ∈ ℝ^{d_ff}, W₂ ∈ ℝ^{d_model×d_ff}, b₂ ∈ ℝ^{d_model}":
-            "形状：W₁ ∈ ℝ^{d_ff×d_model}，b₁ ∈ ℝ^{d_ff}，W₂ ∈ ℝ^{d_model×d_ff}，b₂ ∈ ℝ^{d_model}",
-        "the same weights serve every token, so the count does not depend on T":
-            "所有 token 共用同一组权重，所以参数个数与 T 无关",
-        "the biases are forgotten: 2·d_model·d_ff, 8·d_model²": "漏掉了偏置：2·d_model·d_ff，8·d_model²",
-        "b₁ taken of size d_model": "把 b₁ 的长度当成了 d_model",
-        "d_ff / d_model in the base Transformer (Vaswani et al., Table 3)":
-            "基础版 Transformer 的 d_ff / d_model（Vaswani 等，表 3）",
-        "#params": "参数个数",
-        "#params at d_ff = 4d": "d_ff = 4d 时的参数个数",
-        "add the four array sizes": "把四个数组的大小相加",
-        "d_ff = 4·d_model": "取 d_ff = 4·d_model",
-        "collect powers of d_model": "按 d_model 的幂合并同类项",
-        "output shape = input shape": "输出形状 = 输入形状",
-        "counted parameters": "逐个数出的参数个数",
-        "counted parameters at d_ff = 4·d_model": "d_ff = 4·d_model 时逐个数出的参数个数",
-    },
 )
 class FfnParameterCount:
     """Two weight matrices of d_model·d_ff entries each plus the two bias vectors; the

@@ -7,7 +7,7 @@ from tmath import Figure, Foil, Source, Statement, claim
 from tmath.reference import flops
 from tmath.reference import tiling
 from tmath.engine.experiment import tolerance
-from tmath.reference.nn import attention, softmax
+from tmath.reference.nn import attention
 from tmath.engine.plots import Plot, Series
 from tmath.engine.proof import Rule
 
@@ -32,10 +32,6 @@ i, j, c, e, n = sp.symbols("i j c e n", integer=True)
 EXACT = 0  # integer operation counts are compared exactly
 
 # Chinese texts shared by several claims
-COSTS_ZH = {
-    "count the index tuples": "数下标组的个数",
-    "stored output": "存储的输出",
-}
 
 
 def count(*ranges):
@@ -75,36 +71,6 @@ ATTENTION_COSTS = (T**2 * d, T**2, T**2 * d, T**2, T**2, T * d)
         Figure("GPT-2 context length (fact about the model, Radford et al. 2019 §2.3)", "1024",
                near="512 或", compute=lambda: CONTEXT_LENGTH["GPT-2"]),
     ),
-    title_zh="自注意力：QKᵀ 与 权重·V 各做 T²·d 次乘法，softmax 做 T² 次指数运算，存 T² 个元素",
-    summary_zh="每个（查询，键，特征）三元组对应一次乘法，所以两次矩阵乘法各是 T²d 次；"
-               "T×T 的打分矩阵和权重矩阵让内存随序列长度按平方增长。",
-    glossary_zh={
-        **COSTS_ZH,
-        "multiplies(QKᵀ) = T²d, exps(softmax) = T², multiplies(weights·V) = T²d; stored "
-        "entries: scores T², weights T², output T·d":
-            "乘法次数(QKᵀ) = T²d，指数次数(softmax) = T²，乘法次数(权重·V) = T²d；"
-            "存储的元素：打分 T²，权重 T²，输出 T·d",
-        "Q, K, V ∈ ℝ^{T×d} (d_v = d)": "Q, K, V ∈ ℝ^{T×d}（取 d_v = d）",
-        "s_ij = Σ_c q_ic k_jc, w = softmax_j(s_ij/√d)":
-            "打分 s_ij = Σ_c q_ic k_jc，权重 w = softmax_j(s_ij/√d)",
-        "output_i = Σ_j w_ij v_j": "输出 output_i = Σ_j w_ij v_j",
-        "QKᵀ costs T·d² multiplies": "QKᵀ 需要 T·d² 次乘法",
-        "the output also needs T² entries": "输出也要存 T² 个元素",
-        "score-matrix entries at T = 512": "T = 512 时打分矩阵的元素个数",
-        "score-matrix entries at T = 4096": "T = 4096 时打分矩阵的元素个数",
-        "score-matrix entries at T = 32768": "T = 32768 时打分矩阵的元素个数",
-        "GPT context length (fact about the model, Radford et al. 2019 §2.3)":
-            "GPT 的上下文长度（模型事实，Radford 等 2019 §2.3）",
-        "GPT-2 context length (fact about the model, Radford et al. 2019 §2.3)":
-            "GPT-2 的上下文长度（模型事实，Radford 等 2019 §2.3）",
-        "multiplies in QKᵀ": "QKᵀ 中的乘法次数",
-        "exps in softmax": "softmax 中的指数运算次数",
-        "multiplies in weights·V": "权重·V 中的乘法次数",
-        "stored scores": "存储的打分",
-        "stored weights": "存储的权重",
-        "counted operations and entries": "实际数出的运算次数与元素个数",
-        "tracked run reproduces attention": "计数运行的结果与参考注意力一致",
-    },
 )
 class AttentionCostTable:
     """Counting one multiplication per (query, key, feature) triple gives T²d twice; the T×T
@@ -149,23 +115,6 @@ class AttentionCostTable:
     depends_on=("attention-cost-table",),
     sources=(VASWANI,),
     tags=("complexity", "multi-head"),
-    title_zh="分成 h 个宽 d/h 的头，T²·d 的乘法次数保持不变",
-    summary_zh="多头切分的是特征维而非序列，T² 因子原封不动；h 个较窄的矩阵乘积加起来，"
-               "正好等于一个全宽的乘积。",
-    glossary_zh={
-        "h heads: multiplies(QKᵀ) = h·T²·(d/h) = T²d, same for weights·V":
-            "h 个头：乘法次数(QKᵀ) = h·T²·(d/h) = T²d，权重·V 同样如此",
-        "h divides d; head n uses columns of width d/h of Q, K and V":
-            "h 整除 d；第 n 个头使用 Q、K、V 中宽为 d/h 的那些列",
-        "each head is scaled dot-product attention (claim attention-cost-table)":
-            "每个头都是缩放点积注意力（命题 attention-cost-table）",
-        "heads divide the cost by h": "分头让代价除以 h",
-        "each head costs T²d, so h heads cost h·T²d": "每个头代价 T²d，所以 h 个头代价 h·T²d",
-        "QKᵀ over h heads": "h 个头的 QKᵀ 合计",
-        "weights·V over h heads": "h 个头的 权重·V 合计",
-        "sum of h equal terms": "h 个相等项之和",
-        "multiplies summed over heads": "各头乘法次数之和",
-    },
 )
 class MultiheadSameOrder:
     """Heads split the feature dimension, not the sequence: the T² factor stays, and the h
@@ -210,26 +159,6 @@ FFN_COSTS = (T * d * d_ff, T * d_ff * d, T * d_ff, T * d)
     figures=(Figure("d_ff / d in the base Transformer (Vaswani et al., Table 3)", "4",
                     near="d_{ff} =",
                     compute=lambda: VASWANI_BASE["d_ff"] / VASWANI_BASE["d_model"]),),
-    title_zh="FFN 两层各做 T·d·d_ff 次乘法，随 T 线性增长",
-    summary_zh="每个 token 各自穿过两个全连接层，所以代价对 T 是线性的，只是前面的常数 d·d_ff 很大。",
-    glossary_zh={
-        **COSTS_ZH,
-        "multiplies(up) = T·d·d_ff, multiplies(down) = T·d_ff·d; stored entries: hidden T·d_ff, "
-        "output T·d": "乘法次数(升维) = T·d·d_ff，乘法次数(降维) = T·d_ff·d；"
-                      "存储的元素：隐藏层 T·d_ff，输出 T·d",
-        "X ∈ ℝ^{T×d}, W₁ ∈ ℝ^{d_ff×d}, W₂ ∈ ℝ^{d×d_ff}":
-            "形状：X ∈ ℝ^{T×d}，W₁ ∈ ℝ^{d_ff×d}，W₂ ∈ ℝ^{d×d_ff}",
-        "H = φ(XW₁ᵀ + b₁), output = HW₂ᵀ + b₂": "隐藏层 H = φ(XW₁ᵀ + b₁)，输出 = HW₂ᵀ + b₂",
-        "the FFN mixes tokens: T²·d·d_ff per layer": "FFN 会混合 token：每层 T²·d·d_ff",
-        "the hidden layer stores T·d entries": "隐藏层只存 T·d 个元素",
-        "d_ff / d in the base Transformer (Vaswani et al., Table 3)":
-            "基础版 Transformer 的 d_ff / d（Vaswani 等，表 3）",
-        "multiplies in XW₁ᵀ": "XW₁ᵀ 中的乘法次数",
-        "multiplies in HW₂ᵀ": "HW₂ᵀ 中的乘法次数",
-        "stored hidden": "存储的隐藏层",
-        "counted operations and entries": "实际数出的运算次数与元素个数",
-        "tracked run reproduces the FFN": "计数运行的结果与 FFN 一致",
-    },
 )
 class FfnCostTable:
     """Each token goes through two dense layers on its own, so the cost grows linearly in T
@@ -279,30 +208,6 @@ def _positive_root(expr):
     depends_on=("attention-cost-table", "ffn-cost-table"),
     sources=(VASWANI,),
     tags=("complexity", "crossover"),
-    title_zh="当且仅当 T > d_ff 时，注意力的矩阵乘法量超过 FFN",
-    summary_zh="两者之差 2T²d − 2Td·d_ff = 2dT(T − d_ff) 只在 T = d_ff 处变号："
-               "短于 d_ff 时 FFN 的乘法更多，长于 d_ff 时注意力更多。",
-    glossary_zh={
-        "2T²d (QKᵀ and weights·V) exceeds 2T·d·d_ff (both FFN layers) iff T > T* with "
-        "T* = d_ff (= 4d for d_ff = 4d)":
-            "2T²d（QKᵀ 与 权重·V）超过 2T·d·d_ff（FFN 两层）当且仅当 T > T*，"
-            "其中 T* = d_ff（d_ff = 4d 时即 4d）",
-        "attention multiplies: T²d for QKᵀ plus T²d for weights·V (attention-cost-table)":
-            "注意力的乘法：QKᵀ 的 T²d 加上 权重·V 的 T²d（attention-cost-table）",
-        "FFN multiplies: T·d·d_ff per layer, two layers (ffn-cost-table)":
-            "FFN 的乘法：每层 T·d·d_ff，共两层（ffn-cost-table）",
-        "softmax's T² exps and the Q, K, V, output projections are not counted":
-            "不计 softmax 的 T² 次指数运算，也不计 Q、K、V 与输出投影",
-        "the crossover is at T = d": "交叉点在 T = d",
-        "the crossover is at T = 2·d_ff (QKᵀ alone against the FFN)":
-            "交叉点在 T = 2·d_ff（只拿 QKᵀ 与 FFN 比）",
-        "attention − FFN multiplies": "注意力与 FFN 的乘法次数之差",
-        "factor": "因式分解",
-        "2dT > 0, so the gap has the sign of T − d_ff": "2dT > 0，所以差与 T − d_ff 同号",
-        "where the gap vanishes": "差为零的位置",
-        "the positive root in T (SymPy solve)": "关于 T 的正根（SymPy solve）",
-        "sign of counted gap = sign of T − T*": "计数所得差的符号 = T − T* 的符号",
-    },
 )
 class AttentionOvertakesFfn:
     """The gap 2T²d − 2Td·d_ff = 2dT(T − d_ff) changes sign once, at T = d_ff: below it the FFN
@@ -418,22 +323,6 @@ def _kernel_matrix(kernel, q, k):
                 sp.Sum(phi(qv[c] * kv[c]), (c, 1, D)))),
     sources=(KATHAROPOULOS,),
     tags=("linear-attention", "associativity"),
-    title_zh="核为特征内积时 (φ(Q)φ(K)ᵀ)V = φ(Q)(φ(K)ᵀV)，用不着 T×T 矩阵",
-    summary_zh="只要核能写成特征的内积，键值摘要 Σ_j φ(k_j)v_jᵀ 就只需算一次、供所有查询共用；"
-               "softmax 的指数核没有有限维的这种分解，所以 Performer 只能近似它。",
-    glossary_zh={
-        "for κ(q, k) = φ(q)ᵀφ(k): Σ_j κ(q_i, k_j) v_j = φ(q_i)ᵀ Σ_j φ(k_j) v_jᵀ":
-            "当 κ(q, k) = φ(q)ᵀφ(k) 时：Σ_j κ(q_i, k_j) v_j = φ(q_i)ᵀ Σ_j φ(k_j) v_jᵀ",
-        "kernel attention: output_i = Σ_j κ(q_i, k_j) v_j / Σ_j κ(q_i, k_j)":
-            "核注意力：output_i = Σ_j κ(q_i, k_j) v_j / Σ_j κ(q_i, k_j)",
-        "φ is applied entrywise and maps ℝ^d to ℝ^D (here D = d)":
-            "φ 逐元素作用，把 ℝ^d 映到 ℝ^D（这里 D = d）",
-        "softmax's kernel exp(qᵀk) regroups the same way": "softmax 的核 exp(qᵀk) 也能这样重新组合",
-        "φ applied to the products, Σ_c φ(q_c k_c)": "φ 作用在乘积上：Σ_c φ(q_c k_c)",
-        "finite sums: distribute v_j into Σ_c, exchange Σ_j Σ_c, pull out factors free of j":
-            "有限和：把 v_j 乘进 Σ_c，交换 Σ_j 与 Σ_c，再提出不含 j 的因子",
-        "(φ(Q)φ(K)ᵀ)[V 1] vs φ(Q)(φ(K)ᵀ[V 1])": "(φ(Q)φ(K)ᵀ)[V 1] 与 φ(Q)(φ(K)ᵀ[V 1]) 的比较",
-    },
 )
 class LinearAttentionReassociation:
     """A kernel that factors through features lets the key-value summary Σ_j φ(k_j)v_jᵀ be
@@ -476,26 +365,6 @@ class LinearAttentionReassociation:
     depends_on=("linear-attention-reassociation",),
     sources=(KATHAROPOULOS,),
     tags=("linear-attention", "complexity"),
-    title_zh="按 φ(Q)(φ(K)ᵀV) 结合只需 2T·d² 次乘法，而不是 2T²·d",
-    summary_zh="换一种结合顺序，T×T 矩阵就被一个 d×d 的摘要取代：时间和内存都变成随 T 线性，"
-               "代价是对特征维数变成平方。",
-    glossary_zh={
-        "count the index tuples": "数下标组的个数",
-        "multiplies: φ(Q)(φ(K)ᵀV) 2T·d², (φ(Q)φ(K)ᵀ)V 2T²·d; largest intermediate: d² versus "
-        "T² entries": "乘法次数：φ(Q)(φ(K)ᵀV) 为 2T·d²，(φ(Q)φ(K)ᵀ)V 为 2T²·d；"
-                      "最大的中间结果：d² 个元素对 T² 个元素",
-        "φ(Q), φ(K), V ∈ ℝ^{T×d} (feature dimension D = d, d_v = d)":
-            "φ(Q), φ(K), V ∈ ℝ^{T×d}（特征维数 D = d，d_v = d）",
-        "a product of a×b and b×c matrices takes a·b·c multiplies":
-            "a×b 矩阵乘 b×c 矩阵需要 a·b·c 次乘法",
-        "the groupings' costs swapped": "两种结合方式的代价对调",
-        "linear attention costs 2T·d (linear in d too)": "线性注意力代价为 2T·d（对 d 也是线性的）",
-        "φ(K)ᵀV then φ(Q)·S": "先算 φ(K)ᵀV，再算 φ(Q)·S",
-        "φ(Q)φ(K)ᵀ then ·V": "先算 φ(Q)φ(K)ᵀ，再乘 V",
-        "entries of S = φ(K)ᵀV": "S = φ(K)ᵀV 的元素个数",
-        "entries of φ(Q)φ(K)ᵀ": "φ(Q)φ(K)ᵀ 的元素个数",
-        "counted multiplies and entries": "实际数出的乘法次数与元素个数",
-    },
 )
 class LinearAttentionCost:
     """The right grouping replaces the T×T matrix by a d×d summary: time and memory become
@@ -552,29 +421,6 @@ def exp_sum(lo, hi, ref, weight=1):
            Foil("rescale by e^{m − m_x}", (sp.exp(m_all - m_a), sp.exp(m_all - m_b)))),
     sources=(DAO,),
     tags=("flash-attention", "softmax"),
-    title_zh="两块的（最大值，指数和，加权和）换到同一参考最大值后可精确合并",
-    summary_zh="因为 e^{s−m} = e^{m_x−m}·e^{s−m_x}，以块内最大值为参考的和只需乘一个因子，"
-               "就成了以任一公共参考值为准的和，所以各块可以分开处理再合并。",
-    glossary_zh={
-        "ℓ = e^{m_a−m}ℓ_a + e^{m_b−m}ℓ_b and o = e^{m_a−m}o_a + e^{m_b−m}o_b, "
-        "m = max(m_a, m_b)": "ℓ = e^{m_a−m}ℓ_a + e^{m_b−m}ℓ_b，o = e^{m_a−m}o_a + e^{m_b−m}o_b，"
-                             "其中 m = max(m_a, m_b)",
-        "block a holds scores s_1..s_{n_a}, block b holds s_{n_a+1}..s_n":
-            "块 a 含打分 s_1..s_{n_a}，块 b 含 s_{n_a+1}..s_n",
-        "ℓ_x = Σ_{j∈x} e^{s_j − m_x}, o_x = Σ_{j∈x} e^{s_j − m_x} v_j for each block x":
-            "对每个块 x：ℓ_x = Σ_{j∈x} e^{s_j − m_x}，o_x = Σ_{j∈x} e^{s_j − m_x} v_j",
-        "the whole's statistics use the common reference m (any m; max keeps exponents ≤ 0)":
-            "整体的统计量以公共参考值 m 为准（m 可任取；取最大值可使指数 ≤ 0）",
-        "the block sums can be added without rescaling": "各块的和不经缩放即可直接相加",
-        "rescale by e^{m − m_x}": "用 e^{m − m_x} 重新缩放",
-        "ℓ of the whole": "整体的 ℓ",
-        "o of the whole": "整体的 o",
-        "split the index range at n_a": "在 n_a 处拆分下标范围",
-        "ℓ_a, ℓ_b are the blocks' own sums": "ℓ_a、ℓ_b 是两块各自的和",
-        "o_a, o_b are the blocks' own sums": "o_a、o_b 是两块各自的和",
-        "merged ℓ vs whole ℓ": "合并所得 ℓ 与整体 ℓ 的比较",
-        "merged o vs whole o": "合并所得 o 与整体 o 的比较",
-    },
 )
 class OnlineSoftmaxMerge:
     """Since e^{s−m} = e^{m_x−m}·e^{s−m_x}, block sums taken against their own max become sums
@@ -640,35 +486,6 @@ RESCALE = sp.exp(m_old - m_new)   # the factor for the running sums when the max
     depends_on=("online-softmax-merge",),
     sources=(DAO,),
     tags=("flash-attention", "softmax"),
-    title_zh="分块注意力：运行和按 e^{m_old − m_new} 重新缩放，结果是精确的",
-    summary_zh="对键块做归纳：运行中的和始终等于以当前最大值为参考的完整和；最后相除时最大值约掉，"
-               "所以分块只会改变舍入误差。",
-    glossary_zh={
-        "when the running max moves from m_t to m_{t+1}, the running ℓ and o are multiplied by "
-        "e^{m_t − m_{t+1}}; the final o/ℓ equals softmax(s)·V":
-            "运行最大值从 m_t 变为 m_{t+1} 时，运行中的 ℓ 和 o 乘以 e^{m_t − m_{t+1}}；"
-            "最后的 o/ℓ 等于 softmax(s)·V",
-        "key blocks arrive one at a time; block t+1 holds keys n_t+1..n_{t+1}":
-            "键按块逐一到来；第 t+1 块含第 n_t+1..n_{t+1} 个键",
-        "invariant after t blocks: ℓ_t = Σ_{j≤n_t} e^{s_j−m_t}, o_t = Σ_{j≤n_t} e^{s_j−m_t} v_j":
-            "处理完 t 块后的不变量：ℓ_t = Σ_{j≤n_t} e^{s_j−m_t}，o_t = Σ_{j≤n_t} e^{s_j−m_t} v_j",
-        "the new block's exps are taken against m_{t+1}; start: ℓ_0 = o_0 = 0, m_0 = −∞":
-            "新块的指数以 m_{t+1} 为参考；初值：ℓ_0 = o_0 = 0，m_0 = −∞",
-        "the running sums need no rescaling": "运行中的和不需要重新缩放",
-        "rescale by e^{m_{t+1} − m_t}": "用 e^{m_{t+1} − m_t} 重新缩放",
-        "base case: before any block the sums are empty": "起点：还没处理任何块时，和为空",
-        "ℓ_(t+1) by the invariant": "由不变量写出 ℓ_(t+1)",
-        "o_(t+1) by the invariant": "由不变量写出 o_(t+1)",
-        "split at n_t; e^{s−m_{t+1}} = e^{m_t−m_{t+1}}·e^{s−m_t}":
-            "在 n_t 处拆开；e^{s−m_{t+1}} = e^{m_t−m_{t+1}}·e^{s−m_t}",
-        "invariant after t blocks: ℓ_t": "处理完 t 块后的不变量：ℓ_t",
-        "invariant after t blocks: o_t": "处理完 t 块后的不变量：o_t",
-        "the common factor e^{−m} cancels": "公共因子 e^{−m} 约去",
-        "Z = Σ_n e^{s_n}, the softmax normaliser": "Z = Σ_n e^{s_n}，即 softmax 的归一化常数",
-        "1/Z is constant in j": "1/Z 与 j 无关",
-        "tiled vs standard attention (random)": "分块注意力与标准注意力的比较（随机打分）",
-        "tiled vs standard attention (rising scores)": "分块注意力与标准注意力的比较（打分逐渐升高）",
-    },
 )
 class FlashAttentionExact:
     """By induction over key blocks the running sums always equal the full sums against the

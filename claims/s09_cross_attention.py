@@ -51,27 +51,6 @@ def sizes(rng):
     sources=(VASWANI,),
     tags=("cross-attention", "shapes"),
     formulas=(CROSS_FORMULA,),
-    title_zh="交叉注意力的权重是 T_dec × T_enc，输出是 T_dec × d_v",
-    summary_zh="解码器的每个位置各自得到一个覆盖全部编码器位置的分布，所以两边长度不必相同，"
-               "只有键的宽度 d_k 必须对得上。",
-    glossary_zh={
-        "softmax(Q_dec K_encᵀ/√d_k) ∈ ℝ^{T_dec×T_enc}, output ∈ ℝ^{T_dec×d_v}, "
-        "for any T_dec and T_enc": "softmax(Q_dec K_encᵀ/√d_k) ∈ ℝ^{T_dec×T_enc}，"
-                                   "输出 ∈ ℝ^{T_dec×d_v}，对任意 T_dec、T_enc 都成立",
-        "Q_dec ∈ ℝ^{T_dec×d_k} comes from the decoder": "Q_dec ∈ ℝ^{T_dec×d_k} 来自解码器",
-        "K_enc ∈ ℝ^{T_enc×d_k} and V_enc ∈ ℝ^{T_enc×d_v} come from the encoder":
-            "K_enc ∈ ℝ^{T_enc×d_k} 与 V_enc ∈ ℝ^{T_enc×d_v} 来自编码器",
-        "the weights are T_enc × T_dec (encoder positions query the decoder)":
-            "权重是 T_enc × T_dec（由编码器位置去查询解码器）",
-        "the weights are square, T_dec × T_dec, as in self-attention":
-            "权重像自注意力那样是方阵 T_dec × T_dec",
-        "shape of a product: (a×b)(b×c) is a×c (SymPy checks b = b); scaling and the row "
-        "softmax keep the shape": "乘积的形状：(a×b)(b×c) 是 a×c（SymPy 核对两个 b 相同）；"
-                                  "缩放与逐行 softmax 不改变形状",
-        "shape of the weights": "权重的形状",
-        "shape of A·V_enc": "A·V_enc 的形状",
-        "shapes": "权重与输出的形状",
-    },
 )
 class CrossAttentionShapes:
     """Each decoder position gets one distribution over the encoder positions, so the two
@@ -116,27 +95,6 @@ class CrossAttentionShapes:
     sources=(VASWANI,),
     tags=("cross-attention", "locality"),
     formulas=(CROSS_FORMULA,),
-    title_zh="交叉注意力的第 i 行输出只取决于解码器第 i 行和编码器",
-    summary_zh="查询之间互不可见：每个解码器位置单独去读编码器，所以 T_dec 可以不等于 T_enc，"
-               "解码器内部的信息混合则由它自己的自注意力完成。",
-    glossary_zh={
-        "changing decoder row j by u changes output row i by δ_ij·(g(q_j + u) − g(q_j)), "
-        "g(q) = softmax(qK_encᵀ/√d_k)V_enc":
-            "解码器第 j 行加上 u 后，输出第 i 行改变 δ_ij·(g(q_j + u) − g(q_j))，"
-            "其中 g(q) = softmax(qK_encᵀ/√d_k)V_enc",
-        "output row i = softmax_t(q_i·k_t/√d_k) v_t summed over encoder positions t":
-            "输出第 i 行 = 对编码器位置 t 求和的 softmax_t(q_i·k_t/√d_k) v_t",
-        "K_enc and V_enc are fixed; decoder row j is replaced by q_j + u":
-            "K_enc 与 V_enc 固定；解码器第 j 行换成 q_j + u",
-        "a change of any decoder row reaches every output row (c_ij = 1)":
-            "解码器任一行的改动都会传到所有输出行（c_ij = 1）",
-        "decoder rows are pooled (c_ij = 1/T_dec)": "解码器各行被平均汇聚（c_ij = 1/T_dec）",
-        "Δout[i,e], j = i": "Δout[i,e]，情形 j = i",
-        "Δout[i,e], j ≠ i": "Δout[i,e]，情形 j ≠ i",
-        "case j = i": "情形 j = i",
-        "case j ≠ i, written j = i + r with r ≠ 0": "情形 j ≠ i，记作 j = i + r，r ≠ 0",
-        "change of every output row after editing one decoder row": "改动解码器的一行后各输出行的变化",
-    },
 )
 class CrossAttentionRowLocality:
     """Queries never meet each other: each decoder position reads the encoder on its own, so

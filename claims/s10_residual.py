@@ -37,15 +37,6 @@ xv, Fv, yv = sp.IndexedBase("x"), sp.IndexedBase("F"), sp.IndexedBase("y")
 DELTA = sp.KroneckerDelta(i, j)
 
 # Chinese texts shared by this section's glossaries (--lang zh).
-COMMON10_ZH = {
-    "SymPy doit": "SymPy 求值",
-    "telescoping sum": "裂项求和（相邻项相消）",
-    "the index lies inside its range 1..d": "下标落在取值范围 1..d 内",
-    "sum of zeros": "全为零的求和",
-    "differentiate term by term; ∂x_i/∂x_j = δ_ij": "逐项求导；∂x_i/∂x_j = δ_ij",
-    "differentiate the sum": "对求和式求导",
-    "quotient and chain rule": "商的求导法则与链式法则",
-}
 
 
 def _skip_term(proof, total, branch, wrt, label):
@@ -58,18 +49,6 @@ def _skip_term(proof, total, branch, wrt, label):
     id="residual-block-jacobian",
     title="The Jacobian of a residual block is the branch Jacobian plus the identity matrix",
     section="10.2",
-    title_zh="残差块的雅可比矩阵等于分支的雅可比矩阵加单位矩阵",
-    summary_zh="对 F(x) + x 逐个分量求导，跳跃连接贡献 δ_ij，也就是单位矩阵 I，与分支 F "
-               "的具体形式无关。",
-    glossary_zh={**COMMON10_ZH,
-        "∂y_i/∂x_j = ∂F_i/∂x_j + δ_ij, i.e. ∂y/∂x = ∂F/∂x + I and ∂L/∂x = ∂L/∂y·(∂F/∂x + I)":
-            "∂y_i/∂x_j = ∂F_i/∂x_j + δ_ij，即 ∂y/∂x = ∂F/∂x + I，且 ∂L/∂x = ∂L/∂y·(∂F/∂x + I)",
-        "y = F(x) + x with F: ℝⁿ → ℝⁿ differentiable": "y = F(x) + x，其中 F: ℝⁿ → ℝⁿ 可微",
-        "L is a differentiable loss of y": "L 是关于 y 的可微损失",
-        "the skip connection adds a scalar 1 to every Jacobian entry":
-            "跳跃连接给雅可比矩阵的每个元素都加上标量 1",
-        "the skip connection does not change the Jacobian": "跳跃连接不改变雅可比矩阵",
-    },
     statement=Statement("∂y_i/∂x_j = ∂F_i/∂x_j + δ_ij, i.e. ∂y/∂x = ∂F/∂x + I and "
                         "∂L/∂x = ∂L/∂y·(∂F/∂x + I)", DELTA,
                         lhs=sp.Symbol("∂y_i/∂x_j − ∂F_i/∂x_j")),
@@ -119,17 +98,6 @@ class ResidualBlockJacobian:
     id="residual-unrolled-sum",
     title="A residual stack's output is its input plus the sum of all branch outputs",
     section="10.3",
-    title_zh="残差堆叠的输出等于输入加上所有分支输出之和",
-    summary_zh="把 x_L − x_l 写成逐块增量的裂项和，每一块的增量恰好是该块的分支输出。",
-    glossary_zh={**COMMON10_ZH,
-        "x_L = x_l + Σ_{k=l}^{L−1} F(x_k, W_k)":
-            "x_L = x_l + Σ_{k=l}^{L−1} F(x_k, W_k)（输入加各块分支输出之和）",
-        "x_{k+1} = x_k + F(x_k, W_k) for every block k (F_k written F[k])":
-            "每个块 k 满足 x_{k+1} = x_k + F(x_k, W_k)（F_k 记作 F[k]）",
-        "x_{k+1} − x_k = F(x_k, W_k)": "残差递推 x_{k+1} − x_k = F(x_k, W_k)",
-        "the sum runs up to k = L": "求和一直取到 k = L",
-        "x_L is the sum of the branch outputs alone": "x_L 只等于各分支输出之和（缺少 x_l）",
-    },
     statement=Statement("x_L = x_l + Σ_{k=l}^{L−1} F(x_k, W_k)",
                         xv[l] + sp.Sum(Fv[k], (k, l, L - 1)), lhs=xv[L]),
     premises=("x_{k+1} = x_k + F(x_k, W_k) for every block k (F_k written F[k])",),
@@ -170,25 +138,6 @@ class ResidualUnrolledSum:
     id="residual-stack-jacobian",
     title="Through a residual stack the Jacobian's leading term is the identity matrix I",
     section="10.3",
-    title_zh="经过残差堆叠，雅可比矩阵的首项是单位矩阵 I",
-    summary_zh="对展开式 x_L = x_l + S(x_l) 求导，x_l 这一项在任意深度都给出 δ_ab，"
-               "其余贡献都要经过某个分支 F；公式中印的“1”应理解为单位矩阵 I，"
-               "而不是给每个元素加 1。",
-    glossary_zh={**COMMON10_ZH,
-        "∂(x_L)_a/∂(x_l)_b = δ_ab + ∂/∂(x_l)_b Σ_k F_a(x_k), so ∂L/∂x_l = ∂L/∂x_L·(I + ∂/∂x_l "
-        "Σ_k F(x_k, W_k)): the leading term is I (the printed '1' is I, not a scalar added to "
-        "every entry)":
-            "∂(x_L)_a/∂(x_l)_b = δ_ab + ∂/∂(x_l)_b Σ_k F_a(x_k)，因此 ∂L/∂x_l = ∂L/∂x_L·(I + "
-            "∂/∂x_l Σ_k F(x_k, W_k))：首项是 I（印出的“1”指 I，而不是加到每个元素上的标量）",
-        "x_{k+1} = x_k + F(x_k, W_k), every F differentiable":
-            "x_{k+1} = x_k + F(x_k, W_k)，每个 F 都可微",
-        "S(x_l) = Σ_{k=l}^{L−1} F(x_k, W_k), each x_k a function of x_l":
-            "S(x_l) = Σ_{k=l}^{L−1} F(x_k, W_k)，其中每个 x_k 都是 x_l 的函数",
-        "differentiate term by term; ∂(x_l)_a/∂(x_l)_b = δ_ab":
-            "逐项求导；∂(x_l)_a/∂(x_l)_b = δ_ab",
-        "a scalar 1 is added to every entry": "给每个元素加上标量 1",
-        "no identity term survives many blocks": "经过许多块之后恒等项不复存在",
-    },
     statement=Statement("∂(x_L)_a/∂(x_l)_b = δ_ab + ∂/∂(x_l)_b Σ_k F_a(x_k), so "
                         "∂L/∂x_l = ∂L/∂x_L·(I + ∂/∂x_l Σ_k F(x_k, W_k)): the leading term is I "
                         "(the printed '1' is I, not a scalar added to every entry)",
@@ -276,36 +225,6 @@ def _energy_identity_draw(depth, dim, hidden, law, pre_norm):
     id="residual-gradient-energy",
     title="Through residual blocks the input's gradient energy is never lost on average",
     section="10.3",
-    title_zh="经过残差块，输入方向的梯度能量在平均意义下不会丢失",
-    summary_zh="‖u + a‖² = ‖u‖² + 2u·a + ‖a‖²；分支最后一层权重均值为零且与此前的量独立，"
-               "交叉项的期望因此为零；逐块裂项求和后恰好剩下 ‖u_0‖²。",
-    glossary_zh={**COMMON10_ZH,
-        "E‖(∂x_L/∂x_0)u‖² = ‖u‖² + Σ_k E‖J_k u_k‖² ≥ ‖u‖² at every depth L: the skip path "
-        "carries the full ‖u‖², the branches only add (equivalently E‖∂x_L/∂x_0‖_F² ≥ d: an "
-        "upstream gradient direction drawn independently of the network keeps at least its "
-        "energy on average)":
-            "对任意深度 L，E‖(∂x_L/∂x_0)u‖² = ‖u‖² + Σ_k E‖J_k u_k‖² ≥ "
-            "‖u‖²：跳跃路径完整地传递 ‖u‖²，分支只会增加能量（等价地 E‖∂x_L/∂x_0‖_F² ≥ "
-            "d：与网络独立抽取的上游梯度方向，平均而言至少保持自身的能量）",
-        "x_{k+1} = x_k + F_k(x_k) (or F_k(LN(x_k)) for pre-norm), F_k(z) = W2_k·tanh(W1_k z + "
-        "b_k)":
-            "x_{k+1} = x_k + F_k(x_k)（Pre-Norm 时为 F_k(LN(x_k))），F_k(z) = W2_k·tanh(W1_k z "
-            "+ b_k)",
-        "u_{k+1} = (I + J_k)u_k, J_k = ∂F_k/∂x_k; u_0 fixed (or drawn independently)":
-            "u_{k+1} = (I + J_k)u_k，J_k = ∂F_k/∂x_k；u_0 固定（或独立抽取）",
-        "W2_k has mean-zero entries, drawn independently of x_k, u_k, W1_k, b_k":
-            "W2_k 的元素均值为零，且与 x_k、u_k、W1_k、b_k 相互独立地抽取",
-        "all weights have finite variances": "所有权重的方差都有限",
-        "cross term E[u_k·J_k u_k]: J_k = W2_k·D_k·W1_k, P_rq = u_r·(D_k W1_k u_k)_q":
-            "交叉项 E[u_k·J_k u_k]：J_k = W2_k·D_k·W1_k，P_rq = u_r·(D_k W1_k u_k)_q",
-        "E[W2_k] = 0, W2_k independent of P": "E[W2_k] = 0，且 W2_k 与 P 独立",
-        "N_{k+1} = N_k + 2C_k + A_k (‖u+a‖² identity)":
-            "N_{k+1} = N_k + 2C_k + A_k（‖u+a‖² 的展开式）",
-        "E[C_k] (cross-term chain)": "E[C_k]（见交叉项推导链）",
-        "without any guarantee from the skip path (coefficient 0)":
-            "跳跃路径不提供任何保证（系数为 0）",
-        "the skip path carries half the energy": "跳跃路径只传递一半能量",
-    },
     statement=Statement("E‖(∂x_L/∂x_0)u‖² = ‖u‖² + Σ_k E‖J_k u_k‖² ≥ ‖u‖² at every depth L: the "
                         "skip path carries the full ‖u‖², the branches only add (equivalently "
                         "E‖∂x_L/∂x_0‖_F² ≥ d: an upstream gradient direction drawn independently "
@@ -376,33 +295,6 @@ def _linear_energy_draw(depth, dim, gain, residual):
     title="At a random linear init each block multiplies the mean gradient energy by 1 + s² "
           "with a skip connection and by s² without",
     section="10.2",
-    title_zh="随机线性初始化下，每个块把平均梯度能量乘以 1 + s²（有跳跃连接）或 "
-             "s²（没有跳跃连接）",
-    summary_zh="恒等映射贡献 ‖u‖²，随机分支贡献 s²‖u‖²，交叉项的期望为零；"
-               "去掉恒等映射后只剩下不断缩小的 s²‖u‖²。",
-    glossary_zh={**COMMON10_ZH,
-        "E‖(I + W)u‖² = (1 + s²)‖u‖² and E‖Wu‖² = s²‖u‖², hence over L fresh blocks (1 + s²)^L "
-        "≥ 1 versus s^{2L} → 0 for s < 1":
-            "E‖(I + W)u‖² = (1 + s²)‖u‖²，E‖Wu‖² = s²‖u‖²；因此经过 L 个独立抽取的块，前者为 "
-            "(1 + s²)^L ≥ 1，后者为 s^{2L}，当 s < 1 时趋于 0",
-        "W has independent entries with mean 0 and variance s²/d":
-            "W 的元素相互独立，均值为 0，方差为 s²/d",
-        "u is fixed (or independent of W); blocks are drawn independently":
-            "u 固定（或与 W 独立）；各块独立抽取",
-        "the same holds for a back-propagated g, since Wᵀ has the same law as W":
-            "对反向传播的梯度 g 同样成立，因为 Wᵀ 与 W 同分布",
-        "Var((Wu)_q)": "方差 Var((Wu)_q)",
-        "Var(cX) = c²·Var(X)": "常数因子移出方差：Var(cX) = c²·Var(X)",
-        "pull out s²/d": "提出因子 s²/d",
-        "sum over q": "对 q 求和",
-        "E[W_qc] = 0, E[(Wu)_q²] = Var (chains above)":
-            "E[W_qc] = 0，E[(Wu)_q²] = Var（见上面的推导链）",
-        "E[(Wu)_q²] = Var (chain above)": "E[(Wu)_q²] = Var（见上面的推导链）",
-        "the skip connection keeps the energy exactly (factor 1)":
-            "跳跃连接恰好保持能量不变（因子为 1）",
-        "norms rather than energies add: (1 + s)²": "相加的是范数而不是能量：(1 + s)²",
-        "a plain block preserves the energy too": "没有跳跃连接的块同样保持能量",
-    },
     statement=Statement("E‖(I + W)u‖² = (1 + s²)‖u‖² and E‖Wu‖² = s²‖u‖², hence over L fresh "
                         "blocks (1 + s²)^L ≥ 1 versus s^{2L} → 0 for s < 1",
                         (1 + s_gain**2, s_gain**2),
@@ -484,32 +376,6 @@ def _layer_norm_jacobian(proof):
     title="Pre-norm leaves the skip path's Jacobian equal to I; post-norm replaces it by "
           "LayerNorm's Jacobian",
     section="10.4",
-    title_zh="Pre-Norm 让跳跃路径的雅可比矩阵保持为 I；Post-Norm 则把它换成 LayerNorm "
-             "的雅可比矩阵",
-    summary_zh="Pre-Norm 中归一化位于分支内部，对 x + G(x) 求导后仍留下 δ_ab；Post-Norm "
-               "中包括跳跃路径在内的每条路径都要乘以 J_LN。",
-    glossary_zh={**COMMON10_ZH,
-        "pre-norm x + F(LN(x)): skip term δ_ab; post-norm LN(x + F(x)): ∂x⁺/∂x = J_LN(y)(I + "
-        "∂F/∂x) with y = x + F(x), skip term J_LN(y)_ab = (δ_ab − 1/d)/σ − (y_a − μ)(y_b − "
-        "μ)/(dσ³), σ² = Var(y) + ε (its rows sum to 0, claim prenorm-mean-direction, so it is "
-        "never I)":
-            "Pre-Norm x + F(LN(x))：跳跃项为 δ_ab；Post-Norm LN(x + F(x))：∂x⁺/∂x = J_LN(y)(I "
-            "+ ∂F/∂x)，y = x + F(x)，跳跃项 J_LN(y)_ab = (δ_ab − 1/d)/σ − (y_a − μ)(y_b − "
-            "μ)/(dσ³)，σ² = Var(y) + ε（它的各行之和为 0，见命题 prenorm-mean-direction，"
-            "所以它不可能是 I）",
-        "LN(y) = (y − μ)/√(Var(y) + ε), μ and Var over the d features (γ = 1, β = 0)":
-            "LN(y) = (y − μ)/√(Var(y) + ε)，μ 与 Var 在 d 个特征上计算（γ = 1，β = 0）",
-        "F differentiable; the chain rule": "F 可微；使用链式法则",
-        "pre-norm: ∂x⁺_a/∂x_b − ∂G_a/∂x_b": "Pre-Norm：∂x⁺_a/∂x_b − ∂G_a/∂x_b",
-        "∂Var/∂y_b, Var = mean(y²) − μ²": "∂Var/∂y_b，其中 Var = y² 的均值 − μ²",
-        "∂μ/∂y_b (above)": "∂μ/∂y_b（见上）",
-        "∂μ/∂y_b, ∂Var/∂y_b": "∂μ/∂y_b 与 ∂Var/∂y_b（见上）",
-        "μ, Var evaluated at y": "μ、Var 取在 y 处的值",
-        "post-norm also keeps the identity on the skip path":
-            "Post-Norm 的跳跃路径上同样保持恒等映射",
-        "LayerNorm's Jacobian is just the centring (I − 11ᵀ/d)/σ":
-            "LayerNorm 的雅可比矩阵只有中心化部分 (I − 11ᵀ/d)/σ",
-    },
     statement=Statement("pre-norm x + F(LN(x)): skip term δ_ab; post-norm LN(x + F(x)): "
                         "∂x⁺/∂x = J_LN(y)(I + ∂F/∂x) with y = x + F(x), skip term "
                         "J_LN(y)_ab = (δ_ab − 1/d)/σ − (y_a − μ)(y_b − μ)/(dσ³), σ² = Var(y) + ε "
@@ -592,37 +458,6 @@ def _mean_direction_draw(rng, depth, dim, post_norm, count=16, epsilon=1e-5):
     title="A pre-norm stack carries a uniform shift of its input to the top unchanged at any "
           "depth; a post-norm stack removes it",
     section="10.4",
-    title_zh="Pre-Norm 堆叠在任意深度都把输入的整体平移原样送到顶层；Post-Norm 堆叠则把它消去",
-    summary_zh="J_LN·1 = 0 且 1ᵀ·J_LN = 0：LayerNorm 忽略整体平移，输出的均值为零。于是 "
-               "Pre-Norm 的分支看不到这个平移，由跳跃路径直接传递；Post-Norm 的最后一个 "
-               "LayerNorm 把它投影掉。",
-    glossary_zh={**COMMON10_ZH,
-        "(1/d)·1ᵀ(∂x_L/∂x_0)·1 = 1 for pre-norm, 0 for post-norm, for every depth L ≥ 1 and "
-        "all weights (pre-norm: ∂x_L/∂x_0·1 = 1 exactly)":
-            "对任意深度 L ≥ 1 与任意权重，(1/d)·1ᵀ(∂x_L/∂x_0)·1 在 Pre-Norm 下等于 1，在 "
-            "Post-Norm 下等于 0（Pre-Norm 下 ∂x_L/∂x_0·1 = 1 精确成立）",
-        "pre-norm block x + F(LN(x)), post-norm block LN(x + F(x)); any differentiable F":
-            "Pre-Norm 块为 x + F(LN(x))，Post-Norm 块为 LN(x + F(x))；F 为任意可微函数",
-        "LN normalises over the d features (claim norm-placement-skip-jacobian)":
-            "LN 在 d 个特征上归一化（命题 norm-placement-skip-jacobian）",
-        "row sum of J_LN": "J_LN 的行和",
-        "column sum of J_LN": "J_LN 的列和",
-        "sum the δ and the outer-product terms": "对 δ 项与外积项分别求和",
-        "factor out y_free − μ": "提出因子 y_free − μ",
-        "Σ y = d·μ": "均值定义 Σ y = d·μ",
-        "row sums (above)": "行和（见上）",
-        "column sums (above)": "列和（见上）",
-        "row a of (I + J_F·J_LN)·1 = 1 + J_F·(J_LN·1)":
-            "(I + J_F·J_LN)·1 的第 a 行 = 1 + J_F·(J_LN·1)",
-        "each block maps 1 to 1 (above), so the whole stack does":
-            "每个块都把 1 映到 1（见上），整个堆叠因而也如此",
-        "(1/d)·1ᵀ(∂x_L/∂x_0)·1, pre-norm": "(1/d)·1ᵀ(∂x_L/∂x_0)·1，Pre-Norm",
-        "mean of ones": "全 1 向量的均值",
-        "(1/d)·1ᵀ J_LN(y_L)·w, w = (rest of the chain)·1, post-norm":
-            "(1/d)·1ᵀ J_LN(y_L)·w，w = （链上其余部分）·1，Post-Norm",
-        "post-norm carries the shift as well": "Post-Norm 同样传递这个平移",
-        "neither carries it": "两者都不传递这个平移",
-    },
     statement=Statement("(1/d)·1ᵀ(∂x_L/∂x_0)·1 = 1 for pre-norm, 0 for post-norm, for every depth "
                         "L ≥ 1 and all weights (pre-norm: ∂x_L/∂x_0·1 = 1 exactly)",
                         (sp.Integer(1), sp.Integer(0)),

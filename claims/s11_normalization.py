@@ -30,13 +30,6 @@ m_real, pad = sp.symbols("m p", real=True)
 v_real = sp.Symbol("v_r", positive=True)
 
 # Chinese texts shared by this section's glossaries (--lang zh).
-COMMON11_ZH = {
-    "split the sum": "拆开求和",
-    "the index lies inside its range 1..d": "下标落在取值范围 1..d 内",
-    "differentiate the sum": "对求和式求导",
-    "μ = (1/d)·Σ x_k": "均值定义 μ = (1/d)·Σ x_k",
-    "Var(x) = (1/d)·Σ (x_k − μ)²": "方差定义 Var(x) = (1/d)·Σ (x_k − μ)²",
-}
 
 
 def _inputs(rng, n):
@@ -57,23 +50,6 @@ def _centring_condition(x):
     id="layernorm-output-moments",
     title="LayerNorm's output has mean 0 and variance Var/(Var + ε) — 1 only when ε = 0",
     section="11.4",
-    title_zh="LayerNorm 的输出均值为 0、方差为 Var/(Var + ε)，只有 ε = 0 时才恰好为 1",
-    summary_zh="中心化把均值精确地减掉；但除以的是 √(Var + ε) 而不是 √Var，方差因此只有 "
-               "Var/(Var + ε)，当 Var 与 ε 同量级时差别明显。",
-    glossary_zh={**COMMON11_ZH,
-        "x̂ = (x − μ)/√(Var(x) + ε) has mean 0 and (1/d-)variance Var(x)/(Var(x) + ε) over the "
-        "features, so ‖x̂‖ = √(d·Var/(Var + ε)); before γ, β":
-            "x̂ = (x − μ)/√(Var(x) + ε) 在特征维上的均值为 0，（按 1/d 计算的）方差为 "
-            "Var(x)/(Var(x) + ε)，因此 ‖x̂‖ = √(d·Var/(Var + ε))；这是 γ、β 作用之前的结果",
-        "μ and Var(x) are the mean and 1/d-variance of the d features of one token":
-            "μ 与 Var(x) 是单个 token 的 d 个特征的均值与（按 1/d 计算的）方差",
-        "ε > 0": "ε > 0（正的小常数）",
-        "mean(x̂)": "x̂ 的均值",
-        "Var(x̂) = mean(x̂²) − mean(x̂)²": "Var(x̂) = x̂² 的均值 − (x̂ 的均值)²",
-        "constant factor out of the sum": "把常数因子移出求和",
-        "the variance is exactly 1": "方差恰好为 1",
-        "ε lowers the variance by ε": "ε 使方差减少 ε",
-    },
     statement=Statement("x̂ = (x − μ)/√(Var(x) + ε) has mean 0 and (1/d-)variance "
                         "Var(x)/(Var(x) + ε) over the features, so ‖x̂‖ = √(d·Var/(Var + ε)); "
                         "before γ, β", (sp.Integer(0), v / (v + eps)),
@@ -124,25 +100,6 @@ class LayerNormOutputMoments:
     id="layernorm-affine-invariance",
     title="LayerNorm ignores x → a·x + b (a > 0) up to ε, which becomes ε/a²",
     section="11.4",
-    title_zh="LayerNorm 对 x → a·x + b（a > 0）不变，只是 ε 变成 ε/a²",
-    summary_zh="仿射变换把均值移到 aμ + b、把方差放大 a² 倍；分子分母同除以 a 后，原来的 ε "
-               "变成 ε/a²。",
-    glossary_zh={**COMMON11_ZH,
-        "LN_ε(a·x + b·1) = LN_{ε/a²}(x) for a > 0: exactly invariant when ε = 0, otherwise the "
-        "output changes only through ε → ε/a²":
-            "对 a > 0 有 LN_ε(a·x + b·1) = LN_{ε/a²}(x)：ε = 0 时严格不变，否则输出只通过 ε → "
-            "ε/a² 发生变化",
-        "LN_ε(x)_k = (x_k − μ)/√(Var(x) + ε), γ = 1, β = 0":
-            "LN_ε(x)_k = (x_k − μ)/√(Var(x) + ε)，γ = 1，β = 0",
-        "a > 0, b real": "a > 0，b 为实数",
-        "mean(a·x + b)": "a·x + b 的均值",
-        "Var(a·x + b)": "a·x + b 的方差",
-        "the shift cancels, a² comes out": "平移相互抵消，提出 a²",
-        "moments of a·x + b (above)": "a·x + b 的均值与方差（见上）",
-        "divide through by a > 0": "分子分母同除以 a > 0",
-        "exact invariance for every ε > 0": "对任意 ε > 0 都严格不变",
-        "ε becomes ε/a": "ε 变成 ε/a",
-    },
     statement=Statement("LN_ε(a·x + b·1) = LN_{ε/a²}(x) for a > 0: exactly invariant when ε = 0, "
                         "otherwise the output changes only through ε → ε/a²", eps / scale**2,
                         lhs=sp.Symbol("effective ε")),
@@ -194,22 +151,6 @@ class LayerNormAffineInvariance:
     id="rmsnorm-vs-layernorm",
     title="RMSNorm divides by √(Var + μ² + ε); it equals LayerNorm without β exactly when μ = 0",
     section="11.5",
-    title_zh="RMSNorm 除以 √(Var + μ² + ε)；恰在 μ = 0 时它等于不带 β 的 LayerNorm",
-    summary_zh="把 x_k 写成 (x_k − μ) + μ，交叉项求和为零，于是平方均值分解为方差加均值的平方。",
-    glossary_zh={**COMMON11_ZH,
-        "mean(x²) = Var(x) + μ², so RMSNorm(x) = γ·x/√(Var + μ² + ε); for zero-mean x this is "
-        "γ·(x − μ)/√(Var + ε) = LayerNorm with β = 0, otherwise not":
-            "x² 的均值 = Var(x) + μ²，所以 RMSNorm(x) = γ·x/√(Var + μ² + ε)；对零均值的 x，"
-            "它等于 γ·(x − μ)/√(Var + ε)，即 β = 0 的 LayerNorm，否则两者不同",
-        "RMSNorm(x) = γ·x/√((1/d)Σx_k² + ε)": "RMSNorm 的定义：RMSNorm(x) = γ·x/√((1/d)Σx_k² + ε)",
-        "μ, Var(x) as in LayerNorm": "μ、Var(x) 与 LayerNorm 中的定义相同",
-        "mean(x²)": "x² 的均值",
-        "x_k = (x_k − μ) + μ, expanded": "把 x_k 写成 (x_k − μ) + μ 并展开",
-        "μ = (1/d)·Σ x_k; Var(x) = (1/d)·Σ (x_k − μ)²":
-            "均值与方差的定义：μ = (1/d)·Σ x_k；Var(x) = (1/d)·Σ (x_k − μ)²",
-        "RMSNorm equals LayerNorm without β for every input":
-            "对任意输入，RMSNorm 都等于不带 β 的 LayerNorm",
-    },
     statement=Statement("mean(x²) = Var(x) + μ², so RMSNorm(x) = γ·x/√(Var + μ² + ε); for "
                         "zero-mean x this is γ·(x − μ)/√(Var + ε) = LayerNorm with β = 0, "
                         "otherwise not",
@@ -258,23 +199,6 @@ class RmsNormVsLayerNorm:
     id="rmsnorm-scale-invariance",
     title="RMSNorm ignores a positive rescaling up to ε → ε/a², but not a shift",
     section="11.5",
-    title_zh="RMSNorm 对正数缩放不变（ε 变为 ε/a²），但对平移不具有不变性",
-    summary_zh="平方均值随缩放变为原来的 a² 倍，a 在分子分母间约掉，只在与 ε 比较时留下痕迹；"
-               "由于不做中心化，平移不会被消去。",
-    glossary_zh={**COMMON11_ZH,
-        "RMSNorm_ε(a·x) = RMSNorm_{ε/a²}(x) for a > 0; adding b·1 changes the output":
-            "对 a > 0 有 RMSNorm_ε(a·x) = RMSNorm_{ε/a²}(x)；加上 b·1 会改变输出",
-        "RMSNorm_ε(x)_k = x_k/√((1/d)Σx_j² + ε), γ = 1":
-            "RMSNorm_ε(x)_k = x_k/√((1/d)Σx_j² + ε)，γ = 1",
-        "a > 0": "a > 0（正的缩放因子）",
-        "a² out of the sum": "把 a² 移出求和",
-        "mean((a·x)²)": "(a·x)² 的均值",
-        "q = (1/d)Σx_k²": "q = (1/d)Σx_k²（x 的平方均值）",
-        "divide through by a > 0": "分子分母同除以 a > 0",
-        "RMSNorm_ε(a·x)_k": "RMSNorm_ε(a·x) 的第 k 个分量",
-        "exact invariance for every ε > 0": "对任意 ε > 0 都严格不变",
-        "ε becomes ε/a": "ε 变成 ε/a",
-    },
     statement=Statement("RMSNorm_ε(a·x) = RMSNorm_{ε/a²}(x) for a > 0; adding b·1 changes "
                         "the output",
                         eps / scale**2, lhs=sp.Symbol("effective ε")),
@@ -318,26 +242,6 @@ class RmsNormScaleInvariance:
     id="rmsnorm-operation-savings",
     title="RMSNorm saves 2d scalar operations per token over LayerNorm, d more without β",
     section="11.5",
-    title_zh="每个 token 上 RMSNorm 比 LayerNorm 少 2d 次标量运算，没有 β 再少 d 次",
-    summary_zh="两者都要计算平方均值、开方、除法和乘 γ；只有 LayerNorm 需要求均值、"
-               "减去均值并加上 β。",
-    glossary_zh={**COMMON11_ZH,
-        "per d-dimensional token, LayerNorm's normalisation costs 2d more operations than "
-        "RMSNorm's (the mean: d − 1 additions and a division; the d subtractions), and β adds "
-        "d more":
-            "对每个 d 维 token，LayerNorm 的归一化部分比 RMSNorm 多 2d 次运算（求均值：d − 1 "
-            "次加法和 1 次除法；d 次减法），β 还要再多 d 次",
-        "LN: μ, x − μ, mean of squares of x − μ, + ε, √, divide, ·γ, + β":
-            "LN：μ、x − μ、(x − μ)² 的均值、+ ε、开方、除法、·γ、+ β",
-        "RMS: mean of squares of x, + ε, √, divide, ·γ": "RMS：x² 的均值、+ ε、开方、除法、·γ",
-        "a mean of d numbers is d − 1 additions and one division":
-            "d 个数求均值需要 d − 1 次加法和 1 次除法",
-        "count": "计数",
-        "LN(γ) − RMS(γ) counts": "LN(γ) 与 RMS(γ) 的运算次数之差",
-        "+ β: one addition per feature": "+ β：每个特征一次加法",
-        "only the mean is saved": "只省下求均值的运算",
-        "the mean and β are saved": "省下的是求均值和 β",
-    },
     statement=Statement("per d-dimensional token, LayerNorm's normalisation costs 2d more "
                         "operations than RMSNorm's (the mean: d − 1 additions and a division; "
                         "the d subtractions), and β adds d more", (2 * d, d),
@@ -380,29 +284,6 @@ class RmsNormOperationSavings:
     id="norm-statistics-axes",
     title="LayerNorm's statistics ignore the other samples in the batch; BatchNorm's do not",
     section="11.2",
-    title_zh="LayerNorm 的统计量与 batch 中其他样本无关，BatchNorm 的统计量则与之相关",
-    summary_zh="对 token (b, t) 的特征维求和不含样本 b' 的任何元素；对 batch "
-               "与时间维求和则把每个 token 在特征 k 上的值各计入一次。",
-    glossary_zh={**COMMON11_ZH,
-        "for x of shape [B, T, D]: ∂μ^LN_{b,t}/∂x_{b',t',k'} = 0 for b' ≠ b (μ^LN_{b,t} "
-        "averages the D features of one token), while ∂μ^BN_k/∂x_{b',t',k} = 1/(B·T) (μ^BN_k "
-        "averages feature k over all B·T tokens); so LN's output for a sample never depends on "
-        "the rest of the batch":
-            "对形状为 [B, T, D] 的 x：当 b' ≠ b 时 ∂μ^LN_{b,t}/∂x_{b',t',k'} = 0（μ^LN_{b,t} "
-            "只对一个 token 的 D 个特征取平均），而 ∂μ^BN_k/∂x_{b',t',k} = 1/(B·T)（μ^BN_k "
-            "对全部 B·T 个 token 的第 k 个特征取平均）；因此 LN 对某个样本的输出与 batch "
-            "中其余样本无关",
-        "μ^LN_{b,t} = (1/D)Σ_k x_{b,t,k}": "LayerNorm 的均值 μ^LN_{b,t} = (1/D)Σ_k x_{b,t,k}",
-        "μ^BN_k = (1/(BT))Σ_{b,t} x_{b,t,k} (training mode)":
-            "μ^BN_k = (1/(BT))Σ_{b,t} x_{b,t,k}（训练模式）",
-        "b' ≠ b; (b', t', k') lies inside the tensor": "b' ≠ b；(b', t', k') 位于张量范围之内",
-        "b' ≠ b": "b' ≠ b（另一个样本）",
-        "both branches vanish": "两个分支都为零",
-        "differentiate the double sum": "对二重求和求导",
-        "LayerNorm's statistics also mix samples": "LayerNorm 的统计量同样混合了不同样本",
-        "BatchNorm's statistics ignore other samples too":
-            "BatchNorm 的统计量同样不受其他样本影响",
-    },
     statement=Statement("for x of shape [B, T, D]: ∂μ^LN_{b,t}/∂x_{b',t',k'} = 0 for b' ≠ b "
                         "(μ^LN_{b,t} averages the D features of one token), while "
                         "∂μ^BN_k/∂x_{b',t',k} = 1/(B·T) (μ^BN_k averages feature k over all B·T "
@@ -473,28 +354,6 @@ def _padded_batch(rng, lengths, width, pad_vector):
     title="Padding tokens pull BatchNorm's mean and variance; LayerNorm's real tokens are "
           "untouched",
     section="11.3",
-    title_zh="padding token 会拉动 BatchNorm 的均值和方差，而真实 token 的 LayerNorm 结果不受影响",
-    summary_zh="padding 与真实 token 一样进入 x 与 x² 的求和；方差除了被稀释为 n·v/(n + P)，"
-               "还多出组间项 n·P·(m − p)²/(n + P)²。",
-    glossary_zh={**COMMON11_ZH,
-        "with n real tokens (feature mean m, variance v) and P pad tokens of value p, "
-        "BatchNorm sees mean (n·m + P·p)/(n + P) and variance n·v/(n + P) + n·P·(m − p)²/(n + "
-        "P)²; LayerNorm of each real token is unchanged":
-            "有 n 个真实 token（该特征均值为 m、方差为 v）和 P 个取值为 p 的 padding token 时，"
-            "BatchNorm 得到的均值为 (n·m + P·p)/(n + P)，方差为 n·v/(n + P) + n·P·(m − p)²/(n "
-            "+ P)²；每个真实 token 的 LayerNorm 结果不变",
-        "BatchNorm averages over every position of the [B, T, D] tensor, pads included":
-            "BatchNorm 对 [B, T, D] 张量的所有位置取平均，padding 也计算在内",
-        "the real tokens' feature has mean m and 1/n-variance v; pads all equal p":
-            "真实 token 在该特征上的均值为 m、（按 1/n 计算的）方差为 v；padding 全部等于 p",
-        "Σ over real tokens = n·m": "真实 token 上的求和 = n·m",
-        "μ^BN = (Σ_real x + P·p)/(n + P)": "μ^BN = (真实 token 之和 + P·p)/(n + P)",
-        "Var^BN = mean of x² − μ^BN²": "Var^BN = x² 的均值 − μ^BN²",
-        "μ^BN (above)": "μ^BN（见上）",
-        "collect terms": "合并同类项",
-        "padding leaves BatchNorm's statistics unchanged": "padding 不改变 BatchNorm 的统计量",
-        "padding only dilutes the variance": "padding 只会稀释方差",
-    },
     statement=Statement("with n real tokens (feature mean m, variance v) and P pad tokens of "
                         "value p, BatchNorm sees mean (n·m + P·p)/(n + P) and variance "
                         "n·v/(n + P) + n·P·(m − p)²/(n + P)²; LayerNorm of each real token is "

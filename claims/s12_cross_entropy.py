@@ -37,9 +37,6 @@ def _sum_tol(k, scale):
 @claim(
     id="cross-entropy-kl-decomposition",
     title="KL divergence is cross-entropy minus entropy",
-    title_zh="KL 散度等于交叉熵减去熵",
-    summary_zh="把 log(p/q) 拆成 log p − log q 后，和式的两半分别是 −H(p) 与 −H(p,q)；"
-               "H(p) 与模型无关，所以 KL 散度和交叉熵只差一个常数。",
     section="12.1",
     statement=Statement("D_KL(p‖q) = H(p,q) − H(p)", H_pq - H_p, lhs=sp.Symbol("D_KL(p‖q)")),
     premises=("p, q are distributions on n outcomes with q > 0 where p > 0",
@@ -50,18 +47,6 @@ def _sum_tol(k, scale):
     tags=("information", "loss"),
     formulas=(r"H(p, q) = -\sum_{x} p(x) \log q(x)",
               r"D_{KL}(p \| q) = \sum_{x} p(x) \log \frac{p(x)}{q(x)} = H(p, q) - H(p)"),
-    glossary_zh={
-        "D_KL(p‖q) = H(p,q) − H(p)": "D_KL(p‖q) = H(p,q) − H(p)：KL 散度等于交叉熵减去熵",
-        "p, q are distributions on n outcomes with q > 0 where p > 0":
-            "p、q 是 n 个结果上的概率分布，凡 p > 0 处都有 q > 0",
-        "H(p,q) = −Σ p log q, H(p) = −Σ p log p, D_KL(p‖q) = Σ p log(p/q)":
-            "定义：H(p,q) = −Σ p log q，H(p) = −Σ p log p，D_KL(p‖q) = Σ p log(p/q)",
-        "D_KL(p‖q) = H(p,q) + H(p)": "D_KL(p‖q) = H(p,q) + H(p)（熵被加上而不是减去）",
-        "D_KL(p‖q) = H(p) − H(p,q)": "D_KL(p‖q) = H(p) − H(p,q)（差的方向颠倒）",
-        "log(p/q) = log p − log q; the sum splits": "log(p/q) = log p − log q，和式随之一分为二",
-        "definitions of H(p,q) and H(p)": "H(p,q) 与 H(p) 的定义",
-    } | {f"Σ p log(p/q) vs stated form, k={k}": f"Σ p log(p/q) 与命题的形式比较，k={k}"
-         for k, _ in SETTINGS},
 )
 class CrossEntropyKlDecomposition:
     """The log of a ratio splits into a difference of logs, and each half of the sum is one
@@ -88,9 +73,6 @@ class CrossEntropyKlDecomposition:
 @claim(
     id="gibbs-inequality",
     title="Gibbs' inequality: D_KL(p‖q) ≥ 0, with equality only when q = p",
-    title_zh="吉布斯不等式：D_KL(p‖q) ≥ 0，仅当 q = p 时取等号",
-    summary_zh="补上等于 0 的 Σq − Σp 后，KL 散度的每一项都成为 p·φ(q/p)，φ(r) = r − 1 − log r；"
-               "φ 是凸函数，在 r = 1 处函数值与导数都为 0，因此在其他地方严格为正。",
     section="12.1",
     statement=Statement("D_KL(p‖q) = Σ p(x)·φ(q(x)/p(x)) with φ(r) = r − 1 − log r ≥ 0, which "
                         "vanishes only at r = 1; hence D_KL ≥ 0, and = 0 iff q = p",
@@ -101,25 +83,6 @@ class CrossEntropyKlDecomposition:
     depends_on=("cross-entropy-kl-decomposition",),
     sources=(COVER_THOMAS,),
     tags=("information", "inequality"),
-    glossary_zh={
-        "D_KL(p‖q) = Σ p(x)·φ(q(x)/p(x)) with φ(r) = r − 1 − log r ≥ 0, which vanishes only at "
-        "r = 1; hence D_KL ≥ 0, and = 0 iff q = p":
-            "D_KL(p‖q) = Σ p(x)·φ(q(x)/p(x))，其中 φ(r) = r − 1 − log r ≥ 0 且只在 r = 1 处为零；"
-            "所以 D_KL ≥ 0，并且当且仅当 q = p 时等于 0",
-        "p, q are distributions on n outcomes with full support: Σp = Σq = 1":
-            "p、q 是 n 个结果上处处为正的概率分布：Σp = Σq = 1",
-        "the gap function is φ(r) = r − log r": "差额函数为 φ(r) = r − log r",
-        "the gap function is φ(r) = 1 − r + log r (log r ≥ r − 1)":
-            "差额函数为 φ(r) = 1 − r + log r（相当于 log r ≥ r − 1）",
-        "φ'(1) = 0: r = 1 is a stationary point": "φ'(1) = 0：r = 1 是驻点",
-        "φ'' > 0 on r > 0: strictly convex, so r = 1 is the unique minimum and φ ≥ 0":
-            "r > 0 时 φ'' > 0：φ 严格凸，故 r = 1 是唯一的最小点，φ ≥ 0",
-        "Σq − Σp = 1 − 1 = 0 may be added": "可以加上 Σq − Σp = 1 − 1 = 0",
-        "collect the three sums term by term": "把三个和式逐项合并",
-        "φ(r) > 0 for r ≠ 1": "r ≠ 1 时 φ(r) > 0",
-    } | {text: zh for k, _ in SETTINGS for text, zh in (
-        (f"D_KL vs Σ p·φ(q/p), k={k}", f"D_KL 与 Σ p·φ(q/p) 比较，k={k}"),
-        (f"D_KL > 0 when q ≠ p, k={k}", f"q ≠ p 时 D_KL > 0，k={k}"))},
 )
 class GibbsInequality:
     """Adding Σq − Σp = 0 turns every term of the divergence into p·(r − 1 − log r) with
@@ -157,9 +120,6 @@ class GibbsInequality:
 @claim(
     id="cross-entropy-argmin",
     title="Cross-entropy and KL divergence are both minimised at q = p",
-    title_zh="交叉熵与 KL 散度都在 q = p 处取到最小",
-    summary_zh="两者之差 H(p) 不随 q 变化，所以最小点相同；在 Σq = 1 的约束下，−Σ p log q 的"
-               "拉格朗日函数严格凸，唯一的驻点就是 q = p。",
     section="12.1",
     statement=Statement("argmin_q H(p,q) = argmin_q D_KL(p‖q) = p, i.e. q*_j = p_j", p[j],
                         lhs=sp.Symbol("q*_j")),
@@ -170,27 +130,6 @@ class GibbsInequality:
     sources=(COVER_THOMAS, LEI_MAO),
     tags=("information", "loss", "optimisation"),
     formulas=(r"\arg\min_\theta H(p, q_\theta) = \arg\min_\theta D_{KL}(p \| q_\theta)",),
-    glossary_zh={
-        "argmin_q H(p,q) = argmin_q D_KL(p‖q) = p, i.e. q*_j = p_j":
-            "argmin_q H(p,q) = argmin_q D_KL(p‖q) = p，也就是 q*_j = p_j",
-        "q ranges over distributions with full support on n outcomes":
-            "q 取遍 n 个结果上处处为正的概率分布",
-        "Σ_x p(x) = 1": "p 是概率分布：Σ_x p(x) = 1",
-        "the minimiser is the uniform distribution": "最小点是均匀分布",
-        "the minimiser is p mixed half-and-half with uniform": "最小点是 p 与均匀分布各占一半的混合",
-        "H and D_KL have the same gradient in q (they differ by H(p))":
-            "H 与 D_KL 对 q 的梯度相同（二者只差 H(p)）",
-        "∂²L/∂q_j² = p_j/q_j² > 0: strictly convex": "∂²L/∂q_j² = p_j/q_j² > 0：严格凸",
-        "Σ_x q_x at the stationary point": "驻点处的 Σ_x q_x",
-        "λ is constant": "λ 是常数",
-        "the constraint Σ q = 1 fixes λ": "由约束 Σ q = 1 定出 λ",
-        "stationary point: solve ∂L/∂q_j = 0": "驻点：解方程 ∂L/∂q_j = 0",
-        "λ = 1 from the constraint": "由约束得 λ = 1",
-    } | {text: zh for k in (3, 8) for text, zh in (
-        (f"q* is a distribution, k={k}", f"q* 是概率分布，k={k}"),
-        (f"no q does better than q* on H(p,q), k={k}", f"在 H(p,q) 上没有 q 比 q* 更小，k={k}"),
-        (f"no q does better than q* on D_KL(p‖q), k={k}",
-         f"在 D_KL(p‖q) 上没有 q 比 q* 更小，k={k}"))},
 )
 class CrossEntropyArgmin:
     """H(p,q) and D_KL(p‖q) differ by H(p), which does not move with q; the Lagrangian of
@@ -242,9 +181,6 @@ GROUP_BY_LABEL = Rule(
 @claim(
     id="empirical-cross-entropy-is-mle",
     title="Mean negative log-likelihood is the cross-entropy from the empirical distribution",
-    title_zh="平均负对数似然就是以经验分布为目标的交叉熵",
-    summary_zh="对样本求和时把相同标签归并，得到计数乘以 log q；再除以 N，计数变成经验分布 p̂。"
-               "由 cross-entropy-argmin，使似然最大的 q 正是 p̂。",
     section="12.1",
     statement=Statement("−(1/N) Σ_i log q(x_i) = H(p̂, q) with p̂(x) = c_x/N, so the "
                         "maximum-likelihood q is p̂", c[x] / N, lhs=sp.Symbol("p̂(x)")),
@@ -258,21 +194,6 @@ GROUP_BY_LABEL = Rule(
     tags=("information", "loss", "likelihood"),
     formulas=(r"\arg\max_\theta \frac{1}{N} \sum_{i=1}^{N} \log q_\theta(x_i) = "
               r"\arg\min_\theta \left(-\frac{1}{N} \sum_{i=1}^{N} \log q_\theta(x_i)\right)",),
-    glossary_zh={
-        "−(1/N) Σ_i log q(x_i) = H(p̂, q) with p̂(x) = c_x/N, so the maximum-likelihood q is p̂":
-            "−(1/N) Σ_i log q(x_i) = H(p̂, q)，其中 p̂(x) = c_x/N；因此最大似然解 q 就是 p̂",
-        "N samples x_1..x_N with labels in 1..n; c_x counts the samples equal to x":
-            "N 个样本 x_1..x_N，标签取值于 1..n；c_x 是等于 x 的样本个数",
-        "q has full support": "q 处处为正",
-        "the weights are the raw counts c_x (summed, not averaged, log-likelihood)":
-            "权重是原始计数 c_x（对数似然只求和、不取平均）",
-        "the weights are uniform, 1/n": "权重是均匀的 1/n",
-        GROUP_BY_LABEL.name: "把相同标签归为一组：Σ_i f(s_i) = Σ_x c_x f(x)，c_x = #{i : s_i = x}",
-        "mean NLL": "平均负对数似然",
-        "1/N moves inside the sum": "把 1/N 移进和式",
-    } | {text: zh for size in (10, 1000) for text, zh in (
-        (f"mean NLL vs H(p̂, q), N={size}", f"平均负对数似然与 H(p̂, q) 比较，N={size}"),
-        (f"p̂ maximises the likelihood, N={size}", f"p̂ 使似然最大，N={size}"))},
 )
 class EmpiricalCrossEntropyIsMle:
     """Summing log q over samples groups into counts times log q; dividing by N turns the
@@ -315,8 +236,6 @@ Q_TRUE = q[sp.Symbol("k", positive=True, integer=True)]  # probability of the co
 @claim(
     id="one-hot-cross-entropy",
     title="With a one-hot label, cross-entropy is −log of the correct class's probability",
-    title_zh="标签是 one-hot 时，交叉熵等于正确类别概率的负对数",
-    summary_zh="one-hot 标签在求和中起克罗内克 δ 的作用，只留下正确类别 k 的那一项 −log q_k。",
     section="12.2",
     statement=Statement("H(onehot_k, q) = −log q_k", -sp.log(Q_TRUE), lhs=sp.Symbol("H(p,q)")),
     premises=("p(x) = 1 if x = k else 0, for a class k among n ≥ k classes",),
@@ -325,16 +244,6 @@ Q_TRUE = q[sp.Symbol("k", positive=True, integer=True)]  # probability of the co
     sources=(COVER_THOMAS, LEI_MAO),
     tags=("information", "loss"),
     formulas=(r"H(p, q) = -\log q_\theta(x_{correct})",),
-    glossary_zh={
-        "H(onehot_k, q) = −log q_k": "H(onehot_k, q) = −log q_k：只剩正确类别 k 这一项",
-        "p(x) = 1 if x = k else 0, for a class k among n ≥ k classes":
-            "x = k 时 p(x) = 1，否则 p(x) = 0；k 是 n ≥ k 个类别中的一个",
-        "H = −q_k log q_k": "H = −q_k log q_k（多乘了一个 q_k）",
-        "H = 1 − q_k": "H = 1 − q_k（线性而非对数）",
-        "only the term x = k survives": "只有 x = k 这一项留下",
-        "H(onehot_k, q) with n = k + m classes": "类别数 n = k + m 时的 H(onehot_k, q)",
-    } | {f"H(onehot, q) vs stated, k={k}": f"H(onehot, q) 与命题比较，k={k}"
-         for k in (2, 10, 1000)},
 )
 class OneHotCrossEntropy:
     """A Kronecker delta in the sum keeps only the term of the correct class."""

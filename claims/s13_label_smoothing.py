@@ -43,9 +43,6 @@ NOTES_EXAMPLE = smooth(np.eye(5)[1], 0.1)  # K = 5, correct class second, ε = 0
 @claim(
     id="smoothed-label-vector",
     title="Smoothed labels put 1 − ε + ε/K on the correct class and ε/K elsewhere",
-    title_zh="平滑标签：正确类别得 1 − ε + ε/K，其余每类得 ε/K",
-    summary_zh="one-hot 部分先整体缩到 1 − ε，再把 ε 平均分给全部 K 个类别（正确类别也有一份 ε/K），"
-               "所以各分量加起来仍是 1。",
     section="13.2",
     statement=Statement("y_smooth has 1 − ε + ε/K at the correct class and ε/K at the other "
                         "K − 1, summing to 1", (1 - eps + eps / K, eps / K),
@@ -66,27 +63,6 @@ NOTES_EXAMPLE = smooth(np.eye(5)[1], 0.1)  # K = 5, correct class second, ε = 0
                near="原始 Transformer 用", compute=lambda: VASWANI_2017["label_smoothing"]),
     ),
     formulas=(r"y_{smooth} = (1 - \epsilon) \cdot y_{onehot} + \frac{\epsilon}{K}",),
-    glossary_zh={
-        "y_smooth has 1 − ε + ε/K at the correct class and ε/K at the other K − 1, summing to 1":
-            "y_smooth 在正确类别上为 1 − ε + ε/K，在另外 K − 1 个类别上为 ε/K，总和为 1",
-        "y_smooth = (1 − ε)·y_onehot + ε/K": "平滑的定义：y_smooth = (1 − ε)·y_onehot + ε/K",
-        "0 < ε < 1, K classes": "0 < ε < 1，共有 K 个类别",
-        "1 − ε at the correct class (ε/K only elsewhere)": "正确类别为 1 − ε（ε/K 只加在其他类别上）",
-        "1 − ε at the correct class, ε/(K − 1) elsewhere": "正确类别为 1 − ε，其他类别各为 ε/(K − 1)",
-        "y_onehot = 1 at the correct class": "正确类别处 y_onehot = 1",
-        "y_onehot = 0 elsewhere": "其他类别处 y_onehot = 0",
-        "correct class": "正确类别", "other class": "其他类别",
-        "the entries sum to 1": "各分量之和为 1",
-        "the stated vector is the best output for the smoothed target (K=5)":
-            "对平滑后的目标，命题给出的向量就是最优输出（K=5）",
-        "smoothed label, K = 5, class 2, ε = 0.1": "平滑标签：K = 5，正确类别为第 2 类，ε = 0.1",
-        "target confidence of the correct class in that example, in percent":
-            "该例中正确类别的目标置信度（百分数）",
-        "target confidence under a one-hot label, in percent": "one-hot 标签下的目标置信度（百分数）",
-        "label smoothing ε of the original Transformer (Vaswani et al. §5.4)":
-            "原始 Transformer 的标签平滑系数 ε（Vaswani et al. §5.4）",
-    } | {f"definition vs stated entries, K={k}": f"定义与命题给出的分量比较，K={k}"
-         for k in (2, 5, 100)},
 )
 class SmoothedLabelVector:
     """The uniform share ε/K is added to every class, the correct one included, after the
@@ -135,9 +111,6 @@ def _random_case(rng, k, rows=2000):
 @claim(
     id="label-smoothing-loss-split",
     title="The smoothed loss is (1 − ε)·H(y,q) + ε·H(u,q)",
-    title_zh="平滑损失可拆成 (1 − ε)·H(y,q) + ε·H(u,q)",
-    summary_zh="交叉熵对第一个参数是线性的，而平滑标签正是 one-hot 标签与均匀分布按 1 − ε 和 ε 的混合，"
-               "所以损失也按这两个权重拆开。",
     section="13.3",
     statement=Statement("H(y_smooth, q) = (1 − ε)·H(y,q) + ε·H(u,q), u uniform on K classes",
                         (1 - eps, eps), lhs=(sp.Symbol("weight of H(y,q)"),
@@ -149,18 +122,6 @@ def _random_case(rng, k, rows=2000):
     sources=(SZEGEDY, MULLER),
     tags=("label-smoothing", "loss"),
     formulas=(r"L_{smooth} = (1 - \epsilon) \cdot H(y, q) + \epsilon \cdot H(u, q)",),
-    glossary_zh={
-        "H(y_smooth, q) = (1 − ε)·H(y,q) + ε·H(u,q), u uniform on K classes":
-            "H(y_smooth, q) = (1 − ε)·H(y,q) + ε·H(u,q)，u 是 K 个类别上的均匀分布",
-        "y_smooth = (1 − ε)·y + ε/K": "平滑的定义：y_smooth = (1 − ε)·y + ε/K",
-        "H(a,q) = −Σ a log q": "交叉熵的定义：H(a,q) = −Σ a log q",
-        "H(y,q) keeps weight 1 and ε·H(u,q) is added": "H(y,q) 的权重仍为 1，另外再加 ε·H(u,q)",
-        "the uniform term has weight ε/K": "均匀项的权重是 ε/K",
-        "H(y_smooth, q)": "平滑标签下的交叉熵 H(y_smooth, q)",
-        "linear in the first argument": "对第一个参数是线性的",
-        "definitions of H(y,q), H(u,q)": "H(y,q) 与 H(u,q) 的定义",
-    } | {f"H(y_smooth,q) vs weighted split, K={k}": f"H(y_smooth,q) 与加权拆分比较，K={k}"
-         for k in (2, 10, 1000)},
 )
 class LabelSmoothingLossSplit:
     """Cross-entropy is linear in its first argument, and the smoothed label is a mixture of
@@ -187,9 +148,6 @@ class LabelSmoothingLossSplit:
 @claim(
     id="uniform-cross-entropy-kl",
     title="H(u,q) = D_KL(u‖q) + log K: the uniform term penalises distance from uniform",
-    title_zh="H(u,q) = D_KL(u‖q) + log K：均匀项度量 q 偏离均匀分布的程度",
-    summary_zh="在「交叉熵 = 熵 + KL 散度」中取 p = u，而均匀分布的熵是 log K；"
-               "因此 H(u,q) 不小于 log K，只有 q = u 时才相等。",
     section="13.3",
     statement=Statement("H(u,q) = D_KL(u‖q) + log K, so H(u,q) ≥ log K with equality iff q = u",
                         sp.log(K), lhs=sp.Symbol("H(u,q) − D_KL(u‖q)")),
@@ -199,17 +157,6 @@ class LabelSmoothingLossSplit:
     depends_on=("cross-entropy-kl-decomposition", "gibbs-inequality"),
     sources=(MULLER, SZEGEDY),
     tags=("label-smoothing", "information"),
-    glossary_zh={
-        "H(u,q) = D_KL(u‖q) + log K, so H(u,q) ≥ log K with equality iff q = u":
-            "H(u,q) = D_KL(u‖q) + log K，所以 H(u,q) ≥ log K，当且仅当 q = u 时取等号",
-        "u(x) = 1/K for K classes": "K 个类别上 u(x) = 1/K",
-        "q has full support": "q 处处为正",
-        "the constant is log(K − 1)": "常数是 log(K − 1)",
-        "H(u,q) = D_KL(u‖q)": "H(u,q) = D_KL(u‖q)（少了常数 log K）",
-        "H(u,q): the lemma with p = u": "H(u,q)：在引理中取 p = u",
-        "K equal terms": "K 个相等的项",
-    } | {f"H(u,q) ≥ stated constant, K={k}": f"H(u,q) ≥ 命题中的常数，K={k}"
-         for k in (2, 10, 1000)},
 )
 class UniformCrossEntropyKl:
     """The decomposition H = entropy + divergence, with the entropy of the uniform law."""
@@ -251,9 +198,6 @@ def _numeric(expr, k):
 @claim(
     id="softmax-saturates-only-in-limit",
     title="softmax_i approaches 1 only when every gap z_i − z_j grows without bound",
-    title_zh="只有所有差距 z_i − z_j 都无限增大时，softmax_i 才趋于 1",
-    summary_zh="分子分母同除以 e^{z_i}，得到 1 除以「1 加上若干正项 e^{−Δ_j}」；这些项全部趋于 0 时"
-               "值才趋于 1，只要有一个差距保持有界，极限就严格小于 1。",
     section="13.1",
     statement=Statement("softmax_i(z) = 1/(1 + Σ_{j≠i} e^{−Δ_j}) with Δ_j = z_i − z_j: below 1 "
                         "for finite logits, → 1 iff every Δ_j → ∞", P_GAPS,
@@ -268,30 +212,6 @@ def _numeric(expr, k):
     tags=("softmax", "label-smoothing"),
     formulas=(r"\text{softmax}(z_i) \to 1 \quad \text{当且仅当} \quad z_i - z_j \to \infty, "
               r"\forall j \neq i",),
-    glossary_zh={
-        "softmax_i(z) = 1/(1 + Σ_{j≠i} e^{−Δ_j}) with Δ_j = z_i − z_j: below 1 for finite logits, "
-        "→ 1 iff every Δ_j → ∞":
-            "softmax_i(z) = 1/(1 + Σ_{j≠i} e^{−Δ_j})，其中 Δ_j = z_i − z_j：logit 有限时小于 1，"
-            "当且仅当每个 Δ_j → ∞ 时趋于 1",
-        "softmax_i(z) = e^{z_i} / Σ_j e^{z_j} over K classes; z_j, j ≠ i, listed as z[1..K−1]":
-            "K 个类别上 softmax_i(z) = e^{z_i} / Σ_j e^{z_j}；其余的 z_j（j ≠ i）记为 z[1..K−1]",
-        "softmax_i = 1/(1 + Σ e^{+Δ_j}) (sign of the gap flipped)":
-            "softmax_i = 1/(1 + Σ e^{+Δ_j})（差距的符号弄反）",
-        "softmax_i = 1/Σ_{j≠i} e^{−Δ_j} (own term dropped)":
-            "softmax_i = 1/Σ_{j≠i} e^{−Δ_j}（漏掉了自身那一项）",
-        "softmax_i(z)": "第 i 类的 softmax 概率 softmax_i(z)",
-        "divide by e^{z_i}": "分子分母同除以 e^{z_i}",
-        "all gaps equal to g": "所有差距都等于 g",
-        "K − 1 equal terms": "K − 1 个相等的项",
-        "g → oo": "g → ∞",
-        "one gap held at c, the other K − 2 equal to g": "一个差距固定为 c，其余 K − 2 个都等于 g",
-        "with one gap bounded the limit stays below 1": "只要有一个差距有界，极限就小于 1",
-    } | {text: zh for k in (2, 5, 50) for text, zh in (
-        (f"softmax_0 vs stated gap form, K={k}", f"softmax_0 与命题的差距形式比较，K={k}"),
-        (f"1 − softmax_0 > 0 and falls as all gaps grow, K={k}",
-         f"1 − softmax_0 > 0，且随全部差距增大而减小，K={k}"),
-        (f"one bounded gap keeps softmax_0 ≤ 1/(1+e^-1), K={k}",
-         f"一个差距有界时 softmax_0 ≤ 1/(1+e^-1)，K={k}"))},
 )
 class SoftmaxSaturatesOnlyInLimit:
     """Dividing through by e^{z_i} leaves 1 over one plus positive terms e^{−Δ_j}; the sum
@@ -346,9 +266,6 @@ def _gap_loss(g_val, k, epsilon):
 @claim(
     id="smoothed-optimal-logit-gap",
     title="With label smoothing the loss-minimising logit gap is finite: log(1 + K(1−ε)/ε)",
-    title_zh="有了标签平滑，使损失最小的 logit 差距是有限值 log(1 + K(1−ε)/ε)",
-    summary_zh="损失对 g 是凸的，导数等于模型给正确类别的概率减去平滑目标；目标小于 1，"
-               "所以最优 g 有限，只在 ε → 0 时才趋于无穷。",
     section="13.3",
     statement=Statement("for logits (g, 0, …, 0) the smoothed loss is minimised at "
                         "g* = log(1 + K(1 − ε)/ε), which → ∞ as ε → 0",
@@ -360,29 +277,6 @@ def _gap_loss(g_val, k, epsilon):
     depends_on=("smoothed-label-vector", "softmax-saturates-only-in-limit"),
     sources=(SZEGEDY, MULLER),
     tags=("label-smoothing", "softmax", "optimisation"),
-    glossary_zh={
-        "for logits (g, 0, …, 0) the smoothed loss is minimised at g* = log(1 + K(1 − ε)/ε), "
-        "which → ∞ as ε → 0":
-            "logit 为 (g, 0, …, 0) 时，平滑损失在 g* = log(1 + K(1 − ε)/ε) 处最小；ε → 0 时 g* → ∞",
-        "target y_smooth: 1 − ε + ε/K on the correct class, ε/K on the others":
-            "目标 y_smooth：正确类别为 1 − ε + ε/K，其他类别为 ε/K",
-        "logits: the correct one ahead of K − 1 equal others by g":
-            "logit：正确类别比其余 K − 1 个相等的 logit 高出 g",
-        "0 < ε < 1, K ≥ 2": "0 < ε < 1，类别数 K ≥ 2",
-        "g* = log(K(1 − ε)/ε) (the 1 + dropped)": "g* = log(K(1 − ε)/ε)（漏掉了「1 +」）",
-        "g* = log((1 − ε)/ε), independent of K": "g* = log((1 − ε)/ε)，与 K 无关",
-        "L'' = (K−1)e^g/(e^g+K−1)² > 0 for K ≥ 2: L is strictly convex in g":
-            "K ≥ 2 时 L'' = (K−1)e^g/(e^g+K−1)² > 0：L 关于 g 严格凸",
-        "softmax probability minus target": "softmax 概率减去目标",
-        "the minimum of a convex L is where dL/dg = 0: solve for g":
-            "凸函数 L 的最小点满足 dL/dg = 0：解出 g",
-        "rearrange": "整理",
-        "g* without smoothing": "不做平滑时的 g*",
-        "epsilon → 0": "ε → 0⁺",
-        "without smoothing the loss keeps falling as g grows (K=5, g ≤ 30)":
-            "不做平滑时，损失随 g 增大一直下降（K=5，g ≤ 30）",
-    } | {f"g* attains the minimum, K={k}, ε={e}": f"g* 处取到最小值，K={k}，ε={e}"
-         for k, e in GAP_CASES},
 )
 class SmoothedOptimalLogitGap:
     """The loss is convex in g with derivative softmax_correct(g) − target_correct, so the

@@ -27,17 +27,12 @@ m2, sigma = sp.Symbol("E[g²]", positive=True), sp.Symbol("sigma", positive=True
 LINEAR = d ** sp.Rational(-1, 2) * s * w ** sp.Rational(-3, 2)
 DECAY = d ** sp.Rational(-1, 2) * s ** sp.Rational(-1, 2)
 GRADIENTS = (("centred exponential", 1.0, 1.0), ("uniform", -0.5, 2.0))  # (shape, μ, σ)
-LAW_ZH = {"centred exponential": "中心化指数分布", "uniform": "均匀分布",
-          "Rademacher": "Rademacher 分布", "Gaussian": "高斯分布"}
 NOAM_CASES = ((512, 4000), (64, 100), (1024, 7))  # (d_model, warmup) checked below
 
 
 @claim(
     id="noam-schedule-shape",
     title="The warmup schedule rises linearly to step w, then decays as 1/√step; peak (d·w)^−½",
-    title_zh="预热调度先线性升到第 w 步，再按 1/√step 衰减；峰值为 (d·w)^−½",
-    summary_zh="两段之比为 (step/w)^{3/2}，在 w 之前小于 1、之后大于 1，所以 min 恰在 step = w 处"
-               "由上升段换成下降段，学习率在这里达到最大。",
     section="14.1",
     statement=Statement("lr = d^−½·min(step^−½, step·w^−3/2) is d^−½·step·w^−3/2 below w, "
                         "d^−½·step^−½ above; both meet at step = w, the peak, with lr = (d·w)^−½",
@@ -55,31 +50,6 @@ NOAM_CASES = ((512, 4000), (64, 100), (1024, 7))  # (d_model, warmup) checked be
                     near="原始 Transformer 用", compute=lambda: VASWANI_2017["warmup_steps"])),
     formulas=(r"lr = d_{model}^{-0.5} \cdot \min(step^{-0.5}, \; "
               r"step \cdot warmup\_steps^{-1.5})",),
-    glossary_zh={
-        "lr = d^−½·min(step^−½, step·w^−3/2) is d^−½·step·w^−3/2 below w, d^−½·step^−½ above; "
-        "both meet at step = w, the peak, with lr = (d·w)^−½":
-            "lr = d^−½·min(step^−½, step·w^−3/2) 在 w 之前等于 d^−½·step·w^−3/2，之后等于 "
-            "d^−½·step^−½；两段在 step = w 处相接，此处为峰值 lr = (d·w)^−½",
-        "lr(step) = d_model^−0.5 · min(step^−0.5, step · w^−1.5), step ≥ 1, w ≥ 1":
-            "调度公式 lr(step) = d_model^−0.5 · min(step^−0.5, step · w^−1.5)，step ≥ 1，w ≥ 1",
-        "the peak lr is d^−½·w^−3/2": "峰值学习率为 d^−½·w^−3/2",
-        "the peak lr is 1/(d·w)": "峰值学习率为 1/(d·w)",
-        "the linear branch rises": "线性段单调上升",
-        "the 1/√step branch falls": "1/√step 段单调下降",
-        "the ratio (step/w)^{3/2} increases: min is the linear branch before the crossing, the "
-        "decaying one after": "比值 (step/w)^{3/2} 递增：交点之前 min 取线性段，交点之后取衰减段",
-        "powers combine": "合并幂次", "SymPy powsimp": "SymPy 合并幂",
-        "linear / decaying branch": "线性段 / 衰减段",
-        "the branches cross where the ratio is 1: solve for step": "两段在比值为 1 处相交：解出 step",
-        "lr at the crossing": "交点处的 lr",
-        "warmup steps of the original Transformer": "原始 Transformer 的预热步数",
-        "warmup steps of the original Transformer (parameter list)":
-            "原始 Transformer 的预热步数（参数说明处）",
-    } | {text: zh for dm, warm in NOAM_CASES for text, zh in (
-        (f"argmax step = stated, d={dm}, w={warm}", f"学习率最大的 step 与命题一致，d={dm}，w={warm}"),
-        (f"max lr = stated, d={dm}, w={warm}", f"最大学习率与命题一致，d={dm}，w={warm}"),
-        (f"lr ∝ step up to w, ∝ 1/√step after, d={dm}, w={warm}",
-         f"w 之前 lr ∝ step，之后 lr ∝ 1/√step，d={dm}，w={warm}"))},
 )
 class NoamScheduleShape:
     """The ratio of the two branches is (step/w)^{3/2}: below 1 before w, above after, so the
@@ -141,11 +111,6 @@ def _gradients(name, mean, sd, steps):
 VAR_CASES = ((1, "Rademacher"), (4, "centred exponential"), (30, "Gaussian"))  # (t, law)
 MOMENT_PREMISES = ("m_t = β1 m_{t−1} + (1−β1) g_t, v_t = β2 v_{t−1} + (1−β2) g_t², "
                    "m_0 = v_0 = 0", "g_1, g_2, … share E[g] = μ and E[g²]; 0 < β1, β2 < 1")
-MOMENT_PREMISES_ZH = {
-    MOMENT_PREMISES[0]: "递推 m_t = β1 m_{t−1} + (1−β1) g_t，v_t = β2 v_{t−1} + (1−β2) g_t²，"
-                        "初值 m_0 = v_0 = 0",
-    MOMENT_PREMISES[1]: "g_1, g_2, … 有相同的 E[g] = μ 与 E[g²]；0 < β1, β2 < 1",
-}
 
 
 x = sp.IndexedBase("x", real=True)
@@ -156,9 +121,6 @@ m_t, v_t = sp.symbols("m_t v_t", real=True)
 @claim(
     id="adam-ema-unrolled",
     title="An EMA started at 0 is a weighted sum of the inputs with weights (1−β)β^(t−i)",
-    title_zh="从 0 出发的指数移动平均是输入的加权和，权重为 (1−β)β^(t−i)",
-    summary_zh="对 t 做归纳：t = 0 时空和就是 m_0 = 0；把截至 t−1 的和乘以 β 再加上新项 (1−β)x_t，"
-               "恰好得到截至 t 的和。",
     section="14.2",
     statement=Statement("m_t = Σ_{i=1}^{t} (1−β)·β^{t−i}·x_i solves m_t = β m_{t−1} + (1−β) x_t, "
                         "m_0 = 0", (1 - beta) * beta ** (t - i), lhs=sp.Symbol("weight of x_i")),
@@ -167,18 +129,6 @@ m_t, v_t = sp.symbols("m_t v_t", real=True)
            Foil("the weights are (1−β)β^{t−i+1}", (1 - beta) * beta ** (t - i + 1))),
     sources=(KINGMA_BA,),
     tags=("optimisation", "adam"),
-    glossary_zh={
-        "m_t = Σ_{i=1}^{t} (1−β)·β^{t−i}·x_i solves m_t = β m_{t−1} + (1−β) x_t, m_0 = 0":
-            "m_t = Σ_{i=1}^{t} (1−β)·β^{t−i}·x_i 是递推 m_t = β m_{t−1} + (1−β) x_t、m_0 = 0 的解",
-        "m_t = β m_{t−1} + (1−β) x_t for t ≥ 1, m_0 = 0":
-            "t ≥ 1 时 m_t = β m_{t−1} + (1−β) x_t，初值 m_0 = 0",
-        "the weights are β^{t−i} (no 1 − β)": "权重为 β^{t−i}（缺少因子 1 − β）",
-        "the weights are (1−β)β^{t−i+1}": "权重为 (1−β)β^{t−i+1}（指数多了 1）",
-        "the empty sum is m_0 = 0": "空和等于 m_0 = 0", "SymPy doit": "SymPy 求值",
-        "β moves inside the sum": "把 β 移进和式",
-        ABSORB_LAST_TERM.name: "截至 u 的和加上第 u+1 项，就是截至 u+1 的和",
-    } | {f"recursion vs weighted sum, β={b}, t={steps}": f"递推与加权和比较，β={b}，t={steps}"
-         for b, steps in EMA_CASES},
 )
 class AdamEmaUnrolled:
     """Induction on t: the empty sum is m_0 = 0, and β times the sum up to t−1 plus the new
@@ -208,9 +158,6 @@ class AdamEmaUnrolled:
 @claim(
     id="adam-moment-bias",
     title="Started at 0, Adam's moments are biased by 1 − β^t: E[m_t] = (1 − β1^t)·E[g]",
-    title_zh="从 0 启动的 Adam 矩估计被乘上 1 − β^t：E[m_t] = (1 − β1^t)·E[g]",
-    summary_zh="展开后 m_t 给第 i 步梯度的权重是 (1−β)β^{t−i}，这些权重之和只有 1 − β^t；"
-               "其余的权重落在初值 0 上，于是期望被按比例压低。",
     section="14.2",
     statement=Statement("E[m_t] = (1 − β1^t)·E[g] and E[v_t] = (1 − β2^t)·E[g²]",
                         (1 - b1**t, 1 - b2**t), lhs=(E(sp.Symbol("m_t")) / mu,
@@ -228,17 +175,6 @@ class AdamEmaUnrolled:
     formulas=(r"m_t = \beta_1 m_{t-1} + (1 - \beta_1) g_t",
               r"v_t = \beta_2 v_{t-1} + (1 - \beta_2) g_t^2"),
     statistical_tests=4,
-    glossary_zh=MOMENT_PREMISES_ZH | {
-        "E[m_t] = (1 − β1^t)·E[g] and E[v_t] = (1 − β2^t)·E[g²]":
-            "E[m_t] = (1 − β1^t)·E[g]，并且 E[v_t] = (1 − β2^t)·E[g²]",
-        "E[m_t] = β1^t·E[g]": "E[m_t] = β1^t·E[g]（因子写成了 β1^t）",
-        "the moments are unbiased already": "矩估计本来就是无偏的",
-        "geometric series": "等比级数求和",
-        "Adam β1 (Kingma & Ba default)": "Adam 的 β1（Kingma & Ba 给出的默认值）",
-        "Adam β2 (Kingma & Ba default)": "Adam 的 β2（Kingma & Ba 给出的默认值）",
-    } | {text: zh for steps, (name, _, _) in zip((1, 10), GRADIENTS) for text, zh in (
-        (f"E[m_t], t={steps}, {name} gradients", f"E[m_t]，t={steps}，{LAW_ZH[name]}梯度"),
-        (f"E[v_t], t={steps}, {name} gradients", f"E[v_t]，t={steps}，{LAW_ZH[name]}梯度"))},
 )
 class AdamMomentBias:
     """Unrolled, m_t weights the gradients by (1−β)β^{t−i}; those weights sum to 1 − β^t,
@@ -287,13 +223,9 @@ class AdamMomentBias:
             xlabel="step t", ylabel="average first moment")
 
 
-
-
 @claim(
     id="adam-bias-correction-unbiased",
     title="Dividing by 1 − β^t removes the bias: E[m̂_t] = E[g], E[v̂_t] = E[g²]",
-    title_zh="除以 1 − β^t 即可去掉偏差：E[m̂_t] = E[g]，E[v̂_t] = E[g²]",
-    summary_zh="偏差只是一个与数据无关的常数因子，除以同一个因子后，期望便回到真实的一阶矩与二阶矩。",
     section="14.2",
     statement=Statement("m̂_t = m_t/c1 and v̂_t = v_t/c2 are unbiased for the divisors "
                         "c1 = 1 − β1^t, c2 = 1 − β2^t", (1 - b1**t, 1 - b2**t),
@@ -305,18 +237,6 @@ class AdamMomentBias:
     sources=(KINGMA_BA,),
     tags=("optimisation", "adam", "bias"),
     statistical_tests=4,
-    glossary_zh=MOMENT_PREMISES_ZH | {
-        "m̂_t = m_t/c1 and v̂_t = v_t/c2 are unbiased for the divisors c1 = 1 − β1^t, "
-        "c2 = 1 − β2^t": "取除数 c1 = 1 − β1^t、c2 = 1 − β2^t 时，m̂_t = m_t/c1 与 "
-                         "v̂_t = v_t/c2 都是无偏估计",
-        "no correction is needed (c = 1)": "不需要校正（c = 1）",
-        "divide by β^t": "除以 β^t",
-        "collect": "合并整理",
-    } | {text: zh for steps, (name, _, _) in zip((2, 25), GRADIENTS[::-1]) for text, zh in (
-        (f"E[m̂_t] = E[g], t={steps}, {name} gradients",
-         f"E[m̂_t] = E[g]，t={steps}，{LAW_ZH[name]}梯度"),
-        (f"E[v̂_t] = E[g²], t={steps}, {name} gradients",
-         f"E[v̂_t] = E[g²]，t={steps}，{LAW_ZH[name]}梯度"))},
 )
 class AdamBiasCorrectionUnbiased:
     """The bias is a constant factor, so dividing by that factor undoes it in expectation."""
@@ -346,9 +266,6 @@ class AdamBiasCorrectionUnbiased:
 @claim(
     id="adam-corrected-mean-variance",
     title="Early bias-corrected means are noisy: Var(m̂_t) falls from σ² to σ²(1−β)/(1+β)",
-    title_zh="前几步校正后的均值噪声很大：Var(m̂_t) 从 σ² 逐步降到 σ²(1−β)/(1+β)",
-    summary_zh="Var(m_t) = (1−β)²σ² Σβ^{2(t−i)}，除以 (1 − β^t)² 就得到命题中的因子。t = 1 时"
-               "估计值只是单个梯度，步数多了以后才相当于约 (1+β)/(1−β) 个梯度的平均。",
     section="14.2",
     statement=Statement("for i.i.d. gradients with variance σ², Var(m̂_t) = σ²·(1−β)(1+β^t)/"
                         "((1+β)(1−β^t)): σ² at t = 1, → σ²(1−β)/(1+β) (σ²/19 for β = 0.9)",
@@ -363,26 +280,6 @@ class AdamBiasCorrectionUnbiased:
     sources=(KINGMA_BA, KALRA_BARKESHLI),
     tags=("optimisation", "adam", "variance", "warmup"),
     statistical_tests=3,
-    glossary_zh={
-        "for i.i.d. gradients with variance σ², Var(m̂_t) = σ²·(1−β)(1+β^t)/((1+β)(1−β^t)): "
-        "σ² at t = 1, → σ²(1−β)/(1+β) (σ²/19 for β = 0.9)":
-            "梯度独立同分布、方差为 σ² 时，Var(m̂_t) = σ²·(1−β)(1+β^t)/((1+β)(1−β^t))："
-            "t = 1 时为 σ²，随 t 增大趋于 σ²(1−β)/(1+β)（β = 0.9 时为 σ²/19）",
-        "m̂_t = m_t/(1 − β^t), m_t = β m_{t−1} + (1−β) g_t, m_0 = 0":
-            "偏差校正 m̂_t = m_t/(1 − β^t)，其中 m_t = β m_{t−1} + (1−β) g_t，m_0 = 0",
-        "g_1, g_2, … independent with common variance σ²": "g_1, g_2, … 相互独立，方差同为 σ²",
-        "0 < β < 1": "衰减系数满足 0 < β < 1",
-        "Var(m̂_t) = σ²(1−β)/(1+β) at every t (no excess early noise)":
-            "每个 t 都有 Var(m̂_t) = σ²(1−β)/(1+β)（早期没有额外的噪声）",
-        "Var(m̂_t) = σ²/t, as for a plain running average": "Var(m̂_t) = σ²/t，与普通的累计平均相同",
-        "Var(m̂_t)": "m̂_t 的方差 Var(m̂_t)",
-        "Var(cX) = c²·Var(X)": "方差的缩放：Var(cX) = c²·Var(X)",
-        "Var(g_i) = σ²": "每步梯度的方差 Var(g_i) = σ²",
-        "constants leave the sum": "常数提到和式之外",
-        "geometric series in β²": "公比为 β² 的等比级数", "SymPy doit + factor": "SymPy 求值并因式分解",
-        GEOMETRIC_BRANCH.name: "0 < β < 1，故 β ≠ 1：等比级数取 β ≠ 1 时的求和公式",
-    } | {f"Var(m̂_t), t={steps}, {name} gradients, σ=2":
-         f"Var(m̂_t)，t={steps}，{LAW_ZH[name]}梯度，σ=2" for steps, name in VAR_CASES},
 )
 class AdamCorrectedMeanVariance:
     """Var(m_t) = (1−β)²σ² Σβ^{2(t−i)}; dividing by (1 − β^t)² gives the stated factor. At
@@ -417,9 +314,6 @@ SCALES = (1e-6, 1.0, 1e3)  # gradient sizes of the first step, checked below
 @claim(
     id="adam-first-step-sign",
     title="Adam's first bias-corrected step is sign(g_1): full size whatever the gradient",
-    title_zh="Adam 校正后的第一步等于 sign(g_1)：无论梯度多大多小，步长都是满的",
-    summary_zh="t = 1 时两个校正后的矩就是原始梯度及其平方，而 g/√(g²) = g/|g|；第一步因此与梯度的"
-               "尺度无关，这正是早期更新可能过大的一个原因。",
     section="14.2",
     statement=Statement("with ε = 0, m̂_1/√v̂_1 = sign(g_1) in every coordinate, so the first "
                         "update has magnitude lr however small or noisy g_1 is", sp.sign(g1),
@@ -432,21 +326,6 @@ SCALES = (1e-6, 1.0, 1e3)  # gradient sizes of the first step, checked below
     depends_on=("adam-bias-correction-unbiased",),
     sources=(KINGMA_BA,),
     tags=("optimisation", "adam", "warmup"),
-    glossary_zh={
-        "with ε = 0, m̂_1/√v̂_1 = sign(g_1) in every coordinate, so the first update has "
-        "magnitude lr however small or noisy g_1 is":
-            "取 ε = 0 时，每个坐标上都有 m̂_1/√v̂_1 = sign(g_1)；所以不管 g_1 多小、噪声多大，"
-            "第一步更新的幅度都是 lr",
-        "m_1 = β1·0 + (1−β1) g_1, v_1 = β2·0 + (1−β2) g_1², m̂_1 = m_1/(1−β1), "
-        "v̂_1 = v_1/(1−β2)": "第一步：m_1 = β1·0 + (1−β1) g_1，v_1 = β2·0 + (1−β2) g_1²，"
-                            "m̂_1 = m_1/(1−β1)，v̂_1 = v_1/(1−β2)",
-        "g_1 ≠ 0": "第一步梯度 g_1 ≠ 0",
-        "without bias correction: m_1/√v_1 = (1−β1)/√(1−β2)·sign(g_1)":
-            "不做偏差校正时：m_1/√v_1 = (1−β1)/√(1−β2)·sign(g_1)",
-        "the first step is proportional to g_1": "第一步与 g_1 成正比",
-    } | {f"first corrected step, |g| ~ {scale:g}, β2={beta2}":
-         f"校正后的第一步，|g| ~ {scale:g}，β2={beta2}"
-         for scale in SCALES for beta2 in (ADAM_DEFAULTS["beta2"], VASWANI_2017["beta2"])},
 )
 class AdamFirstStepSign:
     """At t = 1 both corrected moments are the raw gradient and its square, and g/√(g²)
@@ -473,9 +352,6 @@ class AdamFirstStepSign:
 @claim(
     id="warmup-share-rule-of-thumb",
     title="Warmup of 1%–5% of training is a rule of thumb; the original runs used 4% and 1.3%",
-    title_zh="预热占训练 1%–5% 只是经验之谈；原始的两组训练分别用了 4% 与 1.3%",
-    summary_zh="这个区间背后没有定理，能够核对的只有论文公开的设置：base 与 big 两个模型的预热占比"
-               "都落在区间之内。",
     section="14.3",
     statement=Statement("the rule of thumb has no proof; the original Transformer's warmup was "
                         "4000/100000 = 4% (base) and 4000/300000 ≈ 1.3% (big) of its steps, "
@@ -488,21 +364,6 @@ class AdamFirstStepSign:
     tags=("optimisation", "schedule", "warmup", "heuristic"),
     no_proof="the 1%–5% range is practitioners' experience, not a theorem; no result derives "
              "a warmup length (Kalra & Barkeshli 2024 study the mechanism empirically)",
-    glossary_zh={
-        "the rule of thumb has no proof; the original Transformer's warmup was 4000/100000 = 4% "
-        "(base) and 4000/300000 ≈ 1.3% (big) of its steps, inside 1%–5%":
-            "这条经验法则没有证明；原始 Transformer 的预热占总步数的 4000/100000 = 4%（base）"
-            "和 4000/300000 ≈ 1.3%（big），都在 1%–5% 之内",
-        "warmup 4000 steps; base trained 100K steps, big 300K (Vaswani et al. §5.2–5.3)":
-            "预热 4000 步；base 训练 100K 步，big 训练 300K 步（Vaswani et al. §5.2–5.3）",
-        "the original warmup was 0.4% and 0.13% of training": "原始设置的预热只占训练的 0.4% 和 0.13%",
-        "the 1%–5% range is practitioners' experience, not a theorem; no result derives a warmup "
-        "length (Kalra & Barkeshli 2024 study the mechanism empirically)":
-            "1%–5% 这个范围来自实践经验，不是定理；没有哪个结果能推导出预热应有多长"
-            "（Kalra & Barkeshli 2024 用实验研究其机制）",
-        "warmup / training steps, base and big": "预热步数 / 训练步数（base 与 big）",
-        "both shares lie in 1%–5%": "两个占比都在 1%–5% 之内",
-    },
 )
 class WarmupShareRuleOfThumb:
     """Only the published settings can be checked: their warmup share falls in the range."""

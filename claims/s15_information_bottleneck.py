@@ -33,9 +33,6 @@ def _tol(cells, scale):
 @claim(
     id="mutual-information-nonnegative",
     title="Mutual information is the KL divergence of p(x,y) from p(x)p(y), hence ≥ 0",
-    title_zh="互信息是 p(x,y) 相对于 p(x)p(y) 的 KL 散度，因此非负",
-    summary_zh="逐点来看，−log p(x) + log p(x|y) 正是联合分布与边缘分布乘积之比的对数，所以互信息是"
-               "一个 KL 散度；由吉布斯不等式它 ≥ 0，并且只在 X、Y 独立时为 0。",
     section="15.1",
     statement=Statement("I(X;Y) = H(X) − H(X|Y) = E_p(x,y)[log p(x,y)/(p(x)p(y))] = "
                         "D_KL(p(x,y)‖p(x)p(y)) ≥ 0, = 0 iff X, Y independent",
@@ -48,23 +45,6 @@ def _tol(cells, scale):
     depends_on=("gibbs-inequality",),
     sources=(COVER_THOMAS,),
     tags=("information", "inequality"),
-    glossary_zh={
-        "I(X;Y) = H(X) − H(X|Y) = E_p(x,y)[log p(x,y)/(p(x)p(y))] = D_KL(p(x,y)‖p(x)p(y)) ≥ 0, "
-        "= 0 iff X, Y independent":
-            "I(X;Y) = H(X) − H(X|Y) = E_p(x,y)[log p(x,y)/(p(x)p(y))] = D_KL(p(x,y)‖p(x)p(y)) ≥ 0，"
-            "当且仅当 X、Y 相互独立时等于 0",
-        "a joint distribution p(x,y) on finite alphabets with marginals p(x), p(y)":
-            "有限字母表上的联合分布 p(x,y)，边缘分布为 p(x) 与 p(y)",
-        "H(X) − H(X|Y) = E_p(x,y)[−log p(x) + log p(x|y)]":
-            "把熵之差写成期望：H(X) − H(X|Y) = E_p(x,y)[−log p(x) + log p(x|y)]",
-        "I(X;Y) = D_KL(p(x)p(y)‖p(x,y)) (arguments swapped)":
-            "I(X;Y) = D_KL(p(x)p(y)‖p(x,y))（两个参数对调）",
-        "I(X;Y) = E[log p(x,y)/p(x)]": "I(X;Y) = E[log p(x,y)/p(x)]（分母少了 p(y)）",
-        "−log p(x) + log p(x|y)": "逐点的 −log p(x) + log p(x|y)",
-        "combine the logs": "合并对数",
-    } | {text: zh for kx, ky in MI_SHAPES for text, zh in (
-        (f"H(X)+H(Y)−H(X,Y) vs stated, {kx}×{ky}", f"H(X)+H(Y)−H(X,Y) 与命题比较，{kx}×{ky}"),
-        (f"I = 0 for independent X, Y, {kx}×{ky}", f"X、Y 独立时 I = 0，{kx}×{ky}"))},
 )
 class MutualInformationNonnegative:
     """Pointwise, −log p(x) + log p(x|y) is the log-ratio of the joint to the product of the
@@ -94,9 +74,6 @@ class MutualInformationNonnegative:
 @claim(
     id="data-processing-inequality",
     title="Data processing cannot add information: Y → X → Z implies I(Y;Z) ≤ I(Y;X)",
-    title_zh="数据处理不会凭空增加信息：Y → X → Z 蕴含 I(Y;Z) ≤ I(Y;X)",
-    summary_zh="马尔可夫条件给出 p(x,y) = p(x,y,z)·p(x)/p(x,z)，代入后两个逐点互信息之差就是逐点的 "
-               "I(Y;X|Z)；它是一个条件 KL 散度，所以不会小于 0。",
     section="15.1",
     statement=Statement("for a Markov chain Y → X → Z, I(Y;X) − I(Y;Z) = I(Y;X|Z) ≥ 0",
                         sp.log(P_xyz * P_z / (P_xz * P_yz)),
@@ -109,25 +86,6 @@ class MutualInformationNonnegative:
     depends_on=("mutual-information-nonnegative", "gibbs-inequality"),
     sources=(COVER_THOMAS, SHWARTZ_ZIV),
     tags=("information", "inequality", "bottleneck"),
-    glossary_zh={
-        "for a Markov chain Y → X → Z, I(Y;X) − I(Y;Z) = I(Y;X|Z) ≥ 0":
-            "对马尔可夫链 Y → X → Z，有 I(Y;X) − I(Y;Z) = I(Y;X|Z) ≥ 0",
-        "p(y,x,z) = p(y)·p(x|y)·p(z|x) on finite alphabets (Z depends on Y only via X)":
-            "有限字母表上 p(y,x,z) = p(y)·p(x|y)·p(z|x)（Z 只经由 X 与 Y 发生关联）",
-        "both mutual informations written as expectations over p(x,y,z)":
-            "两个互信息都写成对 p(x,y,z) 的期望",
-        "the gap is I(Y;Z|X)": "差值是 I(Y;Z|X)",
-        "the gap is E[log p(x,y,z)/(p(x,z)p(y,z))] (p(z) dropped)":
-            "差值是 E[log p(x,y,z)/(p(x,z)p(y,z))]（漏掉了 p(z)）",
-        "pointwise I(Y;X) − I(Y;Z)": "逐点的 I(Y;X) − I(Y;Z)",
-        "Markov: p(x,y,z) = p(x,y)·p(z|x) = p(x,y)·p(x,z)/p(x)":
-            "马尔可夫性：p(x,y,z) = p(x,y)·p(z|x) = p(x,y)·p(x,z)/p(x)",
-        "combine the logs": "合并对数",
-    } | {text: zh for ky, kx, kz in DPI_SHAPES for text, zh in (
-        (f"I(Y;X) − I(Y;Z) vs stated gap, {ky}×{kx}×{kz}",
-         f"I(Y;X) − I(Y;Z) 与命题给出的差值比较，{ky}×{kx}×{kz}"),
-        (f"I(Y;Z) ≤ I(Y;X), gap = I(Y;X|Z), {ky}×{kx}×{kz}",
-         f"I(Y;Z) ≤ I(Y;X)，差值 = I(Y;X|Z)，{ky}×{kx}×{kz}"))},
 )
 class DataProcessingInequality:
     """Under the Markov condition p(x,y) = p(x,y,z)·p(x)/p(x,z), and the two pointwise mutual
@@ -206,9 +164,6 @@ def _ib_terms(weight: float) -> tuple[float, float]:
 @claim(
     id="information-bottleneck-analogy",
     title="Attention as an information bottleneck is an analogy; a toy case shows what holds",
-    title_zh="把注意力看成信息瓶颈只是一种类比；用一个玩具模型看其中哪些说法成立",
-    summary_zh="在这个可以精确计算的玩具模型里，把注意力集中到相关的 token 上，会让 I(Z;Y) 升到上限、"
-               "无关的部分 I(Z;X|Y) 降为 0；可 I(Z;X) 本身反而增大，可见「挑选」并不等于压缩 I(Z;X)。",
     section="15.2",
     statement=Statement("no theorem makes attention solve max I(Z;Y) s.t. min I(Z;X); in a toy "
                         "where Z is the token attention reads and Y = token 1, every IB "
@@ -226,32 +181,6 @@ def _ib_terms(weight: float) -> tuple[float, float]:
     no_proof="the notes offer the information bottleneck as an analogy for attention; no "
              "theorem says trained attention optimises the IB objective, and the compression "
              "picture itself is disputed (Saxe et al. 2018). Only a toy model is checked.",
-    glossary_zh={
-        "no theorem makes attention solve max I(Z;Y) s.t. min I(Z;X); in a toy where Z is the "
-        "token attention reads and Y = token 1, every IB trade-off β ≥ 1 is optimised by weight "
-        "a* = 1 on token 1, keeping I(Z;Y) = I(X;Y) with I(Z;X|Y) = 0":
-            "没有定理表明注意力在求解 max I(Z;Y) s.t. min I(Z;X)；在一个玩具模型中，Z 是注意力"
-            "读到的 token，目标 Y 是第 1 个 token，此时对任何权衡系数 β ≥ 1，最优做法都是把权重 "
-            "a* = 1 全放在第 1 个 token 上，这样 I(Z;Y) = I(X;Y) 且 I(Z;X|Y) = 0",
-        "X = (X1, X2) independent fair bits, target Y = X1":
-            "X = (X1, X2) 是两个独立、取值等可能的比特，目标 Y = X1",
-        "Z = X_J, J = 1 with probability a (the attention weight), independent of X":
-            "Z = X_J，J 以概率 a（即注意力权重）取 1，且与 X 独立",
-        "IB Lagrangian L(a) = I(Z;X) − β·I(Z;Y)": "信息瓶颈的拉格朗日函数 L(a) = I(Z;X) − β·I(Z;Y)",
-        "uniform attention (a = ½) is IB-optimal": "均匀注意力（a = ½）在信息瓶颈意义下最优",
-        "attending to the irrelevant token (a = 0) is IB-optimal":
-            "只关注无关的 token（a = 0）在信息瓶颈意义下最优",
-        "the notes offer the information bottleneck as an analogy for attention; no theorem says "
-        "trained attention optimises the IB objective, and the compression picture itself is "
-        "disputed (Saxe et al. 2018). Only a toy model is checked.":
-            "笔记只是借信息瓶颈来类比注意力；没有定理说训练后的注意力会优化信息瓶颈目标，"
-            "而训练中是否真有「压缩」阶段，Saxe et al. (2018) 也给出了反例。这里只检验一个玩具模型。",
-        # the engine reads " [0, 1]" as a bracketed tail, so the head is translated on its own
-        "a* is an attention weight in": "a* 是注意力权重，取值范围",
-        "at a*: I(Z;Y) = I(X;Y) = log 2 and I(Z;X|Y) = 0":
-            "在 a* 处：I(Z;Y) = I(X;Y) = log 2，且 I(Z;X|Y) = 0",
-    } | {f"a* minimises I(Z;X) − β·I(Z;Y), β={beta:g}": f"a* 使 I(Z;X) − β·I(Z;Y) 最小，β={beta:g}"
-         for beta in IB_BETAS},
 )
 class InformationBottleneckAnalogy:
     """The toy is exact: sharpening attention on the relevant token raises I(Z;Y) to its

@@ -1,73 +1,47 @@
-"""English and Chinese texts of the interface (``--lang zh`` or ``TMATH_LANG=zh``).
+"""Translations of the interface and of claims (``--lang zh`` or ``TMATH_LANG=zh``).
 
-Claims carry their own Chinese title, summary and glossary (``title_zh``, ``summary_zh``,
-``glossary_zh``); this module holds the interface's words and the justifications the engine
-itself writes (SymPy methods, rules of expectation, "matches the statement").
+English is written in the code and is the message id; other languages live in standard GNU
+gettext catalogs (see :mod:`tmath.i18n.catalogs`):
+
+* the interface and the texts the engine writes (headers, rule names, "matches the
+  statement"): ``tmath/locale/<lang>/LC_MESSAGES/tmath.po``;
+* a claims folder's texts (titles, summaries, premises, step labels, test labels):
+  ``<folder>/locale/<lang>/LC_MESSAGES/<module>.po``, with the claim id as ``msgctxt``.
+
+``python -m tmath.i18n extract`` writes the templates a translator fills in; adding a language
+needs no change to any claim. Claims written before catalogs existed may still pass
+``title_zh=``/``summary_zh=``/``glossary_zh=``; those texts are used when no catalog has one.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from gettext import NullTranslations
+from pathlib import Path
 from typing import TYPE_CHECKING
+
+from tmath.i18n import catalogs
 
 if TYPE_CHECKING:
     from tmath.engine.model import ClaimInfo
 
-LANGUAGES = ("en", "zh")
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+LANGUAGES = tuple(["en"] + [lang for lang in catalogs.languages(PACKAGE_DIR) if lang != "en"])
 
-UI_ZH = {
-    "claim": "命题", "§": "§", "title": "标题", "tags": "标签", "proof": "证明",
-    "randomized check": "随机检验", "figures": "数值", "time": "耗时", "foil": "反例命题",
-    "statement": "命题陈述", "premises": "前提", "derivation": "推导",
-    "figures printed in the notes": "笔记中印出的数值", "printed": "印出值",
-    "true value": "真实值", "tolerance": "容差", "test": "检验", "result": "结果",
-    "resolution": "分辨率", "foils (each must be rejected by both checks)":
-        "反例命题（两种检验都必须拒绝）",
-    "sources and related claims": "出处与相关命题", "builds on": "依赖",
-    "used by": "被依赖", "defined in": "定义于", "reproduce": "复现命令",
-    "reason": "原因", "rules taken as premises (○)": "作为前提的规则（○）",
-    "proved": "已证明", "proved for": "已对以下情形证明", "failed": "失败", "error": "错误",
-    "none (heuristic)": "无（启发式）", "verified": "已验证", "heuristic": "启发式",
-    "blocked": "被阻塞", "timeout": "超时", "cached": "缓存", "symbolic": "符号证明",
-    "rejected": "已拒绝", "accepted": "被接受", "automatic": "自动",
-    "proof of the foil": "反例的证明", "check of the foil": "反例的检验",
-    "plot": "图示", "summary": "摘要", "figure": "数值",
-    "foils rejected by both checks": "个反例命题被两种检验都拒绝",
-}
-
-# Fragments the engine writes into step justifications.
-ENGINE_ZH = {
-    "matches the statement": "与命题一致",
-    "compare with the statement": "与命题比较",
-    "linearity of expectation": "期望的线性",
-    "independence: E[XY] = E[X]·E[Y]": "独立性：E[XY] = E[X]·E[Y]",
-    "definition: Var(X) = E[X²] − E[X]²": "定义：Var(X) = E[X²] − E[X]²",
-    "definition: E[X²] = Var(X) + E[X]²": "定义：E[X²] = Var(X) + E[X]²",
-    "independent terms: variances add": "独立项：方差相加",
-    "Var(cX) = c²·Var(X)": "方差的缩放：Var(cX) = c²·Var(X)",
-    "evaluate": "求值", "algebra": "代数化简", "differentiate": "求导",
-    "SymPy limit, cross-checked numerically": "SymPy 极限，并经数值复核",
-    "value × 1.05": "值 × 1.05",
-    "half a unit in the last printed digit": "印出的最后一位的半个单位",
-}
-
-
-METHOD_ZH = {"simplify": "化简", "expand": "展开", "trigsimp": "三角化简", "expand_trig": "展开三角函数",
-             "factor": "因式分解", "cancel": "约分", "powsimp": "幂化简", "logcombine": "合并对数",
-             "expand_log": "展开对数", "doit": "求值"}
-
-
-def _sympy_tail(text: str) -> str | None:
-    """The engine's "[SymPy …]" part of a justification, in Chinese."""
-    match = re.fullmatch(r"SymPy(?: doit \+ (\w+)| (\w+))?", text)
-    if not match:
-        return None
-    if match.group(1):
-        return f"SymPy 求值并{METHOD_ZH.get(match.group(1), match.group(1))}"
-    if match.group(2):
-        return f"SymPy {METHOD_ZH.get(match.group(2), match.group(2))}"
-    return "SymPy"
+# Texts the engine composes from parts: each part is translated, then put into the template.
+# (English template, pattern that recognises it). The templates are msgids of the interface.
+TEMPLATES = (
+    ("premise: {rest}", re.compile(r"premise: (?P<rest>.+)", re.S)),
+    ("by claim {rest}", re.compile(r"by claim (?P<rest>.+)", re.S)),
+    ("limit {rest}", re.compile(r"limit (?P<rest>.+)", re.S)),
+    ("part {number} of the value × 1.05", re.compile(r"part (?P<number>\d+) of the value × 1\.05")),
+    ("{percent}% of the stated value", re.compile(r"(?P<percent>.+)% of the stated value")),
+    ("SymPy doit + {method}", re.compile(r"SymPy doit \+ (?P<method>\w+)")),
+    ("SymPy {method}", re.compile(r"SymPy (?P<method>\w+)")),
+)
+VERBATIM_PARTS = {"number", "percent"}  # numbers are not looked up
+METHOD_CONTEXT = "SymPy method"
 
 
 def language(explicit: str | None = None) -> str:
@@ -81,46 +55,88 @@ class Translator:
 
     def __init__(self, lang: str = "en") -> None:
         self.lang = lang
+        self._interface: NullTranslations | None = None
+        self._folders: dict[Path, NullTranslations] = {}
 
+    # -- catalogs ------------------------------------------------------------------------------
+    @property
+    def interface(self) -> NullTranslations:
+        if self._interface is None:
+            self._interface = catalogs.load(PACKAGE_DIR, self.lang) if self.lang != "en" \
+                else NullTranslations()
+        return self._interface
+
+    def _claims_catalog(self, info: ClaimInfo) -> NullTranslations:
+        folder = Path(info.path).parent
+        if folder not in self._folders:
+            self._folders[folder] = catalogs.load(folder, self.lang)
+        return self._folders[folder]
+
+    def _claim_text(self, text: str, info: ClaimInfo | None) -> str | None:
+        """The claim catalog's translation (with the claim's context, then without), or the
+        legacy in-code glossary's, or None."""
+        if info is None or self.lang == "en" or not text:
+            return None
+        catalog = self._claims_catalog(info)
+        for found in (catalog.pgettext(info.id, text), catalog.gettext(text)):
+            if found != text:
+                return found
+        if self.lang == "zh":
+            legacy = dict(info.glossary_zh)
+            if text in legacy:
+                return legacy[text]
+        return None
+
+    # -- what renderers call -------------------------------------------------------------------
     def ui(self, text: str) -> str:
-        return UI_ZH.get(text, text) if self.lang == "zh" else text
+        # gettext("") is the catalog's header, never a translation
+        return self.interface.gettext(text) if self.lang != "en" and text else text
 
     def title(self, info: ClaimInfo) -> str:
-        return info.title_zh if self.lang == "zh" and info.title_zh else info.title
+        found = self._claim_text(info.title, info)
+        if found is None and self.lang == "zh" and info.title_zh:
+            return info.title_zh
+        return found or info.title
 
     def summary(self, info: ClaimInfo) -> str:
-        return info.summary_zh if self.lang == "zh" and info.summary_zh else info.summary
+        if not info.summary:
+            return ""
+        found = self._claim_text(info.summary, info)
+        if found is None and self.lang == "zh" and info.summary_zh:
+            return info.summary_zh
+        return found or info.summary
 
     def text(self, text: str, info: ClaimInfo | None = None) -> str:
         """A claim's text or an engine justification, translated where a translation exists.
 
         Justifications look like "why [SymPy method]"; each part is looked up on its own:
-        first in the claim's glossary, then in the engine's. Unknown text stays English.
+        first in the claim's catalog, then in the interface's. Unknown text stays English.
         """
-        if self.lang != "zh" or not text:
+        if self.lang == "en" or not text:
             return text
-        glossary = dict(info.glossary_zh) if info else {}
         match = re.fullmatch(r"(.*?)(?: \[(SymPy[^\]]*)\])?", text, flags=re.S)
         head, tail = match.group(1), match.group(2)
-        head = self._phrase(head, glossary)
-        return f"{head} [{self._phrase(tail, glossary)}]" if tail else head
+        head = self._phrase(head, info)
+        return f"{head} [{self._phrase(tail, info)}]" if tail else head
 
-    @staticmethod
-    def _phrase(text: str, glossary: dict[str, str]) -> str:
-        if text in glossary:
-            return glossary[text]
-        if text in ENGINE_ZH:
-            return ENGINE_ZH[text]
-        if _sympy_tail(text):
-            return _sympy_tail(text)
-        part = re.fullmatch(r"part (\d+) of the value × 1\.05", text)
-        if part:
-            return f"值的第 {part.group(1)} 部分 × 1.05"
-        resolution = re.fullmatch(r"(.+)% of the stated value", text)
-        if resolution:
-            return f"命题值的 {resolution.group(1)}%"
-        for prefix, chinese in (("premise: ", "前提："), ("by claim ", "由命题 "), ("limit ", "极限 ")):
-            if text.startswith(prefix):
-                rest = text[len(prefix):]
-                return chinese + glossary.get(rest, rest)
+    def _phrase(self, text: str, info: ClaimInfo | None) -> str:
+        if not text:
+            return text
+        found = self._claim_text(text, info)
+        if found is not None:
+            return found
+        translated = self.interface.gettext(text)
+        if translated != text:
+            return translated
+        for template, pattern in TEMPLATES:
+            match = pattern.fullmatch(text)
+            if match:
+                parts = {name: value if name in VERBATIM_PARTS else self._part(name, value, info)
+                         for name, value in match.groupdict().items()}
+                return self.interface.gettext(template).format(**parts)
         return text
+
+    def _part(self, name: str, value: str, info: ClaimInfo | None) -> str:
+        if name == "method":
+            return self.interface.pgettext(METHOD_CONTEXT, value)
+        return self._claim_text(value, info) or self.interface.gettext(value)
