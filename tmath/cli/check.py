@@ -13,10 +13,14 @@ from typing import Annotated, Optional
 
 import typer
 
-from tmath.defaults import DEFAULT_SEED, DEFAULT_TIMEOUT
-from tmath.cli.common import (collect, jobs_or_cores, load_catalog, parse_seed, plain_text,
-                              write_text)
+from tmath.cli.common import (check_output, collect, jobs_or_cores, load_catalog,
+                              parse_max_memory, parse_seed, parse_timeout, plain_text,
+                              print_details, write_bytes, write_text)
 from tmath.cli.console import err, out
+from tmath.cli.options import (DEFAULT_MAX_MEMORY_MB, ClaimsOption, JobsOption, MaxMemoryOption,
+                               NoBuiltinOption, NoCacheOption, SeedOption, TimeoutOption,
+                               VerboseOption)
+from tmath.defaults import DEFAULT_SEED, DEFAULT_TIMEOUT
 from tmath.errors import UsageError
 from tmath.exitcodes import ExitCode
 
@@ -31,66 +35,90 @@ class CheckFormat(str, enum.Enum):
 PathsArgument = Annotated[list[Path], typer.Argument(
     metavar="DOCUMENT", show_default=False,
     help="UTF-8 plain-text or Markdown documents (at most 5 MB each), checked together.")]
-ClaimsOption = Annotated[Optional[list[Path]], typer.Option(
-    "--claims", metavar="DIR",
-    help="Hold the documents to the claims in the *.py files of DIR (repeatable) instead of "
-         "the built-in claims (add --builtin to use both).")]
 BuiltinOption = Annotated[bool, typer.Option(
-    "--builtin", help="With --claims: hold the documents to the built-in claims as well.")]
+    "--builtin", hidden=True,
+    help="Deprecated: the built-in claims are always used unless --no-builtin.")]
 FormatOption = Annotated[CheckFormat, typer.Option(
     "--format", "-f", help="table (grouped by section), json, junit (XML for CI test "
                            "reporters) or github (annotations on the document's lines).")]
 OutputOption = Annotated[Optional[Path], typer.Option(
-    "--output", "-o", metavar="FILE", help="Write the report to FILE (atomically) as well.")]
+    "--output", "-o", metavar="FILE",
+    help="Write the report (with --fix: the diff) to FILE as well, atomically; never over a "
+         "document or claims file.")]
 MinCoverageOption = Annotated[float, typer.Option(
     "--min-coverage", min=0.0, max=100.0, metavar="PCT",
     help="Fail when less than PCT % of the display formulas and figures are covered.")]
-SeedOption = Annotated[str, typer.Option(
-    "--seed", metavar="N|random", help="Seed of the claims' randomized checks.")]
-JobsOption = Annotated[Optional[int], typer.Option(
-    "--jobs", "-j", min=1, metavar="N", help="Worker processes (default: the usable cores).")]
-TimeoutOption = Annotated[float, typer.Option(
-    "--timeout", min=0.001, metavar="SECONDS", help="Stop a claim that runs longer than this.")]
-NoCacheOption = Annotated[bool, typer.Option(
-    "--no-cache", help="Verify every claim again instead of reusing unchanged cached results.")]
+FixOption = Annotated[bool, typer.Option(
+    "--fix", help="Print a unified diff that restates each inaccurate figure with its true "
+                  "value, at the precision and in the style printed (1/9770 → 1/9647).")]
+WriteOption = Annotated[bool, typer.Option(
+    "--write", help="With --fix: apply the diff to the documents (atomically), then check "
+                    "them again and report.")]
 
 
 def check(
     paths: PathsArgument,
     claims: ClaimsOption = None,
+    no_builtin: NoBuiltinOption = False,
     format: FormatOption = CheckFormat.table,
     output: OutputOption = None,
     min_coverage: MinCoverageOption = 0.0,
+    fix: FixOption = False,
+    write: WriteOption = False,
     seed: SeedOption = str(DEFAULT_SEED),
     jobs: JobsOption = None,
     timeout: TimeoutOption = DEFAULT_TIMEOUT,
+    max_memory: MaxMemoryOption = DEFAULT_MAX_MEMORY_MB,
     no_cache: NoCacheOption = False,
+    verbose: VerboseOption = False,
     builtin: BuiltinOption = False,
 ) -> None:
-    """Check a document against the claims that vouch for it: wrong figures, changed or unverified formulas, line by line.
+    """Check documents against the claims that vouch for them: wrong figures, changed or unverified formulas, line by line.
 
-    [bold]Figures.[/bold] Each figure a claim records is found in the claim's section of the document: first the text printed near it (whitespace and $ ignored), then the first number after it printed in the same form (8, ≈ 22.6, 61,400, 26万, 1/100, [0.49, 0.30, 0.22]). It is read as the document prints it and compared with the true value at the precision printed (half a unit in the last digit, or the claim's stated rough tolerance): accurate, inaccurate (printed vs true, line) or missing (its text left the section).
+    [bold]Which claims.[/bold] The built-in claims and those of each --claims DIR (--no-builtin: only those). A claim set holds a document when the document contains enough of the formulas (or technical terms) the set records; a claim the document pins with [bold]<!-- tmath: claim-id -->[/bold] is always held to it. A document no claim set vouches for is a usage error (exit 2), said in one line.
 
-    [bold]Formulas.[/bold] Each $$…$$ display formula is covered (a claim that verified records it, up to spaces, \\left/\\right and thin spaces), changed (a claim recorded a formula that is no longer there and this is its near match; both are shown) or uncovered. Sections come from headings 一、… 十五、 and 3.2, or Markdown # headings; [bold]<!-- tmath: claim-id -->[/bold] pins the text after it to a claim.
+    [bold]Figures.[/bold] Each figure a claim records is anchored like an annotation: the printed quote, the text before it (near=) and after it (after=), its section as the position hint. Math and numbers around it count more than prose, so rewording a sentence does not lose it; a number inside a display formula is never read for a figure in running text. It is compared with the true value at the precision printed (8, ≈ 22.6, 61,400, 26万, 1/100, 1.6×10⁴, 16k, [0.49, 0.30, 0.22]): accurate, inaccurate (printed vs true), unreadable, unverified (its claim did not verify) or missing (reported on the line of the closest number).
+
+    [bold]Formulas.[/bold] Each $$…$$ display formula is covered (a claim that verified records it, one of its rows, or a link of its chain of equalities, up to spaces, \\left/\\right, \\tfrac, \\cdot), unverified (its claim did not verify), changed (a near match of a recorded formula; both are shown) or uncovered (a warning).
 
     [bold]Examples[/bold]
 
-    tmath check notes.txt                              the built-in claims
+    tmath check docs/companion.md                      the built-in claims
 
     tmath check notes.md --claims my_claims/ --min-coverage 80
 
     tmath check notes.md -f github                     annotations for a pull request
 
-    Exit codes: 0 every figure accurate, nothing changed or missing, coverage ≥ --min-coverage · 1 otherwise · 2 usage error (missing file, folder, not UTF-8 text, over 5 MB) · 3 a claims module failed to load.
+    tmath check notes.md --fix                         a diff that corrects wrong figures
+
+    Exit codes: 0 every figure accurate, nothing changed, missing or unverified, coverage ≥ --min-coverage · 1 otherwise · 2 usage error (missing file, folder, not UTF-8 text, over 5 MB, no claim set vouches for the document, a bad option) · 3 a claims module failed to load · 4 an output could not be written · 130/143 interrupted.
     """
     from tmath.gate.document import read_document
 
+    if write and not fix:
+        raise UsageError("--write applies the corrections of --fix: use --fix --write")
+    if builtin:
+        err.print("note: --builtin is no longer needed (the built-in claims are used unless "
+                  "--no-builtin)", highlight=False)
     documents = [read_document(p) for p in paths]
-    if output is not None and not (output.parent if str(output.parent) else Path(".")).is_dir():
-        raise UsageError(f"cannot write {output}: folder {output.parent} does not exist")
     run_seed = parse_seed(seed)
-    catalog = load_catalog(claims)
-    relevant = _relevant(catalog, claims or [], builtin, documents)
+    timeout, workers, memory = parse_timeout(timeout), jobs_or_cores(jobs), \
+        parse_max_memory(max_memory)
+    catalog = load_catalog(claims, no_builtin)
+    inputs = [*map(str, paths), *catalog.input_files()]
+    check_output(output, inputs)
+
+    from tmath.gate.binding import held_to
+
+    sets = claim_sets(catalog, claims or [], no_builtin)
+    held, bindings = held_to(documents, sets)
+    held = {c: p for c, p in held.items() if c in catalog.claims}
+    unbound = _unbound(documents, bindings, held)
+    if len(unbound) == len(documents):
+        raise UsageError(unbound[0][1] if len(documents) == 1 else
+                         "no claim set vouches for any of the documents: " + "; ".join(
+                             why for _, why in unbound))
+    relevant = [info for info in catalog if info.id in held]
 
     from tmath import gate
     from tmath.engine.cache import ResultCache
@@ -98,39 +126,105 @@ def check(
 
     selected = catalog.with_dependencies(relevant)
     results, interrupted = collect(
-        verify(catalog, selected, run_seed, jobs_or_cores(jobs), timeout,
-               ResultCache(enabled=not no_cache)),
-        len(selected), progress=format is CheckFormat.table)
+        verify(catalog, selected, run_seed, workers, timeout, ResultCache(enabled=not no_cache),
+               memory), len(selected), progress=format is CheckFormat.table)
+    if verbose:
+        print_details(results, catalog)
     if interrupted:
-        err.print("[bold red]interrupted[/] before every claim was verified")
-        raise typer.Exit(ExitCode.INTERRUPTED)
-    report = gate.check(documents, relevant, {r.info.id: r for r in results}, min_coverage,
-                        known_ids=catalog.claims)
-    text = _render(report, format, run_seed, catalog.errors, out)
-    write_text(output, text)
+        err.print(f"[bold red]{interrupted.what}[/] before every claim was verified")
+        raise typer.Exit(interrupted.exit_code)
+    by_id = {r.info.id: r for r in results}
+
+    def gate_report(docs):
+        return gate.check(docs, relevant, by_id, min_coverage, known_ids=catalog.claims,
+                          held=held, unbound=unbound)
+
+    report = gate_report(documents)
+    if fix:
+        documents, report = _fix(documents, report, write, output, inputs, gate_report)
+        if not write:
+            raise typer.Exit(ExitCode.LOAD_ERROR if catalog.errors else
+                             ExitCode.OK if report.passed else ExitCode.FAILED)
+    text = _render(report, format, run_seed, catalog.errors, output is not None)
+    write_text(output, text, inputs=inputs)
     if catalog.errors:
         raise typer.Exit(ExitCode.LOAD_ERROR)
     raise typer.Exit(ExitCode.OK if report.passed else ExitCode.FAILED)
 
 
-def _relevant(catalog, folders: list[Path], builtin: bool, documents) -> list:
-    """The claims a document is held to: those of the --claims folders (or the built-in ones
-    without --claims, or both with --builtin), and every claim a document pins."""
+def claim_sets(catalog, folders: list[Path], no_builtin: bool):
+    """The claim sets of the catalog: the built-in claims and one per --claims folder (a
+    claim belongs to the innermost folder that holds it)."""
     from tmath.engine.registry import builtin_claims_dir
+    from tmath.gate.binding import ClaimSet
 
-    roots = [f.resolve() for f in folders]
-    if builtin or not folders:
-        roots.append(builtin_claims_dir().resolve())
-    pinned = {c for d in documents for p in d.pins for c in p.claims}
-
-    def inside(info) -> bool:
+    roots = [(f.resolve(), str(f), True) for f in folders]
+    if not no_builtin:
+        roots.append((builtin_claims_dir().resolve(), "the built-in claims", False))
+    members: dict[str, list] = {name: [] for _, name, _ in roots}
+    for info in catalog:
         where = Path(info.path).resolve()
-        return any(root == where.parent or root in where.parents for root in roots)
+        inside = [(len(root.parts), name) for root, name, _ in roots
+                  if root == where.parent or root in where.parents]
+        if inside:
+            members[max(inside)[1]].append(info)
+    return [ClaimSet(name, tuple(members[name]), explicit) for _, name, explicit in roots]
 
-    return [info for info in catalog if inside(info) or info.id in pinned]
+
+def _unbound(documents, bindings, held) -> list[tuple[str, str]]:
+    """(path, one-line reason) of each document no claim set vouches for and no claim pins."""
+    unbound = []
+    for document in documents:
+        if any(document.path in paths for paths in held.values()):
+            continue
+        evidence = "; ".join(b.evidence for b in bindings if b.document == document.path)
+        unbound.append((document.path, (
+            f"no claim set vouches for {document.path} ({evidence or 'no claims loaded'} are "
+            "in it); pass the claims written for it with --claims DIR, or pin one with "
+            "<!-- tmath: claim-id -->")))
+    return unbound
 
 
-def _render(report, format: CheckFormat, seed: int, load_errors, console) -> str:
+def _fix(documents, report, write: bool, output, inputs, gate_report):
+    """Print the diff of --fix (and with --write apply it and check again)."""
+    from tmath.gate.document import read_document
+    from tmath.gate.fix import apply, plan, unified_diff
+
+    fixes, left = plan(report, documents)
+    diff, changed = [], []
+    for document in documents:
+        mine = [f for f in fixes if f.document == document.path]
+        if not mine:
+            continue
+        fixed = apply(document, mine)
+        diff.append(unified_diff(document, fixed))
+        changed.append((document, fixed, len(mine)))
+    text = "".join(diff)
+    for finding in left:
+        err.print(f"{finding.document}:{finding.line}: {finding.label}: cannot restate "
+                  f"{finding.printed!r} at its printed precision; fix it by hand",
+                  highlight=False, markup=False)
+    if not write:
+        sys.stdout.write(text)
+        write_text(output, text, inputs=inputs)
+        count = len(fixes)
+        err.print(f"{count} figure(s) would be fixed" + ("; apply with --fix --write"
+                                                        if count else ""), highlight=False)
+        if count:
+            raise typer.Exit(ExitCode.FAILED)
+        return documents, report
+    for document, _, _ in changed:  # refuse before writing anything
+        check_output(Path(document.path))
+    for document, fixed, count in changed:
+        encoding = "utf-8-sig" if document.bom else "utf-8"
+        write_bytes(Path(document.path), fixed.encode(encoding))
+        err.print(f"fixed {count} figure(s) in {document.path}", highlight=False)
+    documents = [read_document(d.path) for d in documents]
+    return documents, gate_report(documents)
+
+
+def _render(report, format: CheckFormat, seed: int, load_errors, to_file: bool) -> str:
+    """Print the report once on stdout; return its text for --output."""
     from tmath.render.gate import (report_github, report_json, report_junit,
                                    report_renderables)
     from tmath.render.jsonout import dumps
@@ -138,8 +232,8 @@ def _render(report, format: CheckFormat, seed: int, load_errors, console) -> str
     if format is CheckFormat.table:
         renderables = report_renderables(report)
         for r in renderables:
-            console.print(r)
-        return plain_text(renderables)
+            out.print(r)
+        return plain_text(renderables) if to_file else ""
     if format is CheckFormat.json:
         text = dumps(report_json(report, seed, load_errors)) + "\n"
     elif format is CheckFormat.junit:

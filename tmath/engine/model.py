@@ -68,6 +68,12 @@ class Figure:
     in the last printed digit). ``near`` is text printed next to the number in the notes, used
     to find it in its section. ``rough`` gives the reason when the notes mark the figure as a
     rough value; ``rel_tol`` then sets the looser relative tolerance.
+
+    Like a W3C Web Annotation ``TextQuoteSelector``, ``printed`` is the exact quote, ``near``
+    its prefix and ``after`` (optional) its suffix: the document gate relocates the figure
+    from them when the prose around it changes. ``role`` is where the figure is printed:
+    ``"text"`` (running text, inline math included) or ``"formula"`` (inside a display
+    formula); a figure is only read from a number in its role.
     """
 
     label: str
@@ -76,6 +82,8 @@ class Figure:
     near: str = ""
     rough: str | None = None
     rel_tol: float | None = None
+    after: str = ""
+    role: str = "text"
 
 
 @dataclass(frozen=True)
@@ -87,6 +95,8 @@ class FigureInfo:
     near: str = ""
     rough: str | None = None
     rel_tol: float | None = None
+    after: str = ""
+    role: str = "text"
 
 
 @dataclass(frozen=True)
@@ -164,8 +174,8 @@ class ClaimSpec:
             statement_latex=pretty_statement(self.statement.lhs, self.statement.value, latex=True),
             premises=self.premises, foils=tuple(FoilInfo(f.text, f.why) for f in self.foils),
             sources=self.sources, tags=self.tags, depends_on=self.depends_on,
-            figures=tuple(FigureInfo(f.label, f.printed, f.near, f.rough, f.rel_tol)
-                          for f in self.figures),
+            figures=tuple(FigureInfo(f.label, f.printed, f.near, f.rough, f.rel_tol, f.after,
+                                     f.role) for f in self.figures),
             formulas=self.formulas, statistical_tests=self.statistical_tests,
             no_proof=self.no_proof, path=self.path, line=self.line, summary=self.summary,
             title_zh=self.title_zh, summary_zh=self.summary_zh, glossary_zh=self.glossary_zh,
@@ -315,4 +325,6 @@ def _problems(
         problems.append("statistical_tests cannot be negative")
     if any(not isinstance(f, Figure) for f in figures):
         problems.append("figures must be Figure objects")
+    elif any(f.role not in ("text", "formula") for f in figures):
+        problems.append("a Figure's role must be 'text' or 'formula'")
     return problems

@@ -1,133 +1,533 @@
-"""Locating a claim's figure in a document: its anchor text (``near``), then the number
-printed after it in the figure's form, in the claim's pinned paragraphs, sub-section or
-section.
+"""Locating figures like annotations: a quote, its prefix and suffix, a position hint.
+
+A claim's figure is a W3C Web Annotation ``TextQuoteSelector``: the *exact* text
+(``printed``), a *prefix* (``near``) and an optional *suffix* (``after``); its section (or the
+paragraph a ``<!-- tmath: id -->`` comment pins) is the position hint. Annotation tools
+re-anchor such a quote fuzzily when the page changes; so does the gate:
+
+1. **Candidates** are the printed numbers in the figure's scopes with the figure's form (one
+   number, fraction, list) and *role* (running text or display formula): a number in running
+   text is never taken from inside a formula, and vice versa.
+2. **Context.** The text around each candidate is cut into tokens (numbers, LaTeX commands,
+   math symbols, words, CJK characters) and aligned, in order, with the prefix and suffix.
+   Tokens weigh by what they are, math and numbers most, prose least, and the alignment counts
+   for less the further it ends from the candidate: prose can be reworded, math seldom is.
+3. **Quote.** A candidate that prints the exact quote, or a value consistent with the true one
+   at its own precision (a corrected figure), is preferred; with no context left it is still
+   taken when it is the only such number in its scope.
+4. **One number, one figure.** Figures are assigned greedily, best match first, across all
+   claims; a number taken by one figure is no candidate for another, and a prefix never
+   matches another figure's digits, except where it names that figure on purpose (the prefix
+   ``1/9770`` of a period follows the figure ``≈ 1/9770``, wherever and however it is printed
+   now).
+
+A figure that is not located keeps its best candidate, so it is reported on that line with
+what was expected and what is printed there.
 """
 
 from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
-from typing import Iterable
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
 
-from tmath.engine.model import ClaimInfo
+from tmath.engine.figures import FigureSyntaxError, judge, parse_printed
+from tmath.engine.model import Figure, FigureInfo
 from tmath.gate.document import Document
-from tmath.gate.numbers import Form, Numbers, Token, _strip_approx, form_of
+from tmath.gate.numbers import Form, Token, core, form_of, readable, scan, token_at
+
+SCOPE_TOKENS = 3_000
+"""Numbers of one scope read in full; a larger (hostile) scope is searched, not read."""
+SEARCH_HITS = 200
+"""Occurrences of a quote or anchor token followed in a large scope."""
+WINDOW_CHARS = 320
+"""Characters read on each side of a candidate for its context."""
+WINDOW_TOKENS = 48
+"""Context tokens kept on each side of a candidate."""
+GAP_FREE, GAP_SPAN = 4.0, 12.0
+"""An alignment ending within GAP_FREE token weights of the candidate counts in full, then
+less, down to nothing GAP_SPAN further away..."""
+FIRST_AFTER = 0.9
+"""...but at least this much when no other number is printed in between: the candidate is
+the first number after the anchor."""
+QUOTE_BONUS, CONSISTENT_BONUS = 0.5, 0.4
+"""Added to the context score of a candidate that prints the exact quote / a value
+consistent with the true one."""
+PIN_BONUS, SUBSECTION_BONUS = 0.15, 0.05
+UNIT_BONUS, UNIT_PENALTY = 0.05, 0.15
+WEAK_CONTEXT = 0.25
+"""A quote candidate needs this much context, unless it is the only one in its scope."""
+STRONG_CONTEXT = 0.75
+"""A candidate that prints neither the quote nor a consistent value needs this much
+context, and the figure's unit (万, %, k, …): then the document changed the figure, and it is
+judged inaccurate."""
+ORDER_BONUS = 0.1
+"""For a candidate that keeps the claim's figures in the order they are recorded (after the
+figure recorded before it, before the one recorded after it)."""
+PASSES = 3
+"""Rounds of assignment: each sees which numbers the others took."""
 
 
-MAX_OCCURRENCES = 10_000
-"""Occurrences of one anchor tried per section at most (bounds the time on hostile input)."""
+# -- context tokens ------------------------------------------------------------------------------
+
+_CONTEXT = re.compile(r"\\[A-Za-z]+|\\.|\d+(?:\.\d+)?|[A-Za-z]+|[\u3400-\u9fff\uf900-\ufaff]|\S")
+_DROPPED = {"\\left", "\\right", "\\big", "\\Big", "\\bigl", "\\bigr", "\\Bigl", "\\Bigr",
+            "\\,", "\\;", "\\:", "\\!", "\\ ", "\\quad", "\\qquad", "\\displaystyle",
+            "\\textstyle", "\\limits", "$", "\\mathrm", "\\text", "\\operatorname", "\\mathbf",
+            "\\boldsymbol"}
+_SAME = {"\\approx": "≈", "~": "≈", "\\sim": "≈", "∼": "≈", "\\times": "×", "\\cdot": "·",
+         "⋅": "·", "−": "-", "–": "-", "\\le": "≤", "\\leq": "≤", "\\ge": "≥", "\\geq": "≥",
+         "\\to": "→", "\\rightarrow": "→", "{": "(", "}": ")", "[": "(", "]": ")",
+         "（": "(", "）": ")", "，": ",", "：": ":", "；": ";", "。": ".", "、": ",",
+         "\\dfrac": "\\frac", "\\tfrac": "\\frac", "\\neq": "≠", "\\infty": "∞",
+         "\\sum": "∑", "\\sqrt": "√"}
+_GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε",
+          "varepsilon": "ε", "eta": "η", "theta": "θ", "lambda": "λ", "mu": "μ", "pi": "π",
+          "sigma": "σ", "tau": "τ", "phi": "φ", "omega": "ω", "kappa": "κ", "rho": "ρ"}
+_MATH_SYMBOLS = set("=<>+-*/^_≈×·≤≥→≠∞∑√|!'") | set(_GREEK.values())
 
 
 @dataclass(frozen=True)
-class Located:
+class Word:
+    """One context token: its normal form, weight, and where it is (document tokens)."""
+
+    norm: str
+    weight: float
+    start: int = -1
+    end: int = -1
+
+
+def _normal(piece: str) -> str | None:
+    if piece in _DROPPED:
+        return None
+    if piece.startswith("\\") and piece[1:] in _GREEK:
+        return _GREEK[piece[1:]]
+    piece = _SAME.get(piece, piece)
+    return piece.lower() if piece.isascii() and piece.isalpha() else piece
+
+
+def _weight(norm: str) -> float:
+    if norm[0].isdigit():
+        return 3.0
+    if norm.startswith("\\"):
+        return 1.5
+    if norm in _MATH_SYMBOLS:
+        return 1.0
+    if norm.isascii() and norm.isalpha():
+        return 1.0 if len(norm) == 1 else 0.8
+    if "\u3400" <= norm[0] <= "\ufaff":
+        return 0.5
+    return 0.3
+
+
+def words(text: str, offset: int = 0) -> list[Word]:
+    """The context tokens of ``text`` (``offset``: where ``text`` starts in the document)."""
+    found = []
+    for match in _CONTEXT.finditer(text):
+        norm = _normal(match.group())
+        if norm:
+            found.append(Word(norm, _weight(norm), offset + match.start(), offset + match.end()))
+    return found
+
+
+# -- quotes and candidates -----------------------------------------------------------------------
+
+Key = tuple[str, int]
+"""A figure: (claim id, index in the claim's figures)."""
+
+
+@dataclass(frozen=True)
+class Scope:
     document: Document
     start: int
     end: int
-    how: str
+    where: str
+    bonus: float
+    depth: int
+    """0 for a pinned paragraph, 1 for the claim's sub-section, 2 for its section."""
 
 
-class Index:
-    """Per-document caches: printed numbers and squeezed text."""
+@dataclass
+class Quote:
+    """What the gate looks for: one figure's selector and what it knows of its true value."""
 
-    def __init__(self, document: Document) -> None:
-        self.document = document
-        self.numbers = Numbers(document.masked)
-        self.squeezed, self.offsets = document.squeezed()
+    key: Key
+    figure: FigureInfo
+    scopes: list[Scope]
+    truth: tuple[float, ...] | None = None
+    prefix: list[Word] = field(default_factory=list)
+    suffix: list[Word] = field(default_factory=list)
+    refs: dict[int, set[Key]] = field(default_factory=dict)
+    """Prefix/suffix positions (suffix ones offset by len(prefix)) that print another figure
+    of the same claim, and which."""
+    immediate: bool = False
+    """The anchor ended with the figure itself (near="用 0.1"): it must follow right after."""
 
-    def squeezed_range(self, start: int, end: int) -> tuple[int, int]:
-        return (bisect.bisect_left(self.offsets, start), bisect.bisect_left(self.offsets, end))
+    @property
+    def form(self) -> Form:
+        return form_of(self.figure.printed)
 
+    @property
+    def exact(self) -> str:
+        return core(self.figure.printed)
 
-def squeeze(text: str) -> str:
-    return re.sub(r"[\s$]+", "", text)
-
-
-def _digit_boundary(text: str, start: int, end: int) -> bool:
-    """The span [start, end) does not cut a number in two."""
-    first, last = text[start], text[end - 1]
-    if first.isdigit() and start > 0 and (text[start - 1].isdigit() or text[start - 1] == "."
-                                          and start > 1 and text[start - 2].isdigit()):
-        return False
-    if last.isdigit() and end < len(text) and (text[end].isdigit() or text[end] in ".,"
-                                               and end + 1 < len(text) and text[end + 1].isdigit()):
-        return False
-    return True
-
-
-def locate(index: Index, scopes: Iterable[tuple[int, int, str]], near: str, printed: str
-           ) -> Located | None:
-    """Where a figure is printed: in the first scope whose text contains its anchor."""
-    form = form_of(printed)
-    needle = squeeze(near)
-    core = squeeze(_strip_approx(printed))
-    text = index.document.masked
-    for start, end, where in scopes:
-        if not needle:
-            token = index.numbers.first(form, start, end)
-            if token:
-                return Located(index.document, token.start, token.end, f"first in {where}")
-            continue
-        s_start, s_end = index.squeezed_range(start, end)
-        at = index.squeezed.find(needle, s_start, s_end)
-        for _ in range(MAX_OCCURRENCES):
-            if at < 0:
-                break
-            a_start = index.offsets[at]
-            a_end = index.offsets[at + len(needle) - 1] + 1
-            if _digit_boundary(text, a_start, a_end):
-                inside = _inside(index, at, needle, core, text)
-                if inside:
-                    return Located(index.document, *inside, f"inside the anchor in {where}")
-                token = _right_after(index, form, a_end, end) or index.numbers.first(form, a_end, end)
-                if token:
-                    return Located(index.document, token.start, token.end,
-                                   f"after the anchor in {where}")
-            at = index.squeezed.find(needle, at + 1, s_end)
-    return None
+    @property
+    def has_context(self) -> bool:
+        return bool(self.prefix or self.suffix)
 
 
-def _inside(index: Index, at: int, needle: str, core: str, text: str) -> tuple[int, int] | None:
-    """The figure, when the anchor text itself contains it as a whole number (near="用 0.1")."""
-    if not core:
+@dataclass(frozen=True)
+class Candidate:
+    """A printed number that may be a figure, and how well it fits it."""
+
+    document: Document
+    token: Token
+    scope: Scope
+    context: float
+    tier: str          # "quote", "consistent" or "context"
+    score: float
+    gap_zero: bool     # the prefix ends right before it
+    unit_match: bool = True
+    in_order: bool = False
+
+    @property
+    def text(self) -> str:
+        return self.document.text[self.token.start:self.token.end]
+
+    @property
+    def ident(self) -> tuple[str, int]:
+        return (self.document.path, self.token.start)
+
+    @property
+    def how(self) -> str:
+        what = {"quote": "the printed quote", "consistent": "a value consistent with the true one",
+                "context": "its context"}[self.tier]
+        return f"{what}, context {self.context:.0%}, in {self.scope.where}"
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """Where a figure was found, or its best candidate when it was not."""
+
+    key: Key
+    located: Candidate | None
+    best: Candidate | None
+
+
+def build_quotes(figures: Sequence[tuple[Key, FigureInfo, list[Scope], tuple[float, ...] | None]]
+                 ) -> list[Quote]:
+    """Quotes for figures; a prefix that prints another figure of the same claim refers to it."""
+    quotes = []
+    by_claim: dict[str, list[tuple[Key, FigureInfo]]] = {}
+    for key, figure, _, _ in figures:
+        by_claim.setdefault(key[0], []).append((key, figure))
+    for key, figure, scopes, truth in figures:
+        quote = Quote(key, figure, scopes, truth)
+        prefix = words(figure.near)
+        exact = words(readable(figure.printed).replace("≈", ""))
+        if exact and len(prefix) > len(exact) and \
+                [w.norm for w in prefix[-len(exact):]] == [w.norm for w in exact]:
+            prefix, quote.immediate = prefix[:-len(exact)], True
+        quote.prefix = prefix[-MAX_PATTERN:]
+        quote.suffix = words(figure.after)[:MAX_PATTERN]
+        pattern = quote.prefix + quote.suffix
+        for other_key, other in by_claim[key[0]]:
+            if other_key == key:
+                continue
+            printed = [w.norm for w in words(readable(other.printed).replace("≈", ""))]
+            if not printed or not any(p[0].isdigit() for p in printed):
+                continue
+            for at in range(len(pattern) - len(printed) + 1):
+                if [w.norm for w in pattern[at:at + len(printed)]] == printed:
+                    for i in range(at, at + len(printed)):
+                        quote.refs.setdefault(i, set()).add(other_key)
+        quotes.append(quote)
+    return quotes
+
+
+# -- scoring -------------------------------------------------------------------------------------
+
+def _proximity(gap: float) -> float:
+    if gap <= GAP_FREE:
+        return 1.0
+    return max(0.0, 1.0 - (gap - GAP_FREE) / GAP_SPAN)
+
+
+MAX_PATTERN = 24
+"""Prefix (suffix) tokens aligned at most: the ones nearest the figure."""
+
+
+class Slots:
+    """The numbers other figures took, per document: their digits are not anchor text."""
+
+    def __init__(self, taken: dict[Key, "Candidate"] | None = None) -> None:
+        self._by_path: dict[str, list[tuple[int, int, Key]]] = {}
+        for key, c in (taken or {}).items():
+            self._by_path.setdefault(c.document.path, []).append((c.token.start, c.token.end, key))
+        for spans in self._by_path.values():
+            spans.sort()
+        self._starts = {p: [s for s, _, _ in spans] for p, spans in self._by_path.items()}
+
+    def key_at(self, path: str, offset: int) -> Key | None:
+        spans = self._by_path.get(path)
+        if not spans:
+            return None
+        k = bisect.bisect_right(self._starts[path], offset) - 1
+        if k >= 0 and offset < spans[k][1]:
+            return spans[k][2]
         return None
-    k = needle.find(core)
-    while k >= 0:
-        start = index.offsets[at + k]
-        end = index.offsets[at + k + len(core) - 1] + 1
-        if _whole_number(text, start, end):
-            return start, end
-        k = needle.find(core, k + 1)
-    return None
 
 
-def _whole_number(text: str, start: int, end: int) -> bool:
-    """[start, end) is a whole printed number, not a piece of a longer number or fraction."""
-    before = text[start - 1] if start else " "
-    before2 = text[start - 2] if start >= 2 else " "
-    if before.isdigit() or before in "./^_" or (before == "," and before2.isdigit()):
+def _align(pattern: list[Word], offset: int, refs: dict[int, set[Key]], window: list[Word],
+           slots: Slots, path: str, before: bool) -> tuple[float, bool]:
+    """How well ``pattern`` aligns, in order, with the ``window`` next to a candidate:
+    (score in [0, 1], whether the alignment touches the candidate).
+
+    A weighted longest common subsequence over the (few) matching pairs; its value is
+    discounted by how far the alignment ends from the candidate."""
+    total = sum(w.weight for w in pattern)
+    if not total or not window:
+        return 0.0, False
+    if not before:  # align the suffix from the candidate outwards, like the prefix
+        window, pattern = window[::-1], pattern[::-1]
+        refs = {len(pattern) - 1 - (i - offset): v for i, v in refs.items()
+                if 0 <= i - offset < len(pattern)}
+    else:
+        refs = {i - offset: v for i, v in refs.items() if 0 <= i - offset < len(pattern)}
+    index: dict[str, list[int]] = {}
+    for i, w in enumerate(pattern):
+        index.setdefault(w.norm, []).append(i)
+    pairs: list[tuple[int, int]] = []
+    for j, w in enumerate(window):
+        slot = slots.key_at(path, w.start)
+        if slot is not None:  # another figure's digits: only a reference to it matches
+            pairs.extend((j, i) for i in sorted(refs, reverse=True) if slot in refs[i])
+            continue
+        pairs.extend((j, i) for i in reversed(index.get(w.norm, ())))
+    if not pairs:
+        return 0.0, False
+    tail = [0.0] * (len(window) + 1)  # tail[j]: weight of the window tokens after j
+    clear = [True] * (len(window) + 1)  # clear[j]: no number among the tokens after j
+    for j in range(len(window) - 1, -1, -1):
+        tail[j] = tail[j + 1] + min(window[j].weight, 1.0)
+        clear[j] = clear[j + 1] and not window[j].norm[0].isdigit()
+    ending = [0.0] * len(pattern)  # best chain value ending at pattern index i
+    score, touching = 0.0, False
+    for j, i in pairs:  # j ascending, i descending within one j: a token is used once
+        value = pattern[i].weight + max(ending[:i], default=0.0)
+        if value > ending[i]:
+            ending[i] = value
+        gap = tail[j + 1]
+        near = _proximity(gap)
+        fit = value / total * (max(near, FIRST_AFTER) if clear[j + 1] else near)
+        if fit > score:
+            score, touching = fit, gap == 0
+    return min(score, 1.0), touching
+
+
+class Windows:
+    """Context tokens on each side of every candidate, read once per document position."""
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple[str, int], tuple[list[Word], list[Word]]] = {}
+        self._tiers: dict[tuple, str] = {}
+
+    def around(self, document: Document, token: Token) -> tuple[list[Word], list[Word]]:
+        key = (document.path, token.start)
+        if key not in self._cache:
+            text = document.masked
+            lo = max(0, token.start - WINDOW_CHARS)
+            hi = min(len(text), token.end + WINDOW_CHARS)
+            before = words(text[lo:token.start], lo)[-WINDOW_TOKENS:]
+            after = words(text[token.end:hi], token.end)[:WINDOW_TOKENS]
+            self._cache[key] = (before, after)
+        return self._cache[key]
+
+    def tier(self, quote: "Quote", document: Document, token: Token) -> str:
+        key = (quote.key, document.path, token.start)
+        if key not in self._tiers:
+            self._tiers[key] = _tier(quote, document, token)
+        return self._tiers[key]
+
+
+def _tier(quote: Quote, document: Document, token: Token) -> str:
+    text = document.text[token.start:token.end]
+    if core(text) == quote.exact:
+        return "quote"
+    if quote.truth:
+        try:
+            printed = parse_printed(readable(text))
+        except FigureSyntaxError:
+            return "context"
+        f = quote.figure
+        check = judge(Figure(f.label, text, lambda: 0, rough=f.rough, rel_tol=f.rel_tol),
+                      printed, quote.truth)
+        if check.status == "accurate":
+            return "consistent"
+    return "context"
+
+
+def _unit(text: str) -> str:
+    match = re.search(r"([万亿%]|[kKMB])\s*\]?\s*$", text.replace("$", ""))
+    return match.group(1) if match else ""
+
+
+def score(quote: Quote, document: Document, token: Token, scope: Scope, windows: Windows,
+          slots: Slots, order: "Order | None" = None) -> Candidate:
+    before, after = windows.around(document, token)
+    ctx, touching = 0.0, False
+    weights = 0.0
+    if quote.prefix:
+        s, touching = _align(quote.prefix, 0, quote.refs, before, slots, document.path, True)
+        if quote.immediate and not touching:
+            s = 0.0
+        w = sum(x.weight for x in quote.prefix)
+        ctx, weights = ctx + s * w, weights + w
+    if quote.suffix:
+        s, _ = _align(quote.suffix, len(quote.prefix), quote.refs, after, slots, document.path,
+                      False)
+        w = sum(x.weight for x in quote.suffix)
+        ctx, weights = ctx + s * w, weights + w
+    ctx = ctx / weights if weights else 0.0
+    tier = windows.tier(quote, document, token)
+    total = ctx + scope.bonus + {"quote": QUOTE_BONUS, "consistent": CONSISTENT_BONUS,
+                                 "context": 0.0}[tier]
+    printed_unit, unit = _unit(quote.figure.printed), _unit(document.text[token.start:token.end])
+    total += UNIT_BONUS if printed_unit == unit else -UNIT_PENALTY
+    in_order = order.keeps(quote.key, document.path, token.start) if order else False
+    total += ORDER_BONUS if in_order else 0.0
+    return Candidate(document, token, scope, ctx, tier, total, touching, printed_unit == unit,
+                     in_order)
+
+
+# -- candidates ----------------------------------------------------------------------------------
+
+def _scope_tokens(quote: Quote, scope: Scope) -> list[Token]:
+    document = scope.document
+    tokens, more = scan(document, scope.start, scope.end, SCOPE_TOKENS)
+    if more:  # a hostile or huge scope: follow the quote and the anchor's heaviest tokens
+        tokens = _searched(quote, scope)
+    role = quote.figure.role
+    return [t for t in tokens if t.form == quote.form and t.role == role]
+
+
+def _searched(quote: Quote, scope: Scope) -> list[Token]:
+    document, text = scope.document, scope.document.masked
+    found: dict[int, Token] = {}
+    needles = [readable(quote.figure.printed).replace("≈", "").strip()]
+    heavy = sorted(quote.prefix, key=lambda w: -w.weight)[:2]
+    for needle in needles:
+        at, hits = text.find(needle, scope.start, scope.end), 0
+        while at >= 0 and hits < SEARCH_HITS:
+            token = token_at(document, at)
+            if token:
+                found[token.start] = token
+            at, hits = text.find(needle, at + 1, scope.end), hits + 1
+    for w in heavy:
+        needle = w.norm if w.norm[0].isdigit() or w.norm.isalpha() else None
+        if not needle:
+            continue
+        at, hits = text.find(needle, scope.start, scope.end), 0
+        while at >= 0 and hits < SEARCH_HITS:
+            following, _ = scan(document, at + len(needle), min(scope.end, at + 400), 4)
+            for token in following:
+                found[token.start] = token
+            at, hits = text.find(needle, at + 1, scope.end), hits + 1
+    if not quote.has_context:
+        first, _ = scan(document, scope.start, scope.end, 50)
+        for token in first:
+            found[token.start] = token
+    return [found[k] for k in sorted(found)]
+
+
+class Order:
+    """Where the figures of each claim were located in the previous round (position hint)."""
+
+    def __init__(self, assigned: dict[Key, Candidate]) -> None:
+        self._at: dict[tuple[str, str], list[tuple[int, int, int]]] = {}
+        for (claim, k), c in assigned.items():
+            self._at.setdefault((claim, c.document.path), []).append((k, c.token.start,
+                                                                      c.token.end))
+
+    def keeps(self, key: Key, path: str, start: int) -> bool:
+        located = [x for x in self._at.get((key[0], path), []) if x[0] != key[1]]
+        before = [end for k, _, end in located if k < key[1]]
+        after = [begin for k, begin, _ in located if k > key[1]]
+        if not before and not after:
+            return False
+        return all(end <= start for end in before) and all(start < b for b in after)
+
+
+def candidates(quote: Quote, windows: Windows, slots: Slots, order: Order | None = None
+               ) -> list[Candidate]:
+    best: dict[tuple[str, int], Candidate] = {}
+    for scope in quote.scopes:
+        for token in _scope_tokens(quote, scope):
+            candidate = score(quote, scope.document, token, scope, windows, slots, order)
+            if not token.plain and not candidate.gap_zero:
+                continue  # an exponent, coefficient or name part: only right after the anchor
+            old = best.get(candidate.ident)
+            if old is None or candidate.score > old.score:
+                best[candidate.ident] = candidate
+    return list(best.values())
+
+
+def _acceptable(quote: Quote, candidate: Candidate, pool: Iterable[Candidate]) -> bool:
+    if not candidate.token.plain and candidate.context < STRONG_CONTEXT:
         return False
-    after = text[end] if end < len(text) else " "
-    after2 = text[end + 1] if end + 1 < len(text) else " "
-    return not (after.isdigit() or after in "/^" or (after in ".," and after2.isdigit()))
+    if candidate.tier == "context":
+        return quote.has_context and candidate.context >= STRONG_CONTEXT and candidate.unit_match
+    if not quote.has_context or candidate.context >= WEAK_CONTEXT:
+        return True
+    rivals = [c for c in pool if c.tier != "context" and c.scope.depth <= candidate.scope.depth
+              and c.ident != candidate.ident and (c.in_order or not candidate.in_order)]
+    return not rivals  # the only number in its scope (and place) that prints the quote
 
 
-def _right_after(index: Index, form: Form, at: int, end: int) -> Token | None:
-    """A number of ``form`` printed right after the anchor (only spaces or ``$`` between),
-    taken whatever its context: the anchor points at it."""
-    text = index.document.masked
-    limit = min(end, at + 200)
-    while at < limit and (text[at].isspace() or text[at] == "$"):
-        at += 1
-    return index.numbers.first(form, at, at + 1, raw=True) if at < limit else None
+def locate_all(quotes: Sequence[Quote]) -> dict[Key, Anchor]:
+    """Assign every figure its number (or none), best matches first, one number per figure."""
+    windows = Windows()
+    slots, order = Slots(), None
+    assigned: dict[Key, Candidate] = {}
+    pools: dict[Key, list[Candidate]] = {}
+    for _ in range(PASSES):
+        pools = {q.key: candidates(q, windows, slots, order) for q in quotes}
+        new = _greedy(quotes, pools)
+        if {k: c.ident for k, c in new.items()} == {k: c.ident for k, c in assigned.items()}:
+            assigned = new
+            break
+        assigned = new
+        slots, order = Slots(assigned), Order(assigned)
+    anchors = {}
+    for quote in quotes:
+        located = assigned.get(quote.key)
+        pool = pools.get(quote.key, [])
+        best = located or (max(pool, key=lambda c: (c.score, -c.token.start)) if pool else None)
+        anchors[quote.key] = Anchor(quote.key, located, best)
+    return anchors
 
 
-def scopes(document: Document, info: ClaimInfo) -> list[tuple[int, int, str]]:
-    """Where a claim's figures may be: its pinned paragraphs, its sub-section, its section."""
-    scopes = [(p.start, p.end, f"the paragraph pinned at line {p.line}")
-              for p in document.pins if info.id in p.claims]
-    for number in dict.fromkeys((info.section, info.top_section)):
-        section = document.section(number)
-        if section is not None:
-            scopes.append((section.start, section.end, f"§{number}"))
-    return scopes
+def _greedy(quotes: Sequence[Quote], pools: dict[Key, list[Candidate]]) -> dict[Key, Candidate]:
+    taken: set[tuple[str, int]] = set()
+    assigned: dict[Key, Candidate] = {}
+    by_key = {q.key: q for q in quotes}
+    ordered = {k: sorted(pool, key=lambda c: (-c.score, c.document.path, c.token.start))
+               for k, pool in pools.items()}
+    while True:
+        choice: tuple[float, Key, Candidate] | None = None
+        for key, pool in ordered.items():
+            if key in assigned:
+                continue
+            free = [c for c in pool if c.ident not in taken]
+            for candidate in free:
+                if choice is not None and candidate.score <= choice[0]:
+                    break
+                if _acceptable(by_key[key], candidate, free):
+                    choice = (candidate.score, key, candidate)
+                    break
+        if choice is None:
+            return assigned
+        _, key, candidate = choice
+        assigned[key] = candidate
+        taken.add(candidate.ident)

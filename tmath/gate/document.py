@@ -13,7 +13,10 @@ that follows it, up to the next pin or heading, to one or more claims.
 
 The document is only read, never executed or evaluated. Every scan is linear in the size of
 the text (no regular expression here can backtrack catastrophically), lines longer than
-:data:`MAX_LINE` characters are cut, and files larger than :data:`MAX_BYTES` are refused.
+:data:`MAX_LINE` characters are cut, at most :data:`MAX_FORMULAS` display formulas are judged
+(a document with more fails the gate and says so), and files larger than :data:`MAX_BYTES` are
+refused. Text in UTF-16 or UTF-32 (with or without a byte-order mark) is recognised and the
+user is told how to convert it.
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ MAX_LINE = 10_000
 """Characters of a line the gate looks at; the rest of a longer line is ignored."""
 MAX_FORMULA = 20_000
 """Longest display formula; an unclosed ``$$`` further than this is left as text."""
+MAX_FORMULAS = 5_000
+"""Display formulas judged per document; a document with more fails the gate and says so."""
 
 CHINESE_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
                   "七": 7, "八": 8, "九": 9}
@@ -39,7 +44,6 @@ CHINESE_NUMERALS = set(CHINESE_DIGITS) | {"十", "百"}
 _DECIMAL_HEADING = re.compile(r"(\d{1,3})\.(\d{1,3})[ \t\u3000]+(\S.*)")
 _NUMBERED_TITLE = re.compile(r"(?:§[ \t]*)?(\d{1,3}(?:\.\d{1,3}){0,2})\.?(?:[ \t\u3000]+|$)")
 _CLAIM_ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-_NOT_SQUEEZED = re.compile(r"[^\s$]+")
 
 
 def chinese_number(text: str) -> int | None:
@@ -82,13 +86,19 @@ class Section:
 
 @dataclass(frozen=True)
 class Math:
-    """A formula as written between its delimiters, where it starts and ends."""
+    """A formula as written between its delimiters, where it starts and ends.
+
+    ``start``/``end`` are the offsets of the opening and after the closing delimiter;
+    ``inner`` is the offset of ``latex``'s first character in the document's text.
+    """
 
     latex: str
     line: int
     end_line: int
     start: int
     display: bool
+    end: int = -1
+    inner: int = -1
 
 
 @dataclass(frozen=True)
@@ -110,26 +120,67 @@ class Document:
     line_starts: list[int]
     sections: tuple[Section, ...] = ()
     formulas: tuple[Math, ...] = ()
-    inline: tuple[Math, ...] = ()
     pins: tuple[Pin, ...] = ()
     truncated_lines: tuple[int, ...] = ()
     unclosed_math: tuple[int, ...] = ()
     masked: str = ""
     """The text with headings' numbers and anchor comments blanked out: where figures are read."""
-    _squeezed: tuple[str, array] | None = field(default=None, repr=False)
+    raw: str = ""
+    """The decoded file as it is (line endings kept): what ``--fix`` edits."""
+    bom: bool = False
+    skipped_formulas: int = 0
+    """Display formulas beyond :data:`MAX_FORMULAS` (not judged; the gate fails)."""
+    _inline: tuple[array, array] = field(default_factory=lambda: (array("q"), array("q")),
+                                         repr=False)
+    _display: tuple[array, array] = field(default_factory=lambda: (array("q"), array("q")),
+                                          repr=False)
+    _raw_starts: list[int] | None = field(default=None, repr=False)
 
     @property
     def lines(self) -> int:
         return len(self.line_starts)
 
+    @property
+    def inline(self) -> tuple[Math, ...]:
+        """Inline formulas ``$…$`` (kept compactly; built on demand)."""
+        starts, ends = self._inline
+        return tuple(Math(self.text[a + 1:b - 1], self.line_of(a), self.line_of(a), a, False,
+                          b, a + 1) for a, b in zip(starts, ends))
+
+    def in_display(self, offset: int) -> bool:
+        """Whether ``offset`` lies inside a display formula (its delimiters included)."""
+        starts, ends = self._display
+        k = bisect.bisect_right(starts, offset) - 1
+        return k >= 0 and offset < ends[k]
+
+    def in_inline(self, offset: int) -> bool:
+        starts, ends = self._inline
+        k = bisect.bisect_right(starts, offset) - 1
+        return k >= 0 and offset < ends[k]
+
     def line_of(self, offset: int) -> int:
         """1-based line number of a character offset."""
         return bisect.bisect_right(self.line_starts, offset)
+
+    def column_of(self, offset: int) -> int:
+        """1-based column of a character offset."""
+        return offset - self.line_starts[self.line_of(offset) - 1] + 1
 
     def line_text(self, line: int) -> str:
         start = self.line_starts[line - 1]
         end = self.line_starts[line] - 1 if line < len(self.line_starts) else len(self.text)
         return self.text[start:end]
+
+    def raw_offset(self, offset: int) -> int:
+        """Where a :attr:`text` offset is in :attr:`raw` (the line endings as in the file)."""
+        if self._raw_starts is None:
+            starts, at = [0], 0
+            for match in _LINE_END.finditer(self.raw):
+                at = match.end()
+                starts.append(at)
+            self._raw_starts = starts
+        line = self.line_of(offset)
+        return self._raw_starts[line - 1] + offset - self.line_starts[line - 1]
 
     def section(self, number: str) -> Section | None:
         """The first section with this number."""
@@ -150,15 +201,10 @@ class Document:
     def top_sections(self) -> list[Section]:
         return [s for s in self.sections if s.number and s.depth == 1]
 
-    def squeezed(self) -> tuple[str, array]:
-        """The masked text without whitespace and ``$``, and each kept character's offset."""
-        if self._squeezed is None:
-            parts, offsets = [], array("l")
-            for run in _NOT_SQUEEZED.finditer(self.masked):
-                parts.append(run.group())
-                offsets.extend(range(run.start(), run.end()))
-            self._squeezed = ("".join(parts), offsets)
-        return self._squeezed
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
+_BOMS = ((b"\x00\x00\xfe\xff", "UTF-32BE"), (b"\xff\xfe\x00\x00", "UTF-32LE"),
+         (b"\xfe\xff", "UTF-16BE"), (b"\xff\xfe", "UTF-16LE"))
 
 
 def read_document(path: Path | str, max_bytes: int = MAX_BYTES) -> Document:
@@ -181,17 +227,54 @@ def read_document(path: Path | str, max_bytes: int = MAX_BYTES) -> Document:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
     if len(data) > max_bytes:
         raise UsageError(_too_large(path, len(data), max_bytes))
+    text, bom = decode(data, path)
+    document = parse_document(text, str(path))
+    document.raw, document.bom = text, bom
+    return document
+
+
+def decode(data: bytes, path: Path) -> tuple[str, bool]:
+    """UTF-8 text (a UTF-8 byte-order mark is dropped); anything else is a UsageError that
+    names the encoding when it is recognisable and says how to convert it."""
+    wide = _wide_encoding(data)
+    if wide:
+        raise UsageError(f"{path} is {wide} text; tmath check reads UTF-8: convert it first, "
+                         f"e.g. iconv -f {wide.split()[0]} -t UTF-8 {path} > "
+                         f"{path.stem}.utf8{path.suffix}")
     if b"\x00" in data:
         raise UsageError(f"{path} is not a text file (it contains NUL bytes); "
                          "tmath check reads UTF-8 plain text or Markdown")
+    bom = data.startswith(b"\xef\xbb\xbf")
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8-sig"), bom
     except UnicodeDecodeError as exc:
         raise UsageError(
             f"{path} is not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
             f"convert it first, e.g. iconv -f GB18030 -t UTF-8 {path} > {path.stem}.utf8"
             f"{path.suffix}") from None
-    return parse_document(text, str(path))
+
+
+def _wide_encoding(data: bytes) -> str | None:
+    """"UTF-16LE" etc. when the bytes start with its byte-order mark or look like it: most
+    code units of mostly-ASCII text have a zero high byte."""
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            return f"{name} (it starts with a byte-order mark)"
+    sample = data[:4096]
+    n = len(sample) - len(sample) % 4
+    if n < 8 or b"\x00" not in sample:
+        return None
+    zero = [sample[r:n:4].count(0) / (n / 4) for r in range(4)]
+    if zero[2] > 0.9 and zero[3] > 0.9 and zero[0] < 0.5:  # code points below U+10000
+        return "UTF-32LE"
+    if zero[0] > 0.9 and zero[1] > 0.9 and zero[3] < 0.5:
+        return "UTF-32BE"
+    even, odd = (zero[0] + zero[2]) / 2, (zero[1] + zero[3]) / 2
+    if odd > 0.3 and even < 0.05:
+        return "UTF-16LE"
+    if even > 0.3 and odd < 0.05:
+        return "UTF-16BE"
+    return None
 
 
 def _too_large(path: Path, size: int, limit: int) -> str:
@@ -211,11 +294,16 @@ def parse_document(text: str, path: str = "<text>") -> Document:
     body = "\n".join(lines)
     fences = _fenced_lines(lines)
     headings, blank = _headings(lines, fences)
-    document = Document(path=path, text=body, line_starts=starts, truncated_lines=truncated)
+    document = Document(path=path, text=body, line_starts=starts, truncated_lines=truncated,
+                        raw=text)
     document.sections = _sections(headings, starts, len(body))
     document.pins, comments = _pins(lines, starts, document.sections, len(body))
-    math, inline, unclosed = _math(body, starts, fences)
-    document.formulas, document.inline, document.unclosed_math = math, inline, unclosed
+    scan = _math(body, starts, fences)
+    document.formulas = tuple(scan.display[:MAX_FORMULAS])
+    document.skipped_formulas = max(0, len(scan.display) - MAX_FORMULAS)
+    document.unclosed_math = tuple(scan.unclosed)
+    document._inline = (scan.inline_starts, scan.inline_ends)
+    document._display = (scan.display_starts, scan.display_ends)
     document.masked = _mask(body, [(starts[i] + a, starts[i] + b) for i, a, b in blank] + comments)
     return document
 
@@ -394,11 +482,28 @@ def valid_claim_id(text: str) -> bool:
     return bool(_CLAIM_ID.fullmatch(text))
 
 
-def _math(body: str, starts: list[int], fences: set[int]
-          ) -> tuple[tuple[Math, ...], tuple[Math, ...], tuple[int, ...]]:
-    """Display and inline formulas, scanning left to right once."""
+@dataclass
+class _MathScan:
+    display: list[Math] = field(default_factory=list)
+    display_starts: array = field(default_factory=lambda: array("q"))
+    display_ends: array = field(default_factory=lambda: array("q"))
+    inline_starts: array = field(default_factory=lambda: array("q"))
+    inline_ends: array = field(default_factory=lambda: array("q"))
+    unclosed: list[int] = field(default_factory=list)
+
+
+_DOLLARS = re.compile(r"\$+")
+
+
+def _math(body: str, starts: list[int], fences: set[int]) -> _MathScan:
+    """Display and inline formulas, scanning left to right once.
+
+    A run of four or more ``$`` is a row of empty display formulas (``$$$$``): skipped in one
+    step, so a line of dollars costs as much as a line of letters. Empty formulas are not
+    kept (there is nothing in them to check).
+    """
     fence_spans = sorted(_fence_spans(fences, starts, len(body)))
-    display, inline, unclosed = [], [], []
+    scan = _MathScan()
     i = 0
 
     def line(offset: int) -> int:
@@ -415,13 +520,25 @@ def _math(body: str, starts: list[int], fences: set[int]
         if (j > 0 and body[j - 1] == "\\") or in_fence(j):
             i = j + 1
             continue
+        run = _DOLLARS.match(body, j).end() - j
+        if run >= 4:
+            j += run - run % 4  # pairs of "$$$$": empty display formulas
+            if run % 4 == 0:
+                i = j
+                continue
         if body.startswith("$$", j):
             k = body.find("$$", j + 2, j + 2 + MAX_FORMULA)
             if k < 0:
-                unclosed.append(line(j))
+                scan.unclosed.append(line(j))
                 i = j + 2
                 continue
-            display.append(Math(body[j + 2:k].strip(), line(j), line(k), j, True))
+            latex = body[j + 2:k]
+            stripped = latex.strip()
+            if stripped:
+                inner = j + 2 + (len(latex) - len(latex.lstrip()))
+                scan.display.append(Math(stripped, line(j), line(k), j, True, k + 2, inner))
+            scan.display_starts.append(j)
+            scan.display_ends.append(k + 2)
             i = k + 2
             continue
         eol = body.find("\n", j + 1)
@@ -430,9 +547,11 @@ def _math(body: str, starts: list[int], fences: set[int]
         if k < 0:
             i = j + 1
             continue
-        inline.append(Math(body[j + 1:k], line(j), line(j), j, False))
+        if k > j + 1 and not body[j + 1:k].isspace():
+            scan.inline_starts.append(j)
+            scan.inline_ends.append(k + 1)
         i = k + 1
-    return tuple(display), tuple(inline), tuple(unclosed)
+    return scan
 
 
 def _fence_spans(fences: set[int], starts: list[int], length: int) -> list[tuple[int, int]]:

@@ -1,20 +1,29 @@
-"""Judging a claim's figures in a document: located and read as printed, then accurate or
-inaccurate at the precision printed, missing, or unverified.
+"""Judging a claim's figures in a document, once anchoring has located them.
+
+A located figure is read as the document prints it and compared with the value the claim
+computed, at the precision printed (or the claim's rough tolerance): ``accurate`` or
+``inaccurate``. It is ``unreadable`` when the number there cannot be read (the claim still
+verifies), ``unverified`` when the claim did not verify or could not compute the value, and
+``missing`` when anchoring found no number for it: then it is reported on the line of the
+best candidate, with what was expected and what is printed there.
 """
 
 from __future__ import annotations
 
 from typing import Any, Sequence
 
-from tmath.engine.figures import compare, show_values
+from tmath.engine.figures import FigureSyntaxError, judge, parse_printed, show_values
 from tmath.engine.model import ClaimInfo, Figure, FigureInfo
-from tmath.gate.anchoring import Index, locate, scopes
+from tmath.engine.results import PASSING
+from tmath.gate.anchoring import PIN_BONUS, SUBSECTION_BONUS, Anchor, Scope
 from tmath.gate.document import Document
 from tmath.gate.findings import Finding
+from tmath.gate.formulas import heading_line
 from tmath.gate.numbers import form_of, readable
 
 
 def figure_result(result: Any, k: int, figure: FigureInfo) -> Any:
+    """The claim's computed figure ``k`` (None when the claim was not run)."""
     if result is None:
         return None
     if k < len(result.figures) and result.figures[k].label == figure.label:
@@ -22,70 +31,100 @@ def figure_result(result: Any, k: int, figure: FigureInfo) -> Any:
     return next((f for f in result.figures if f.label == figure.label), None)
 
 
-def judge_figure(indexes: list[Index], info: ClaimInfo, figure: FigureInfo, computed: Any,
-            result: Any) -> Finding:
-    found = None
-    pinned_first = sorted(indexes, key=lambda i: not any(info.id in p.claims
-                                                         for p in i.document.pins))
-    for index in pinned_first:
-        found = locate(index, scopes(index.document, info), figure.near, figure.printed)
-        if found:
-            break
-    if found is None:
-        home = _home(indexes, info)
-        where = f"§{info.section}" if home.section(info.top_section) else \
-            f"§{info.top_section} (not in the document)"
-        anchor = f"text {figure.near!r}" if figure.near else f"a {form_of(figure.printed)} figure"
-        return Finding("figure", "missing", home.path, info.section, heading_line(home, info),
-                       info.id, label=figure.label, claim_printed=figure.printed,
-                       expected=_true(computed),
-                       detail=f"{anchor} not found in {where}: the document changed, "
-                              f"review claim {info.id}")
-    document = found.document
-    printed = document.text[found.start:found.end]
-    section = document.section_at(found.start)
-    line = document.line_of(found.start)
-    common = dict(kind="figure", document=document.path,
-                  section=section.number if section else None, line=line,
-                  column=found.start - document.line_starts[line - 1] + 1,
-                  claim=info.id, label=figure.label, printed=printed.strip(),
-                  claim_printed=figure.printed, located=found.how)
-    true = _true(computed)
-    if not true:
-        reason = getattr(computed, "detail", "") or (
-            f"claim {result.verdict}: {result.reason}" if result is not None
-            else "the claim was not run")
-        return Finding(status="unverified", detail=reason, **common)
-    outcome = compare(Figure(figure.label, readable(printed), lambda: true, figure.near,
-                             figure.rough, figure.rel_tol))
-    if outcome.status == "error":
-        return Finding(status="inaccurate", expected=true, detail=outcome.detail, **common)
-    detail = ""
-    if outcome.status == "inaccurate":
-        detail = f"printed {printed.strip()}, true {_show(true)}"
-    return Finding(status=outcome.status, expected=true, relative_error=outcome.relative_error,
-                   tolerance=outcome.tolerance, detail=detail, **common)
-
-
-def _true(computed: Any) -> tuple[float, ...] | None:
+def true_value(computed: Any) -> tuple[float, ...] | None:
     if computed is None or not computed.true_value:
         return None
     return tuple(computed.true_value)
 
 
-def _show(values: Sequence[float]) -> str:
-    return show_values(values)
+def scopes(documents: Sequence[Document], info: ClaimInfo) -> list[Scope]:
+    """Where a claim's figures may be: its pinned paragraphs, its sub-section, its section."""
+    found = []
+    for document in documents:
+        found += [Scope(document, p.start, p.end, f"the paragraph pinned at line {p.line}",
+                        PIN_BONUS, 0) for p in document.pins if info.id in p.claims]
+        if info.section != info.top_section and document.section(info.section):
+            sub = document.section(info.section)
+            found.append(Scope(document, sub.start, sub.end, f"§{info.section}",
+                               SUBSECTION_BONUS, 1))
+        top = document.section(info.top_section)
+        if top is not None:
+            found.append(Scope(document, top.start, top.end, f"§{info.top_section}", 0.0, 2))
+    return found
 
 
-def _home(indexes: list[Index], info: ClaimInfo) -> Document:
+def judge_figure(anchor: Anchor, documents: Sequence[Document], info: ClaimInfo,
+                 figure: FigureInfo, computed: Any, result: Any) -> Finding:
+    true = true_value(computed)
+    verified = getattr(result, "verdict", None) in PASSING
+    located = anchor.located
+    if located is None:
+        return _missing(anchor, documents, info, figure, true, result, verified)
+    document, token = located.document, located.token
+    printed = document.text[token.start:token.end]
+    section = document.section_at(token.start)
+    line = document.line_of(token.start)
+    common = dict(kind="figure", document=document.path,
+                  section=section.number if section else None, line=line,
+                  column=document.column_of(token.start), claim=info.id, label=figure.label,
+                  printed=printed.strip(), claim_printed=figure.printed, located=located.how,
+                  span=(token.start, token.end))
+    if not verified:
+        return Finding(status="unverified", expected=true, detail=_not_verified(result), **common)
+    if not true:
+        reason = getattr(computed, "detail", "") or "the claim computed no value for it"
+        return Finding(status="unverified", detail=reason, **common)
+    try:
+        values = parse_printed(readable(printed))
+    except FigureSyntaxError as exc:
+        return Finding(status="unreadable", expected=true, detail=str(exc), **common)
+    outcome = judge(Figure(figure.label, printed, lambda: true, figure.near, figure.rough,
+                           figure.rel_tol), values, true)
+    detail = ""
+    if outcome.status == "inaccurate":
+        detail = outcome.detail or f"printed {printed.strip()}, true {show_values(true)}"
+    return Finding(status=outcome.status, expected=true, relative_error=outcome.relative_error,
+                   tolerance=outcome.tolerance, detail=detail, **common)
+
+
+def _not_verified(result: Any) -> str:
+    if result is None:
+        return "the claim was not run"
+    return f"claim {result.verdict}: {result.reason}"
+
+
+def _missing(anchor: Anchor, documents: Sequence[Document], info: ClaimInfo,
+             figure: FigureInfo, true: tuple[float, ...] | None, result: Any,
+             verified: bool) -> Finding:
+    home = _home(documents, info)
+    where = f"§{info.section}" if home.section(info.top_section) else \
+        f"§{info.top_section} (not in the document)"
+    expected = f"{figure.printed}" + (f" (true {show_values(true)})" if true else "")
+    anchor_text = f"after {figure.near!r}" if figure.near else f"a {form_of(figure.printed)} figure"
+    best = anchor.best
+    status = "missing" if verified else "unverified"
+    suffix = "" if verified else f"; {_not_verified(result)}"
+    if best is None:
+        return Finding("figure", status, home.path, info.section, heading_line(home, info),
+                       info.id, label=figure.label, claim_printed=figure.printed, expected=true,
+                       detail=f"expected {expected} {anchor_text}, but {where} prints no number "
+                              f"of that form: the document changed, review claim {info.id}"
+                              + suffix)
+    document, token = best.document, best.token
+    section = document.section_at(token.start)
+    found = best.text.strip()
+    return Finding("figure", status, document.path, section.number if section else None,
+                   document.line_of(token.start), info.id, column=document.column_of(token.start),
+                   label=figure.label, claim_printed=figure.printed, expected=true, found=found,
+                   detail=f"expected {expected} {anchor_text} in {where}; the closest number is "
+                          f"{found!r} here (context {best.context:.0%}), too far from the "
+                          f"anchor to be taken for it: review claim {info.id} or the document"
+                          + suffix)
+
+
+def _home(documents: Sequence[Document], info: ClaimInfo) -> Document:
     """The document a claim belongs to: the first with its section (or pinned), else the first."""
-    for index in indexes:
-        d = index.document
+    for d in documents:
         if any(info.id in p.claims for p in d.pins) or d.section(info.top_section):
             return d
-    return indexes[0].document
-
-
-def heading_line(document: Document, info: ClaimInfo) -> int | None:
-    section = document.section(info.section) or document.section(info.top_section)
-    return section.line if section else None
+    return documents[0]

@@ -8,8 +8,12 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 
-Kind = Literal["figure", "formula", "anchor"]
-FAILING = {"inaccurate", "missing", "unverified", "changed", "unknown"}
+Kind = Literal["figure", "formula", "anchor", "claim", "document"]
+FAILING = {"inaccurate", "missing", "unverified", "unreadable", "changed", "unknown", "unbound",
+           "too-large"}
+"""Statuses that fail the gate. ``unverified``: a claim that vouches for the figure, formula
+or pinned text did not verify; ``unreadable``: the number printed where the figure is cannot
+be read; ``unbound``: no claim set vouches for the document."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +39,10 @@ class Finding:
     recorded: str | None = None
     similarity: float | None = None
     detail: str = ""
+    found: str | None = None
+    """For a missing figure: the closest number the document prints (on ``line``)."""
+    span: tuple[int, int] | None = None
+    """Where the printed figure is in the document's text (for ``--fix``)."""
 
     @property
     def failing(self) -> bool:
@@ -51,10 +59,12 @@ class Finding:
                              "claims": list(self.claims or ((self.claim,) if self.claim else ()))}
         if self.kind == "figure":
             expected = list(self.expected) if self.expected is not None else None
+            error = self.relative_error
             d.update(label=self.label, printed=self.printed, claim_printed=self.claim_printed,
                      expected=expected[0] if expected and len(expected) == 1 else expected,
-                     relative_error=self.relative_error, tolerance=self.tolerance,
-                     located=self.located)
+                     relative_error=error if error is None or error == error
+                     and abs(error) != float("inf") else None,
+                     tolerance=self.tolerance, located=self.located, found=self.found)
         elif self.kind == "formula":
             d.update(formula=self.formula, recorded=self.recorded, similarity=self.similarity)
         d["detail"] = self.detail
@@ -94,7 +104,9 @@ class Report:
     total: int
     min_coverage: float = 0.0
     claims: tuple[str, ...] = ()
-    unverified_claims: tuple[tuple[str, str, str], ...] = ()
+    unverified_claims: tuple[tuple[str, str, str, str], ...] = ()
+    """(claim id, verdict, reason, command that reproduces it) of each claim held to the
+    documents that did not verify."""
     notes: tuple[str, ...] = ()
 
     @property
@@ -124,13 +136,16 @@ class Report:
     def summary(self) -> dict[str, Any]:
         return {
             "figures": {s: self.count("figure", s)
-                        for s in ("accurate", "inaccurate", "missing", "unverified")},
+                        for s in ("accurate", "inaccurate", "missing", "unverified",
+                                  "unreadable")},
             "formulas": {s: self.count("formula", s)
-                         for s in ("covered", "changed", "uncovered", "missing")},
+                         for s in ("covered", "changed", "uncovered", "missing", "unverified")},
             "anchors": {"unknown": self.count("anchor", "unknown")},
+            "claims_unverified": self.count("claim", "unverified"),
+            "documents_unbound": self.count("document", "unbound"),
             "claims": len(self.claims),
-            "unverified_claims": [{"claim": c, "verdict": v, "reason": r}
-                                  for c, v, r in self.unverified_claims],
+            "unverified_claims": [{"claim": c, "verdict": v, "reason": r, "reproduce": x}
+                                  for c, v, r, x in self.unverified_claims],
             "coverage": _round(self.coverage),
             "min_coverage": self.min_coverage,
             "passed": self.passed,

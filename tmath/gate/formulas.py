@@ -1,17 +1,31 @@
-"""Judging display formulas: covered (a claim that verified records it, up to trivial
-spelling), changed (a near match of a recorded formula), uncovered or missing.
+"""Judging display formulas: covered, unverified, changed, uncovered or missing.
+
+A recorded formula covers a display formula when it equals, up to spelling that means the
+same (spaces, ``\\left``/``\\right``, thin spaces, ``\\tfrac``/``\\dfrac``, ``\\cdot`` or a
+plain product, ``\\mathrm`` vs ``\\text``, ``x^{2}`` vs ``x^2``, a trailing full stop):
+
+* the whole formula, or
+* one row of an ``aligned``/``align``/``cases``/``gathered``/``split`` environment, or
+* one link, or a run of links, of a chain of equalities ``a = b = c`` (rows of an aligned
+  block continue the chain of the row above).
+
+The verdict of a display formula: ``covered`` (a claim that verified records it),
+``unverified`` (only claims that did not verify record it: an error, fail closed),
+``changed`` (no claim records it as it stands, but it is the near match of a recorded formula
+that is no longer there: both versions are shown), or ``uncovered`` (a warning). A recorded
+formula with no near match at all is ``missing``.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from tmath.engine.model import ClaimInfo
 from tmath.engine.results import PASSING
 from tmath.gate.document import Document, Math
-from tmath.gate.figures import heading_line
 from tmath.gate.findings import Finding
 
 
@@ -21,27 +35,111 @@ normalised LaTeX) are the same formula, edited."""
 MAX_COMPARED = 4_000
 """Characters of a normalised formula used for the similarity ratio (bounds the time)."""
 MAX_CANDIDATES = 2_000
-"""Document formulas compared with one recorded formula at most."""
+"""Document formula parts compared with one recorded formula at most."""
+MAX_LINKS = 24
+"""Links of one chain of equalities split into parts (a longer chain is matched whole)."""
 
 
 _SPACING = re.compile(r"\\(?:[,;:! ]|q?quad(?![A-Za-z])|displaystyle|textstyle|limits|nolimits)|~")
 _SIZED = re.compile(r"\\(?:left|right)\.|\\(?:left|right|[bB]igg?[lr]?)(?![A-Za-z])")
 _TEXT = re.compile(r"\\(?:mathrm|textrm|operatorname|textnormal|mbox|rm)(?![A-Za-z])")
 _FRAC = re.compile(r"\\[dt]frac(?![A-Za-z])")
+_CDOT = re.compile(r"(?<![0-9])\\cdot(?![A-Za-z])(?![0-9])")
 _BRACED = re.compile(r"([_^])\{([A-Za-z0-9])\}")
 _TRAILING = re.compile(r"[,.;，。；]+$")
+_ENVIRONMENT = re.compile(r"\\(begin|end)\{(aligned|align\*?|cases|gathered|split|eqnarray\*?)\}")
 
 
 def normalise(latex: str) -> str:
-    """LaTeX up to whitespace and trivial spelling: \\left/\\right, thin spaces, \\dfrac,
-    \\mathrm vs \\text, x^{2} vs x^2, a trailing comma or full stop."""
+    """LaTeX up to whitespace and spelling that means the same: \\left/\\right, thin spaces,
+    \\dfrac/\\tfrac, \\cdot or nothing, \\mathrm vs \\text, x^{2} vs x^2, a trailing comma or
+    full stop."""
     text = _SIZED.sub("", latex)
     text = _SPACING.sub("", text)
     text = _TEXT.sub(r"\\text", text)
     text = _FRAC.sub(r"\\frac", text)
     text = re.sub(r"\s+", "", text)
+    text = _CDOT.sub("", text)
+    text = text.replace("{}", "")
     text = _BRACED.sub(r"\1\2", text)
     return _TRAILING.sub("", text)
+
+
+@dataclass(frozen=True)
+class Part:
+    """A piece of a display formula a recorded formula may match: the whole formula, a row
+    of an environment, or a run of links of a chain of equalities (``links``: how many "=").
+    ``offset`` is where it starts in the formula's LaTeX."""
+
+    norm: str
+    offset: int
+    kind: str  # "whole", "row" or "chain"
+
+    @property
+    def whole(self) -> bool:
+        return self.kind == "whole"
+
+
+def _top_level(text: str, separator: str) -> list[int]:
+    """Offsets of ``separator`` outside braces, brackets and parentheses."""
+    found, depth, i = [], 0, 0
+    while i < len(text):
+        char = text[i]
+        if char == "\\" and not text.startswith(separator, i):
+            i += 2
+            continue
+        if char in "{([":
+            depth += 1
+        elif char in "})]":
+            depth = max(0, depth - 1)
+        elif depth == 0 and text.startswith(separator, i):
+            found.append(i)
+            i += len(separator)
+            continue
+        i += 1
+    return found
+
+
+def _links(text: str, at: int) -> list[Part]:
+    """Runs of at least one link of the chain of equalities in ``text`` (not the whole)."""
+    equals = [k for k in _top_level(text, "=")
+              if (k == 0 or text[k - 1] not in "<>!=\\:") and text[k + 1:k + 2] != "="]
+    if not equals or len(equals) > MAX_LINKS:
+        return []
+    cuts = [-1] + equals + [len(text)]
+    pieces = [(text[a + 1:b], a + 1) for a, b in zip(cuts, cuts[1:])]
+    found = []
+    for first in range(len(pieces)):
+        for last in range(first + 1, len(pieces)):
+            if first == 0 and last == len(pieces) - 1:
+                continue  # the whole chain
+            run = "=".join(p for p, _ in pieces[first:last + 1])
+            found.append(Part(normalise(run), at + pieces[first][1], "chain"))
+    return found
+
+
+def parts(latex: str) -> list[Part]:
+    """The whole formula, its rows, and the runs of links of its chains of equalities."""
+    found = [Part(normalise(latex), 0, "whole")]
+    if _ENVIRONMENT.search(latex):
+        body = _ENVIRONMENT.sub(lambda m: " " * len(m.group()), latex)
+        cuts = [0] + [k + 2 for k in _top_level(body, "\\\\")] + [len(body) + 2]
+        rows = [(body[a:b - 2].replace("&", " "), a) for a, b in zip(cuts, cuts[1:])
+                if body[a:b - 2].strip()]
+        chain = " ".join(r for r, _ in rows)
+        found.append(Part(normalise(chain), 0, "row"))
+        found += _links(chain, 0)
+        for row, at in rows:
+            found.append(Part(normalise(row), at, "row"))
+            found += _links(row, at)
+    else:
+        found += _links(latex, 0)
+    seen, unique = set(), []
+    for part in found:
+        if part.norm and part.norm not in seen:
+            seen.add(part.norm)
+            unique.append(part)
+    return unique
 
 
 def similarity(a: str, b: str) -> float:
@@ -52,93 +150,137 @@ def similarity(a: str, b: str) -> float:
     return matcher.ratio()
 
 
-def _near(shown: Mapping[tuple[str, int], tuple[Document, Math, str]],
-          free: list[tuple[str, int]], info: ClaimInfo, norm: str
-          ) -> tuple[tuple[str, int], float] | None:
-    """The document formula most similar to a recorded one: first in the claim's section."""
-    def in_section(key: tuple[str, int]) -> bool:
-        document, math, _ = shown[key]
-        section = document.section_at(math.start)
+@dataclass
+class _Shown:
+    document: Document
+    math: Math
+    parts: list[Part]
+
+
+FormulaKey = tuple[str, int]
+
+
+def index_formulas(documents: Sequence[Document]) -> tuple[dict[FormulaKey, _Shown],
+                                                          dict[str, list[tuple[FormulaKey, Part]]]]:
+    """Every display formula of the documents, and its parts by normal form."""
+    shown: dict[FormulaKey, _Shown] = {}
+    by_text: dict[str, list[tuple[FormulaKey, Part]]] = {}
+    for document in documents:
+        for k, math in enumerate(document.formulas):
+            found = parts(math.latex)
+            shown[(document.path, k)] = _Shown(document, math, found)
+            for part in found:
+                by_text.setdefault(part.norm, []).append(((document.path, k), part))
+    return shown, by_text
+
+
+def _near(shown: Mapping[FormulaKey, _Shown], free: list[FormulaKey], info: ClaimInfo,
+          norm: str, held: set[str]) -> tuple[FormulaKey, Part, float] | None:
+    """The formula part most similar to a recorded one: first in the claim's section."""
+    links = norm.count("=")
+
+    def in_section(key: FormulaKey) -> bool:
+        item = shown[key]
+        section = item.document.section_at(item.math.start)
         return bool(section) and section.top == info.top_section
 
-    for pool in ([k for k in free if in_section(k)], free):
+    pool_all = [k for k in free if k[0] in held]
+    for pool in ([k for k in pool_all if in_section(k)], pool_all):
         best, best_ratio = None, 0.0
-        for key in pool[:MAX_CANDIDATES]:
-            ratio = similarity(norm, shown[key][2])
-            if ratio > best_ratio:
-                best, best_ratio = key, ratio
+        compared = 0
+        for key in pool:
+            for part in shown[key].parts:
+                if part.kind == "chain" and part.norm.count("=") != links:
+                    continue
+                compared += 1
+                ratio = similarity(norm, part.norm)
+                if ratio > best_ratio:
+                    best, best_ratio = (key, part), ratio
+            if compared > MAX_CANDIDATES:
+                break
         if best is not None and best_ratio >= CHANGED_SIMILARITY:
-            return best, best_ratio
+            return best[0], best[1], best_ratio
     return None
 
 
 def judge_formulas(documents: Sequence[Document], infos: Sequence[ClaimInfo],
-              results: Mapping[str, Any]) -> list[Finding]:
-    shown: dict[tuple[str, int], tuple[Document, Math, str]] = {}
-    by_text: dict[str, list[tuple[str, int]]] = {}
-    for document in documents:
-        for k, math in enumerate(document.formulas):
-            norm = normalise(math.latex)
-            shown[(document.path, k)] = (document, math, norm)
-            by_text.setdefault(norm, []).append((document.path, k))
-    vouching: dict[tuple[str, int], list[str]] = {}
+                   results: Mapping[str, Any],
+                   held: Mapping[str, set[str]] | None = None) -> list[Finding]:
+    """A finding per display formula, and one per recorded formula that is missing.
+
+    ``held`` maps a claim id to the paths of the documents it is held to (default: all)."""
+    everywhere = {d.path for d in documents}
+    held = held or {}
+    shown, by_text = index_formulas(documents)
+    vouching: dict[FormulaKey, list[tuple[str, Part]]] = {}
     unmatched: list[tuple[ClaimInfo, str, str]] = []
     for info in infos:
+        paths = held.get(info.id, everywhere)
         for recorded in dict.fromkeys(info.formulas):
             norm = normalise(recorded)
-            if norm in by_text:
-                for key in by_text[norm]:
-                    vouching.setdefault(key, []).append(info.id)
-            else:
+            hits = [(key, part) for key, part in by_text.get(norm, []) if key[0] in paths]
+            for key, part in hits:
+                vouching.setdefault(key, []).append((info.id, part))
+            if not hits:
                 unmatched.append((info, recorded, norm))
-    # near matches among the formulas no claim records as they stand
     free = [key for key in shown if key not in vouching]
-    changed: dict[tuple[str, int], list[tuple[ClaimInfo, str, float]]] = {}
+    changed: dict[FormulaKey, list[tuple[ClaimInfo, str, float, Part]]] = {}
     lost: list[tuple[ClaimInfo, str]] = []
     for info, recorded, norm in unmatched:
-        best = _near(shown, free, info, norm)
+        best = _near(shown, free, info, norm, held.get(info.id, everywhere))
         if best is None:
             lost.append((info, recorded))
         else:
-            key, ratio = best
-            changed.setdefault(key, []).append((info, recorded, ratio))
+            key, part, ratio = best
+            changed.setdefault(key, []).append((info, recorded, ratio, part))
     findings = []
-    for key, (document, math, _) in shown.items():
+    for key, item in shown.items():
+        document, math = item.document, item.math
         section = document.section_at(math.start)
         common = dict(kind="formula", document=document.path,
                       section=section.number if section else None, line=math.line,
-                      column=math.start - document.line_starts[math.line - 1] + 1,
-                      formula=math.latex)
-        ids = vouching.get(key, [])
+                      column=document.column_of(math.start), formula=math.latex)
+        ids = list(dict.fromkeys(c for c, _ in vouching.get(key, [])))
         good = [c for c in ids if getattr(results.get(c), "verdict", None) in PASSING]
+        partial = all(not p.whole for c, p in vouching.get(key, []) if c in good)
         if good:
-            findings.append(Finding(status="covered", claim=good[0], claims=tuple(good), **common))
+            detail = "a claim covers part of it (a row or a link of the chain)" if partial else ""
+            findings.append(Finding(status="covered", claim=good[0], claims=tuple(good),
+                                    detail=detail, **common))
+        elif ids:
+            verdicts = ", ".join(f"{c} ({_verdict(results.get(c))})" for c in ids)
+            findings.append(Finding(status="unverified", claim=ids[0], claims=tuple(ids),
+                                    detail=f"recorded by {verdicts}, which did not verify",
+                                    **common))
         elif key in changed:
             edits = changed[key]
-            info, recorded, ratio = max(edits, key=lambda e: e[2])
+            info, recorded, ratio, part = max(edits, key=lambda e: e[2])
             claims = tuple(dict.fromkeys(e[0].id for e in edits))
+            line = document.line_of(math.inner + part.offset) if math.inner >= 0 else math.line
             findings.append(Finding(
                 status="changed", claim=claims[0], claims=claims, recorded=recorded,
                 similarity=round(ratio, 3),
                 detail=f"claim {', '.join(claims)} vouched for a different formula "
-                       f"(similarity {ratio:.0%}); review the claim or the document", **common))
-        elif ids:
-            verdicts = ", ".join(f"{c} ({getattr(results.get(c), 'verdict', 'not run')})"
-                                 for c in ids)
-            findings.append(Finding(status="uncovered", claim=ids[0], claims=tuple(ids),
-                                    detail=f"recorded by {verdicts}, which did not verify",
-                                    **common))
+                       f"(similarity {ratio:.0%}); review the claim or the document",
+                **{**common, "line": line}))
         else:
             findings.append(Finding(status="uncovered", **common))
     for info, recorded in lost:
-        home = documents[0]
-        for document in documents:
-            if document.section(info.top_section):
-                home = document
-                break
+        paths = held.get(info.id, everywhere)
+        home = next((d for d in documents if d.path in paths and d.section(info.top_section)),
+                    next((d for d in documents if d.path in paths), documents[0]))
         findings.append(Finding(
             "formula", "missing", home.path, info.section, heading_line(home, info), info.id,
             recorded=recorded,
             detail=f"claim {info.id} vouches for a formula that is not in the document "
                    "(nor anything close to it)"))
     return findings
+
+
+def _verdict(result: Any) -> str:
+    return getattr(result, "verdict", None) or "not run"
+
+
+def heading_line(document: Document, info: ClaimInfo) -> int | None:
+    section = document.section(info.section) or document.section(info.top_section)
+    return section.line if section else None

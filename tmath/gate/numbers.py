@@ -1,17 +1,24 @@
-"""Printed numbers in a document's text: where each figure is and in which form.
+"""Printed numbers in a document's text: where each figure is, its form and its role.
+
+A *figure token* is one printed number as a reader sees it: ``8``, ``≈ 22.6`` (the number
+only), ``61,400``, ``26 万``, ``92%``, ``16k``, ``1.6×10⁴``, ``1.6e4``, ``1/9770``,
+``\\frac{1}{100}`` or a list ``[0.49, 0.30, 0.22]``. Its *form* is single, fraction or list;
+its *role* is ``text`` (running text, inline math included) or ``formula`` (inside a display
+formula): a figure is only ever read from a number in its own role.
 
 Numbers that are exponents, subscripts, coefficients (2π) or parts of names (GPT-2) are
-kept apart: the gate takes them only when an anchor ends right before them. Matching is
-linear in the text (no pattern here can backtrack catastrophically).
+marked as not *plain*: the gate takes them only when the anchor ends right before them.
+Matching is linear in the text (no pattern here can backtrack catastrophically).
 """
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass
 from typing import Literal
 
+from tmath.engine.figures import strip_rough
+from tmath.gate.document import Document
 
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _LNUM = r"\d+(?:\.\d+)?"
@@ -20,13 +27,16 @@ _LIST = (r"\[[ \t]*" + _APPROX + r"[-−]?" + _LNUM
          + r"(?:[ \t]*,[ \t]*" + _APPROX + r"[-−]?" + _LNUM + r"){0,63}[ \t]*\]")
 _TEX_FRACTION = (r"\\[dt]?frac\{[ \t]*(?P<tnum>[-−]?(?:" + _NUM + r"))[ \t]*\}\{[ \t]*(?P<tden>"
                  + _NUM + r")[ \t]*\}")
-_NUMBER = (r"(?P<sign>[-−])?(?P<num>" + _NUM + r")(?:[ \t]*/[ \t]*(?P<den>" + _NUM + r"))?"
-           r"(?P<unit>[ \t]*[万亿%])?")
+_POWER = (r"(?:[eE][-−+]?\d{1,5}(?![\w])"
+          r"|[ \t]*(?:×|·|\\times|\\cdot|x(?=[ \t]*10\^))[ \t]*10"
+          r"(?:\^[ \t]*\{?[ \t]*[-−+]?\d{1,5}[ \t]*\}?|[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,5}))")
+_NUMBER = (r"(?P<sign>[-−])?(?P<num>" + _NUM + r")(?P<power>" + _POWER + r")?"
+           r"(?:[ \t]*/[ \t]*(?P<den>" + _NUM + r"))?"
+           r"(?P<unit>[ \t]*[万亿%]|[kKMB](?![A-Za-z0-9]))?")
 TOKEN = re.compile(f"(?P<list>{_LIST})|(?P<tex>{_TEX_FRACTION})|{_NUMBER}")
 """One printed figure. Each repetition is separated by a character the next one cannot start
 with, so matching is linear (no catastrophic backtracking)."""
 
-_GREEK = "α-ωΑ-Ω"
 _COEFFICIENT_COMMANDS = {
     "pi", "alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta",
     "kappa", "lambda", "mu", "nu", "xi", "rho", "sigma", "tau", "phi", "varphi", "chi", "psi",
@@ -34,6 +44,7 @@ _COEFFICIENT_COMMANDS = {
     "hat", "bar", "tilde", "vec", "partial", "nabla", "infty", "frac",
 }
 Form = Literal["single", "fraction", "list"]
+Role = Literal["text", "formula"]
 
 
 def _is_letter(char: str) -> bool:
@@ -42,57 +53,61 @@ def _is_letter(char: str) -> bool:
 
 @dataclass(frozen=True)
 class Token:
+    """One printed number: [start, end) in the document, its form and role, and whether it
+    reads as a figure on its own (``plain``) or is an exponent, coefficient or name part."""
+
     start: int
     end: int
     form: Form
+    role: Role = "text"
+    plain: bool = True
 
 
-class Numbers:
-    """Every printed figure of a document, by form, in order (computed once per document).
+def scan(document: Document, start: int, end: int, limit: int) -> tuple[list[Token], bool]:
+    """The figure tokens starting in [start, end), at most ``limit`` (and whether there were
+    more)."""
+    text = document.masked
+    tokens: list[Token] = []
+    for match in TOKEN.finditer(text, start, min(len(text), end + 200)):
+        if match.start() >= end:
+            break
+        token = classify(text, match)
+        role: Role = "formula" if document.in_display(token.start) else "text"
+        tokens.append(Token(token.start, token.end, token.form, role, token.plain))
+        if len(tokens) > limit:
+            return tokens[:limit], True
+    return tokens, False
 
-    ``starts``/``ends`` hold the figures the gate takes after an anchor; ``raw_*`` also hold
-    numbers whose context marks them as something else (an exponent, a subscript, a
-    coefficient, part of a name), which are taken only when the anchor ends right before them.
-    """
 
-    def __init__(self, text: str) -> None:
-        self.text = text
-        forms = ("single", "fraction", "list")
-        self.starts: dict[str, list[int]] = {f: [] for f in forms}
-        self.ends: dict[str, list[int]] = {f: [] for f in forms}
-        self.raw_starts: dict[str, list[int]] = {f: [] for f in forms}
-        self.raw_ends: dict[str, list[int]] = {f: [] for f in forms}
-        for match in TOKEN.finditer(text):
-            token, accepted = self._classify(match)
-            self.raw_starts[token.form].append(token.start)
-            self.raw_ends[token.form].append(token.end)
-            if accepted:
-                self.starts[token.form].append(token.start)
-                self.ends[token.form].append(token.end)
-
-    def _classify(self, match: re.Match) -> tuple[Token, bool]:
-        text, start, end = self.text, match.start(), match.end()
-        if match.group("list"):
-            return Token(start, end, "list"), True
-        if match.group("tex"):
-            return Token(start, end, "fraction"), True
-        form: Form = "fraction" if match.group("den") else "single"
-        named = False
-        if match.group("sign"):
-            before = text[start - 1] if start else " "
-            if before.isalnum() or before in ")]}%_^":
-                named = _is_letter(before)  # a name such as GPT-2
-                start += 1
-        token = Token(start, end, form)
-        return token, not named and _plain_context(text, start, end)
-
-    def first(self, form: Form, start: int, end: int, raw: bool = False) -> Token | None:
-        """The first figure of ``form`` starting in [start, end)."""
-        starts = (self.raw_starts if raw else self.starts)[form]
-        k = bisect.bisect_left(starts, start)
-        if k < len(starts) and starts[k] < end:
-            return Token(starts[k], (self.raw_ends if raw else self.ends)[form][k], form)
+def token_at(document: Document, start: int) -> Token | None:
+    """The figure token that starts exactly at ``start`` (None if a number does not start
+    there: a search hit inside a longer number is not one)."""
+    text = document.masked
+    if start > 0 and (text[start - 1].isdigit() or text[start - 1] in ".," and start > 1
+                      and text[start - 2].isdigit()):
         return None
+    match = TOKEN.match(text, start)
+    if not match:
+        return None
+    token = classify(text, match)
+    role: Role = "formula" if document.in_display(token.start) else "text"
+    return Token(token.start, token.end, token.form, role, token.plain)
+
+
+def classify(text: str, match: re.Match) -> Token:
+    start, end = match.start(), match.end()
+    if match.group("list"):
+        return Token(start, end, "list")
+    if match.group("tex"):
+        return Token(start, end, "fraction")
+    form: Form = "fraction" if match.group("den") else "single"
+    named = False
+    if match.group("sign"):
+        before = text[start - 1] if start else " "
+        if before.isalnum() or before in ")]}%_^":
+            named = _is_letter(before)  # a name such as GPT-2
+            start += 1
+    return Token(start, end, form, plain=not named and _plain_context(text, start, end))
 
 
 def _plain_context(text: str, start: int, end: int) -> bool:
@@ -116,7 +131,7 @@ def _plain_context(text: str, start: int, end: int) -> bool:
 
 def form_of(printed: str) -> Form:
     """The form of a printed figure: a [list], a fraction (a/b), or one number."""
-    core = _strip_approx(printed)
+    core = strip_rough(printed)
     if core.startswith("["):
         return "list"
     if "/" in core or "\\frac" in core:
@@ -124,21 +139,24 @@ def form_of(printed: str) -> Form:
     return "single"
 
 
-def _strip_approx(text: str) -> str:
-    text = text.strip().replace("$", "")
-    while True:
-        for prefix in ("≈", "~", "约", "\\approx"):
-            if text.startswith(prefix):
-                text = text[len(prefix):].strip()
-                break
-        else:
-            return text
+_TEX_FRAC_TEXT = re.compile(r"\\[dt]?frac\{\s*([^{}]*?)\s*\}\{\s*([^{}]*?)\s*\}")
 
 
 def readable(text: str) -> str:
-    """A document's printed figure in the syntax :mod:`tmath.figures` reads."""
+    """A document's printed figure in the syntax :mod:`tmath.engine.figures` reads."""
     text = text.replace("$", "").replace("\\approx", "≈").strip()
-    match = re.fullmatch(r"\\[dt]?frac\{\s*([^{}]*?)\s*\}\{\s*([^{}]*?)\s*\}", text)
-    if match:
-        return f"{match.group(1)}/{match.group(2)}"
-    return text
+    return _TEX_FRAC_TEXT.sub(lambda m: f"{m.group(1)}/{m.group(2)}", text)
+
+
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+
+
+def core(text: str) -> str:
+    """A printed figure reduced for comparing quotes: no rough marks, spaces or thousands
+    separators ("≈ 61,400" and "61400" are the same quote)."""
+    text = readable(text)
+    parts = text[1:-1].split(",") if text.startswith("[") and text.endswith("]") else None
+    if parts is not None:
+        return "[" + ",".join(core(p) for p in parts) + "]"
+    text = strip_rough(text).replace("−", "-")
+    return _THOUSANDS.sub("", re.sub(r"\s+", "", text))

@@ -1,28 +1,18 @@
-"""The documentation gate: hold a document to the claims that vouch for it.
+"""The documentation gate: hold documents to the claims that vouch for them.
 
-For each figure a claim records, the gate finds the figure in the claim's section of the
-document: the text printed near it (``near``; whitespace and ``$`` ignored), then the first
-number printed after it in the same form as the claim's (one number, a ``[list]``, or a
-fraction ``a/b``). Numbers that are exponents, subscripts, coefficients (2π) or parts of names
-(GPT-2) are skipped, unless the anchor ends right before them. When the anchor text itself
-holds the figure as a whole number (near="用 0.1"), that number is taken; such a figure can
-only be reported missing, never inaccurate, when the document edits it, so anchors should end
-before the figure. The number is read as the *document* prints it and compared with
-the value the claim computed, at the precision printed (or the claim's rough tolerance):
+The stages, each a module with one job:
 
-* ``accurate`` / ``inaccurate`` (printed vs true, relative error, line), or
-* ``missing``: the anchor is not in the section any more, so the claim needs review, or
-* ``unverified``: the claim could not compute its true value.
+1. :mod:`~tmath.gate.document` has read each document: lines, sections, math, pins;
+2. :mod:`~tmath.gate.binding` has decided which claims each document is held to (``held``);
+3. :mod:`~tmath.gate.anchoring` locates every figure those claims record, all at once, one
+   number per figure (:func:`~tmath.gate.anchoring.locate_all`);
+4. :mod:`~tmath.gate.figures` and :mod:`~tmath.gate.formulas` judge figures and formulas;
+5. this module adds what concerns claims and documents as a whole (a pinned or held claim
+   that did not verify, an anchor naming no claim, a document with too many formulas),
+   :mod:`~tmath.gate.coverage` counts, and the :class:`~tmath.gate.findings.Report` decides.
 
-Each display formula of the document is ``covered`` (a claim that verified records it, up to
-whitespace and trivial spelling such as ``\\left``/``\\right`` and thin spaces), ``changed``
-(a claim recorded a formula that is no longer there, and this one is its near match: both
-are shown), or ``uncovered``. A recorded formula with no near match is ``missing``.
-
-Coverage counts the document's display formulas and the claims' figures: covered formulas
-and located figures over all of them, per section and overall.
-
-This module reads text only; it never evaluates it.
+Fail closed: every finding that is not plainly good (accurate, covered; uncovered is a
+warning) fails the gate. This module reads text only; it never evaluates it.
 """
 
 from __future__ import annotations
@@ -31,12 +21,12 @@ from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from tmath.engine.model import ClaimInfo
 from tmath.engine.results import PASSING
-from tmath.gate.anchoring import Index
+from tmath.gate.anchoring import build_quotes, locate_all
 from tmath.gate.coverage import section_coverage
-from tmath.gate.document import MAX_LINE, Document, valid_claim_id
-from tmath.gate.figures import figure_result, judge_figure
+from tmath.gate.document import MAX_FORMULAS, MAX_LINE, Document, valid_claim_id
+from tmath.gate.figures import figure_result, judge_figure, scopes, true_value
 from tmath.gate.findings import Finding, Report
-from tmath.gate.formulas import judge_formulas
+from tmath.gate.formulas import heading_line, judge_formulas
 
 if TYPE_CHECKING:
     from tmath.engine.results import ClaimResult
@@ -44,43 +34,63 @@ if TYPE_CHECKING:
 
 def check(documents: Sequence[Document], infos: Sequence[ClaimInfo],
           results: Mapping[str, "ClaimResult"], min_coverage: float = 0.0,
-          known_ids: Iterable[str] = ()) -> Report:
+          known_ids: Iterable[str] = (), held: Mapping[str, set[str]] | None = None,
+          unbound: Sequence[tuple[str, str]] = (),
+          reproduce: Mapping[str, str] | None = None) -> Report:
     """Hold ``documents`` to the claims ``infos`` given their verification ``results``.
 
-    ``known_ids`` are all claim ids that exist (to report anchors naming an unknown claim).
+    ``held`` maps a claim id to the paths of the documents it is held to (default: all of
+    them); ``unbound`` lists (path, why) of documents no claim set vouches for; ``known_ids``
+    are all claim ids that exist (to report anchors naming an unknown claim); ``reproduce``
+    gives the command that replays a claim.
     """
-    indexes = [Index(d) for d in documents]
+    everywhere = {d.path for d in documents}
+    held = dict(held) if held is not None else {i.id: everywhere for i in infos}
+    by_path = {d.path: d for d in documents}
     findings: list[Finding] = []
-    # (document, top section) -> [covered, total]
-    tally: dict[tuple[str, str | None], list[int]] = {}
-
-    def count(document: Document, section: str | None, covered: bool) -> None:
-        cell = tally.setdefault((document.path, section), [0, 0])
-        cell[0] += covered
-        cell[1] += 1
-
     known = set(known_ids) | {i.id for i in infos}
     findings += _anchor_findings(documents, known)
+    findings += _document_findings(documents, unbound)
+
+    figures = []
     for info in infos:
+        own = [by_path[p] for p in sorted(held.get(info.id, ())) if p in by_path]
         result = results.get(info.id)
         for k, figure in enumerate(info.figures):
-            finding = judge_figure(indexes, info, figure, figure_result(result, k, figure), result)
-            findings.append(finding)
-            document = _document(documents, finding.document)
-            count(document, _top(finding.section or info.top_section), finding.status != "missing")
-    formula_findings = judge_formulas(documents, infos, results)
-    for finding in formula_findings:
-        document = _document(documents, finding.document)
-        count(document, _top(finding.section), finding.status == "covered")
-    findings += formula_findings
+            truth = true_value(figure_result(result, k, figure))
+            figures.append(((info.id, k), figure, scopes(own, info), truth))
+    anchors = locate_all(build_quotes(figures))
+    for info in infos:
+        own = [by_path[p] for p in sorted(held.get(info.id, ())) if p in by_path]
+        if not own:
+            continue
+        result = results.get(info.id)
+        for k, figure in enumerate(info.figures):
+            findings.append(judge_figure(anchors[(info.id, k)], own, info, figure,
+                                         figure_result(result, k, figure), result))
+    findings += judge_formulas(documents, [i for i in infos if held.get(i.id)], results, held)
+    findings += _claim_findings(documents, infos, results, held, findings)
+
+    tally: dict[tuple[str, str | None], list[int]] = {}
+    for finding in findings:
+        if finding.kind == "figure" or finding.kind == "formula":
+            cell = tally.setdefault((finding.document, _top(finding.section)), [0, 0])
+            good = finding.status in ("accurate", "covered") or (
+                finding.kind == "figure" and finding.status in ("inaccurate", "unreadable"))
+            cell[0] += good
+            cell[1] += 1
     order = {d.path: k for k, d in enumerate(documents)}
-    findings.sort(key=lambda f: (order[f.document], f.line is None, f.line or 0, f.column or 0,
-                                 {"anchor": 0, "formula": 1, "figure": 2}[f.kind]))
-    sections = section_coverage(documents, infos, tally)
+    kinds = {"document": 0, "anchor": 1, "claim": 2, "formula": 3, "figure": 4}
+    findings.sort(key=lambda f: (order.get(f.document, 0), f.line is None, f.line or 0,
+                                 f.column or 0, kinds[f.kind]))
+    held_infos = [i for i in infos if held.get(i.id)]
+    sections = section_coverage(documents, held_infos, tally, held)
     covered = sum(c for c, _ in tally.values())
     total = sum(t for _, t in tally.values())
-    unverified = tuple((i.id, results[i.id].verdict, results[i.id].reason)
-                       for i in infos if i.id in results
+    reproduce = reproduce or {}
+    unverified = tuple((i.id, results[i.id].verdict, results[i.id].reason,
+                        reproduce.get(i.id, results[i.id].reproduce))
+                       for i in held_infos if i.id in results
                        and results[i.id].verdict not in PASSING)
     notes = tuple(f"{d.path}:{n}: the line is longer than the {MAX_LINE} characters the gate "
                   "reads; the rest of it is ignored" for d in documents
@@ -88,15 +98,11 @@ def check(documents: Sequence[Document], infos: Sequence[ClaimInfo],
     notes += tuple(f"{d.path}:{n}: '$$' is never closed; the text after it is not read as math"
                    for d in documents for n in d.unclosed_math[:5])
     return Report(tuple(d.path for d in documents), findings, sections, covered, total,
-                  min_coverage, tuple(i.id for i in infos), unverified, notes=notes)
+                  min_coverage, tuple(i.id for i in held_infos), unverified, notes=notes)
 
 
 def _top(section: str | None) -> str | None:
     return section.split(".")[0] if section else None
-
-
-def _document(documents: Sequence[Document], path: str) -> Document:
-    return next(d for d in documents if d.path == path)
 
 
 def _anchor_findings(documents: Sequence[Document], known: set[str]) -> list[Finding]:
@@ -112,4 +118,38 @@ def _anchor_findings(documents: Sequence[Document], known: set[str]) -> list[Fin
                                      section.number if section else None, pin.line, claim_id,
                                      detail=f"anchor '<!-- tmath: {claim_id} -->' {why}; "
                                             "`tmath list` shows the ids"))
+    return found
+
+
+def _document_findings(documents: Sequence[Document], unbound: Sequence[tuple[str, str]]
+                       ) -> list[Finding]:
+    found = [Finding("document", "unbound", path, None, 1, detail=why) for path, why in unbound]
+    for d in documents:
+        if d.skipped_formulas:
+            found.append(Finding(
+                "document", "too-large", d.path, None, d.formulas[-1].line, detail=(
+                    f"{d.skipped_formulas} display formulas after the first {MAX_FORMULAS} were "
+                    "not checked; check the document in parts")))
+    return found
+
+
+def _claim_findings(documents: Sequence[Document], infos: Sequence[ClaimInfo],
+                    results: Mapping[str, "ClaimResult"], held: Mapping[str, set[str]],
+                    so_far: list[Finding]) -> list[Finding]:
+    """A claim held to a document that did not verify, and shows in no finding of its own
+    (a pinned claim without figures or formulas, say), still fails the gate."""
+    shown = {c for f in so_far if f.status == "unverified" for c in (f.claims or (f.claim,))}
+    by_path = {d.path: d for d in documents}
+    found = []
+    for info in infos:
+        paths = held.get(info.id)
+        result = results.get(info.id)
+        if not paths or info.id in shown or getattr(result, "verdict", None) in PASSING:
+            continue
+        document = by_path[sorted(paths)[0]]
+        pin = next((p for p in document.pins if info.id in p.claims), None)
+        line = pin.line if pin else heading_line(document, info)
+        reason = f"{result.verdict}: {result.reason}" if result is not None else "not run"
+        found.append(Finding("claim", "unverified", document.path, info.section, line, info.id,
+                             detail=f"claim {info.id} did not verify ({reason})"))
     return found

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import socket
+import time
 import xml.etree.ElementTree as ET
 from typing import Any, Sequence
 
@@ -18,6 +20,7 @@ MARK = {
     "accurate": ("✓", "green"), "covered": ("✓", "green"),
     "inaccurate": ("✗", "red"), "missing": ("✗", "red"), "unverified": ("!", "red"),
     "changed": ("≠", "red"), "unknown": ("?", "red"), "uncovered": ("–", "yellow"),
+    "unreadable": ("?", "red"), "unbound": ("✗", "red"), "too-large": ("✗", "red"),
 }
 SHORT = 90
 
@@ -36,13 +39,15 @@ def _number(values: Sequence[float] | None) -> str:
 def describe(finding: Finding) -> str:
     """One line saying what was found (used by every format)."""
     f = finding
-    if f.kind == "anchor":
+    if f.kind in ("anchor", "claim", "document"):
         return f.detail
     if f.kind == "figure":
-        if f.status == "missing":
+        if f.status == "missing" or f.printed is None:
             return f"{f.label}: {f.detail}"
         if f.status == "unverified":
-            return f"{f.label}: printed {f.printed}, no true value ({f.detail})"
+            return f"{f.label}: printed {f.printed}, not verified ({f.detail})"
+        if f.status == "unreadable":
+            return f"{f.label}: cannot read {f.printed!r} ({f.detail})"
         if f.status == "inaccurate":
             error = f", relative error {f.relative_error:.2%}" if f.relative_error is not None \
                 and f.relative_error == f.relative_error and f.relative_error != float("inf") else ""
@@ -57,7 +62,9 @@ def describe(finding: Finding) -> str:
     if f.status == "uncovered":
         why = f" ({f.detail})" if f.detail else " (no claim vouches for it)"
         return _short(f.formula, 70) + why
-    return _short(f.formula)
+    if f.status == "unverified":
+        return f"{_short(f.formula, 70)} ({f.detail})"
+    return _short(f.formula) + (f" ({f.detail})" if f.detail else "")
 
 
 # -- table -------------------------------------------------------------------------------------
@@ -113,11 +120,13 @@ def report_renderables(report: Report) -> list[Any]:
 def summary_text(report: Report) -> Group:
     s = report.summary()
     fig, form = s["figures"], s["formulas"]
+    unreadable = f" · {fig['unreadable']} unreadable" if fig["unreadable"] else ""
+    unverified_formulas = f" · {form['unverified']} unverified" if form["unverified"] else ""
     lines = [
         Text(f"figures: {fig['accurate']} accurate · {fig['inaccurate']} inaccurate · "
-             f"{fig['missing']} missing · {fig['unverified']} unverified    formulas: "
-             f"{form['covered']} covered · {form['changed']} changed · {form['uncovered']} "
-             f"uncovered · {form['missing']} missing"),
+             f"{fig['missing']} missing · {fig['unverified']} unverified{unreadable}    "
+             f"formulas: {form['covered']} covered · {form['changed']} changed · "
+             f"{form['uncovered']} uncovered · {form['missing']} missing{unverified_formulas}"),
     ]
     coverage = "n/a (nothing to check)" if report.coverage is None else \
         f"{report.coverage:.1f}% ({report.covered}/{report.total})"
@@ -127,20 +136,26 @@ def summary_text(report: Report) -> Group:
     empty = report.sections_without_claims()
     if empty:
         lines.append(Text("sections without claims: " + ", ".join(
-            f"§{e.number} {_short(e.title, 30)}" for e in empty), style="yellow"))
-    for claim_id, verdict, reason in report.unverified_claims:
-        lines.append(Text(f"claim {claim_id} did not verify ({verdict}): {_short(reason, 100)}",
-                          style="red"))
+            f"§{e.number} {_short(e.title, 30)}" for e in empty[:20])
+            + (f" … and {len(empty) - 20} more" if len(empty) > 20 else ""), style="yellow"))
+    for claim_id, verdict, reason, reproduce in report.unverified_claims:
+        lines.append(Text(f"claim {claim_id} did not verify ({verdict}): {_short(reason, 100)}"
+                          f" — reproduce: {reproduce}", style="red"))
     for note in report.notes:
         lines.append(Text(note, style="yellow"))
     failures = report.failures
     if report.passed:
         lines.append(Text("PASSED: every figure accurate, no formula changed or missing, "
-                          "coverage met", style="bold green"))
+                          "every claim verified, coverage met", style="bold green"))
     else:
         reasons = [f"{n} {status} {kind}(s)" for (kind, status), n in _tally(failures).items()]
         if below:
             reasons.append("coverage below the minimum")
+        not_verified = [c for c, _, _, _ in report.unverified_claims]
+        if not_verified:
+            reasons.append("not verified: " + ", ".join(not_verified[:10])
+                           + (f" and {len(not_verified) - 10} more" if len(not_verified) > 10
+                              else ""))
         lines.append(Text("FAILED: " + ", ".join(reasons), style="bold red"))
     return Group(*lines)
 
@@ -170,60 +185,86 @@ _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 def _x(text: Any) -> str:
-    return _XML_INVALID.sub("\ufffd", str(text))
+    return _XML_INVALID.sub("\ufffd", str(text)) or "-"
 
 
 def report_junit(report: Report) -> str:
-    """JUnit XML: a test suite per section, a test case per figure and formula."""
-    root = ET.Element("testsuites", name="tmath check")
+    """JUnit XML: a test suite per section, a test case per finding.
+
+    Valid against both common schemas, Jenkins' junit-10.xsd and the Apache Ant schema:
+    every suite carries tests/failures/errors/skipped/time/timestamp/hostname, its document
+    as a property, and empty system-out/system-err; a case's line is in its name, since
+    neither schema has a place for it."""
+    root = ET.Element("testsuites")
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime())
+    host = _x(socket.gethostname() or "localhost")
     groups: dict[tuple[str, str], list[Finding]] = {}
     for f in report.findings:
         groups.setdefault((f.document, f.section.split(".")[0] if f.section else "-"), []).append(f)
-    totals = {"tests": 0, "failures": 0, "skipped": 0}
-    for (document, number), findings in groups.items():
-        suite = ET.SubElement(root, "testsuite", name=_x(f"{document} §{number}"))
-        counts = {"tests": 0, "failures": 0, "skipped": 0}
-        for f in findings:
-            what = f.label if f.kind == "figure" else _short(f.formula or f.recorded, 60)
-            case = ET.SubElement(suite, "testcase", classname=_x(f"{document}.§{number}"),
+    suites = [(f"{document} §{number}", document, f"{document}.§{number}", findings)
+              for (document, number), findings in groups.items()]
+    suites.append(("coverage", ", ".join(report.documents), "coverage", None))
+    for index, (name, document, classname, findings) in enumerate(suites):
+        suite = ET.SubElement(root, "testsuite", name=_x(name), package="tmath.check",
+                              id=str(index), timestamp=stamp, hostname=host)
+        properties = ET.SubElement(suite, "properties")
+        ET.SubElement(properties, "property", name="document", value=_x(document))
+        counts = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+        if findings is None:
+            _coverage_case(suite, report, counts)
+        for f in findings or ():
+            if f.kind == "figure":
+                what = f.label
+            elif f.kind == "formula":
+                what = _short(f.formula or f.recorded, 60)
+            else:
+                what = f.kind
+            case = ET.SubElement(suite, "testcase", classname=_x(classname), time="0",
                                  name=_x(f"{f.kind} line {f.line or '?'}: {what}"
-                                         + (f" [{f.claim}]" if f.claim else "")),
-                                 file=_x(document))
-            if f.line:
-                case.set("line", str(f.line))
+                                         + (f" [{f.claim}]" if f.claim else "")))
             counts["tests"] += 1
+            where = f"{f.document}:{f.line}: " if f.line else f"{f.document}: "
             if f.failing:
                 counts["failures"] += 1
                 failure = ET.SubElement(case, "failure", type=f.status,
-                                        message=_x(_short(describe(f), 200)))
-                failure.text = _x(describe(f))
+                                        message=_x(_short(where + describe(f), 200)))
+                failure.text = _x(where + describe(f))
             elif f.warning:
                 counts["skipped"] += 1
-                ET.SubElement(case, "skipped", message=_x(describe(f)))
-        for key, value in counts.items():
-            suite.set(key, str(value))
-            totals[key] += value
-    suite = ET.SubElement(root, "testsuite", name="coverage")
-    coverage = "n/a" if report.coverage is None else f"{report.coverage:.1f}%"
-    case = ET.SubElement(suite, "testcase", classname="coverage",
-                         name=f"coverage {coverage} ≥ {report.min_coverage:g}%")
-    suite.set("tests", "1")
-    totals["tests"] += 1
-    if not report.coverage_ok:
-        ET.SubElement(case, "failure", type="coverage",
-                      message=f"coverage {coverage} is below the minimum {report.min_coverage:g}%")
-        suite.set("failures", "1")
-        totals["failures"] += 1
-    for key, value in totals.items():
-        root.set(key, str(value))
+                ET.SubElement(case, "skipped", message=_x(where + describe(f)))
+        ET.SubElement(suite, "system-out")
+        ET.SubElement(suite, "system-err")
+        for key in ("tests", "failures", "errors", "skipped"):
+            suite.set(key, str(counts[key]))
+        suite.set("time", "0")
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
+def _coverage_case(suite: ET.Element, report: Report, counts: dict[str, int]) -> None:
+    coverage = "n/a" if report.coverage is None else f"{report.coverage:.1f}%"
+    case = ET.SubElement(suite, "testcase", classname="coverage", time="0",
+                         name=f"coverage {coverage} ≥ {report.min_coverage:g}%")
+    counts["tests"] += 1
+    if not report.coverage_ok:
+        failure = ET.SubElement(case, "failure", type="coverage",
+                                message=f"coverage {coverage} is below the minimum "
+                                        f"{report.min_coverage:g}%")
+        failure.text = failure.get("message")
+        counts["failures"] += 1
+
+
 # -- GitHub annotations ------------------------------------------------------------------------
 
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
 def _data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """A workflow command's message: %, CR and LF escaped as GitHub reads them, and every
+    other control character (and the Unicode line separators) percent-escaped too, so no
+    text of the document can end the command or start another."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return _CONTROL.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode("utf-8")), text)
 
 
 def _prop(text: str) -> str:

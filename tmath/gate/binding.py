@@ -1,0 +1,145 @@
+"""Which claim sets vouch for which documents.
+
+A claim set (the built-in claims, or the claims of one ``--claims`` folder) is bound to a
+document by a *signature* made of the facts the set records, never of prose:
+
+* its recorded formulas (normalised as the formula judge does, so a row, a link of a chain or
+  a respelling counts, and so does a near match: an edited formula still binds), and
+* its technical terms: the named operators and multi-letter subscripted symbols of those
+  formulas (``softmax``, ``MultiHead``, ``d_{model}``, ``warmup\\_steps``).
+
+A document is bound to a set when at least :data:`MIN_FORMULA_SHARE` of the set's formulas are
+in it, or at least :data:`MIN_TERM_SHARE` of its terms (for a set with several terms). A set
+that records neither is bound to every document it is given with (``--claims``); a claim a
+document pins (``<!-- tmath: id -->``) is always held to that document.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+from tmath.engine.model import ClaimInfo
+from tmath.gate.document import Document
+from tmath.gate.formulas import CHANGED_SIMILARITY, normalise, parts, similarity
+
+MIN_FORMULA_SHARE = 0.2
+"""Share of a set's recorded formulas a document must contain to be bound to the set."""
+MIN_TERM_SHARE = 0.6
+"""Share of a set's technical terms (when it has at least :data:`MIN_TERMS`) that binds."""
+MIN_TERMS = 5
+MAX_NEAR_CHECKS = 20_000
+"""Recorded × document formula comparisons spent on near matches (bounds the time)."""
+
+_NAMED = re.compile(r"\\(?:text|mathrm|operatorname)\{([A-Za-z][A-Za-z-]{2,})\}")
+_SUBSCRIPTED = re.compile(r"([A-Za-z]+)(?:\\?_)\{?([A-Za-z]{2,})\}?")
+
+
+@dataclass(frozen=True)
+class ClaimSet:
+    """Claims loaded from one folder."""
+
+    name: str
+    infos: tuple[ClaimInfo, ...]
+    explicit: bool = False
+
+
+@dataclass(frozen=True)
+class Signature:
+    formulas: tuple[str, ...]
+    terms: tuple[str, ...]
+
+    @property
+    def empty(self) -> bool:
+        return not self.formulas and not self.terms
+
+
+@dataclass(frozen=True)
+class Binding:
+    """How a document matches a claim set's signature."""
+
+    document: str
+    claim_set: str
+    formulas_found: int
+    formulas: int
+    terms_found: int
+    terms: int
+    bound: bool
+
+    @property
+    def evidence(self) -> str:
+        return (f"{self.claim_set}: {self.formulas_found} of {self.formulas} recorded formulas, "
+                f"{self.terms_found} of {self.terms} terms")
+
+
+def signature(infos: Sequence[ClaimInfo]) -> Signature:
+    formulas = tuple(dict.fromkeys(normalise(f) for i in infos for f in i.formulas))
+    terms: dict[str, None] = {}
+    for info in infos:
+        for formula in info.formulas:
+            for name in _NAMED.findall(formula):
+                terms[name] = None
+            for base, sub in _SUBSCRIPTED.findall(formula.replace("\\_", "_")):
+                terms[f"{base}_{sub}"] = None
+    return Signature(formulas, tuple(terms))
+
+
+def _spellings(term: str) -> tuple[str, ...]:
+    if "_" in term:
+        base, sub = term.split("_", 1)
+        return (term, f"{base}_{{{sub}}}", f"{base}\\_{sub}")
+    return (term,)
+
+
+def bind(document: Document, claim_set: ClaimSet) -> Binding:
+    sig = signature(claim_set.infos)
+    found_parts = {p.norm for m in document.formulas for p in parts(m.latex)}
+    exact = [f for f in sig.formulas if f in found_parts]
+    found = len(exact)
+    need = max(1, math.ceil(MIN_FORMULA_SHARE * len(sig.formulas)))
+    if sig.formulas and found < need:
+        found += _near_matches([f for f in sig.formulas if f not in found_parts], document,
+                               need - found)
+    text = document.text
+    terms = sum(1 for t in sig.terms if any(s in text for s in _spellings(t)))
+    bound = bool(sig.formulas) and found >= need or (
+        len(sig.terms) >= MIN_TERMS and terms >= MIN_TERM_SHARE * len(sig.terms)) or (
+        sig.empty and claim_set.explicit)
+    return Binding(document.path, claim_set.name, found, len(sig.formulas), terms,
+                   len(sig.terms), bound)
+
+
+def _near_matches(recorded: list[str], document: Document, wanted: int) -> int:
+    shown = [normalise(m.latex) for m in document.formulas]
+    found, budget = 0, MAX_NEAR_CHECKS
+    for norm in recorded:
+        for other in shown:
+            budget -= 1
+            if budget < 0:
+                return found
+            if similarity(norm, other) >= CHANGED_SIMILARITY:
+                found += 1
+                break
+        if found >= wanted:
+            break
+    return found
+
+
+def held_to(documents: Sequence[Document], sets: Sequence[ClaimSet]
+            ) -> tuple[dict[str, set[str]], list[Binding]]:
+    """Which documents each claim is held to (by id), and every document–set binding."""
+    held: dict[str, set[str]] = {}
+    bindings = []
+    for document in documents:
+        for claim_set in sets:
+            binding = bind(document, claim_set)
+            bindings.append(binding)
+            if binding.bound:
+                for info in claim_set.infos:
+                    held.setdefault(info.id, set()).add(document.path)
+        for pin in document.pins:
+            for claim_id in pin.claims:
+                held.setdefault(claim_id, set()).add(document.path)
+    return held, bindings

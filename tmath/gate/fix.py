@@ -1,0 +1,178 @@
+"""``tmath check --fix``: restate each inaccurate figure with its true value, at the precision
+and in the style the document prints it.
+
+The number keeps everything around its digits: the rough mark (``≈``), the unit (``万``,
+``%``, ``k``), the power of ten (``×10⁴``), thousands separators, the sign's spelling, LaTeX
+(``\\frac{1}{…}``), the other entries of a list. An integer is restated to the unit
+(``61400`` → ``60611``: the true value, not a rounder one that happens to pass), a decimal
+to its printed decimals, a reciprocal ``1/n`` by its denominator (``1/9770`` → ``1/9647``),
+any other fraction by its numerator. A restatement is kept only if the gate then reads it
+as accurate; otherwise the figure is left for a person (and says so).
+
+The edits are applied to the file's text as it is (line endings, byte-order mark), never
+to a normalised copy.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Sequence
+
+from tmath.engine.figures import (FigureSyntaxError, judge, number_parts, parse_printed,
+                                  to_float)
+from tmath.engine.model import Figure
+from tmath.gate.document import Document
+from tmath.gate.findings import Finding, Report
+from tmath.gate.numbers import readable
+
+_MANTISSA = re.compile(r"(?P<sign>[-−+]?)(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<dec>\d+))?")
+_TEX_FRACTION = re.compile(r"(\\[dt]?frac\{\s*)([^{}]*?)(\s*\}\{\s*)([^{}]*?)(\s*\})")
+
+
+@dataclass(frozen=True)
+class Fix:
+    """One figure to restate: [start, end) of the document's text, old and new text."""
+
+    document: str
+    line: int
+    start: int
+    end: int
+    old: str
+    new: str
+    claim: str
+    label: str
+
+
+def plan(report: Report, documents: Sequence[Document]) -> tuple[list[Fix], list[Finding]]:
+    """The fixes for every inaccurate figure, and the inaccurate figures that cannot be
+    restated at their printed precision."""
+    by_path = {d.path: d for d in documents}
+    fixes, left = [], []
+    for finding in report.findings:
+        if finding.kind != "figure" or finding.status != "inaccurate" or not finding.span \
+                or not finding.expected:
+            continue
+        document = by_path[finding.document]
+        start, end = finding.span
+        old = document.text[start:end]
+        new = restate(old, finding.expected, finding.tolerance)
+        if new is None or new == old:
+            left.append(finding)
+            continue
+        fixes.append(Fix(document.path, finding.line or document.line_of(start), start, end, old,
+                         new, finding.claim or "", finding.label))
+    return fixes, left
+
+
+def restate(old: str, true: Sequence[float], tolerance: str = "") -> str | None:
+    """``old`` (a figure as printed) with ``true`` in its place, or None when that cannot be
+    said at the printed precision."""
+    text = old
+    if text.lstrip().startswith("["):
+        new = _restate_list(text, true)
+    elif len(true) != 1:
+        return None
+    elif _TEX_FRACTION.search(text) or "/" in text:
+        new = _restate_fraction(text, true[0])
+    else:
+        new = _restate_number(text, true[0])
+    if new is None:
+        return None
+    try:
+        values = parse_printed(readable(new))
+    except FigureSyntaxError:
+        return None
+    if judge(Figure("fix", new, lambda: 0), values, true).status != "accurate":
+        return None
+    return new
+
+
+def _restate_list(text: str, true: Sequence[float]) -> str | None:
+    open_at, close_at = text.index("["), text.rindex("]")
+    entries = text[open_at + 1:close_at].split(",")
+    if len(entries) != len(true):
+        return None
+    fixed = []
+    for entry, value in zip(entries, true):
+        try:
+            ok = judge(Figure("entry", entry, lambda: 0), parse_printed(readable(entry)),
+                       (value,)).status == "accurate"
+        except FigureSyntaxError:
+            return None
+        new = entry if ok else _restate_number(entry, value)
+        if new is None:
+            return None
+        fixed.append(new)
+    return text[:open_at + 1] + ",".join(fixed) + text[close_at:]
+
+
+def _restate_fraction(text: str, value: float) -> str | None:
+    tex = _TEX_FRACTION.search(text)
+    if tex:
+        num, den = tex.group(2), tex.group(4)
+    else:
+        slash = text.index("/")
+        num, den = text[:slash], text[slash + 1:]
+    try:
+        n, d = number_parts(num), number_parts(den)
+    except FigureSyntaxError:
+        return None
+    if n.exact_integer and n.value == 1 and value:  # a reciprocal 1/n: restate n
+        new_den = _restate_number(den, to_float(n.value / Fraction(value)))
+        new_num = num
+    else:
+        new_num = _restate_number(num, to_float(Fraction(value) * d.value))
+        new_den = den
+    if new_num is None or new_den is None:
+        return None
+    if tex:
+        return text[:tex.start(2)] + new_num + tex.group(3) + new_den + text[tex.end(4):]
+    return f"{new_num}/{new_den}"  # the spaces around "/" stay with the two numbers
+
+
+def _restate_number(text: str, value: float) -> str | None:
+    """One number (no fraction, no list) restated: same decimals, unit, power of ten."""
+    try:
+        parts = number_parts(text)
+    except FigureSyntaxError:
+        return None
+    match = _MANTISSA.search(text, parts.start)
+    if not match:
+        return None
+    mantissa = value / to_float(parts.scale)
+    decimals = len(match.group("dec") or "")
+    shown = f"{abs(mantissa):.{decimals}f}"
+    whole, _, fraction = shown.partition(".")
+    if "," in match.group("int"):
+        whole = f"{int(whole):,}"
+    digits = whole + ("." + fraction if decimals else "")
+    negative = mantissa < 0 and float(shown) != 0
+    sign = (match.group("sign") if match.group("sign") in "-−" and match.group("sign") else "-") \
+        if negative else ("+" if match.group("sign") == "+" else "")
+    return text[:match.start()] + sign + digits + text[match.end():]
+
+
+def apply(document: Document, fixes: Sequence[Fix]) -> str:
+    """The file's text (as read: line endings kept) with ``fixes`` applied."""
+    raw = document.raw or document.text
+    edits = sorted(((document.raw_offset(f.start), document.raw_offset(f.end), f.old, f.new)
+                    for f in fixes), reverse=True)
+    for start, end, old, new in edits:
+        if raw[start:end] != old:  # the mapping must land on the printed figure itself
+            raise ValueError(f"{document.path}: the text at offset {start} is not {old!r}")
+        raw = raw[:start] + new + raw[end:]
+    return raw
+
+
+def unified_diff(document: Document, fixed: str) -> str:
+    """The fix as a unified diff (``a/PATH`` → ``b/PATH``; an absolute path as it is)."""
+    before = (document.raw or document.text).splitlines(keepends=True)
+    after = fixed.splitlines(keepends=True)
+    path = document.path
+    old, new = (path, path) if path.startswith("/") else (f"a/{path}", f"b/{path}")
+    lines = difflib.unified_diff(before, after, old, new)
+    return "".join(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n"
+                   for line in lines)
