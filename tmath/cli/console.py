@@ -1,8 +1,20 @@
-"""The two consoles every command writes to: results on stdout, messages on stderr."""
+"""The two consoles every command writes to: results on stdout, messages on stderr.
+
+A closed stdout (``tmath list | head -1``) raises BrokenPipeError up to the CLI boundary, which
+ends quietly with exit 141, instead of rich's own ``SystemExit(1)``.
+"""
 
 from __future__ import annotations
 
+import errno
+
 from rich.console import Console
 
-out = Console()
-err = Console(stderr=True, soft_wrap=True)  # paths and messages never broken mid-line
+
+class _Console(Console):
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError(errno.EPIPE, "the reader of the output went away")
+
+
+out = _Console()
+err = _Console(stderr=True, soft_wrap=True)  # paths and messages never broken mid-line

@@ -72,6 +72,8 @@ def explain(
         out.print(audit.output.rstrip("\n"), markup=False, highlight=False)
     if verbose:
         print_tracebacks([audit])
+    if registry.errors:
+        raise typer.Exit(ExitCode.LOAD_ERROR)
     if plot is not None and not sketch:
         raise typer.Exit(ExitCode.FAILED)
     raise typer.Exit(ExitCode.OK if audit.statement.verdict in PASSING else ExitCode.FAILED)

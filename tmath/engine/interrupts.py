@@ -6,8 +6,8 @@ an exception in the main thread: :class:`KeyboardInterrupt` for SIGINT, :class:`
 workers are killed, the results so far are shown, and the command exits 128 + the signal's
 number (130, 143). Later signals are only recorded, so they cannot cut the cleanup short.
 
-The claim loader asks :func:`arrived_since` to tell a real Ctrl-C (which stops the run) from a
-claims module that raises KeyboardInterrupt itself (a load error).
+The claim loader imports inside :func:`watched` to tell a real Ctrl-C (which stops the run)
+from a claims module that raises KeyboardInterrupt itself (a load error).
 """
 
 from __future__ import annotations
@@ -55,15 +55,40 @@ def handled() -> Iterator[None]:
             signal.signal(s, h)
 
 
-def count() -> int:
-    """How many signals arrived since :func:`handled` began."""
-    return len(_received)
+class Watch:
+    """Whether a real signal arrived while a block ran (see :func:`watched`)."""
+
+    def __init__(self, recording: bool) -> None:
+        self.recording = recording
+        self.before = len(_received)
+
+    def arrived(self) -> bool:
+        """True if SIGINT/SIGTERM arrived; when nothing could record it (another handler,
+        another thread), every KeyboardInterrupt counts as a real one."""
+        return not self.recording or len(_received) > self.before
 
 
-def arrived_since(before: int) -> bool:
-    """Whether a signal arrived after :func:`count` returned ``before``. Without the
-    handlers (tmath used as a library) every KeyboardInterrupt counts as a real one."""
-    return not _active or len(_received) > before
+@contextlib.contextmanager
+def watched() -> Iterator[Watch]:
+    """Record SIGINT for the duration, also outside :func:`handled` (tmath used as a
+    library) when Python's default handler is in place."""
+    if _active:
+        yield Watch(True)
+        return
+    if threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield Watch(False)
+        return
+    signal.signal(signal.SIGINT, _record_and_raise)
+    try:
+        yield Watch(True)
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def _record_and_raise(signum: int, frame) -> None:
+    _received.append(signum)
+    raise KeyboardInterrupt()
 
 
 def exit_code() -> int | None:

@@ -416,11 +416,11 @@ def _import_claims(path: Path) -> tuple[list[ClaimSpec], str]:
     package = _package(path.parent)
     name = f"{package}.{path.stem}-claims"  # not an importable name: siblings cannot reach it
     model.collected()  # drop anything registered outside a loader call
-    signals = interrupts.count()
     capture = Captured()
+    watch = interrupts.Watch(recording=False)
     error: LoadError | None = None
     try:
-        with capture:
+        with interrupts.watched() as watch, capture:
             source = _read_source(path)
             spec = importlib.util.spec_from_file_location(name, path)
             if spec is None:
@@ -433,7 +433,7 @@ def _import_claims(path: Path) -> tuple[list[ClaimSpec], str]:
     except SyntaxError as exc:
         error = LoadError(str(path), exc.lineno, f"syntax error: {exc.msg}")
     except BaseException as exc:  # noqa: BLE001 -- SystemExit and KeyboardInterrupt included
-        if isinstance(exc, KeyboardInterrupt) and interrupts.arrived_since(signals):
+        if isinstance(exc, KeyboardInterrupt) and watch.arrived():
             raise
         error = LoadError(str(path), _line_in(path, exc), _describe(exc))
     finally:

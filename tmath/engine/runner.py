@@ -56,7 +56,9 @@ def run_proof(spec: ClaimSpec, value: Any) -> ProofResult:
 
 def _one_line(exc: BaseException) -> str:
     text = f"{type(exc).__name__}: {exc}".strip().splitlines()
-    return text[0] if text else type(exc).__name__
+    hint = " (a worker's memory is limited by --max-memory)" \
+        if isinstance(exc, MemoryError) else ""
+    return (text[0] if text else type(exc).__name__) + hint
 
 
 def run_check(spec: ClaimSpec, value: Any, seed: int) -> EmpiricalResult:
