@@ -30,6 +30,7 @@ def boundary(command: Callable) -> Callable:
 
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
+        _tolerant_streams()
         with interrupts.handled():
             code = _run(command, args, kwargs)
         raise typer.Exit(_flushed(code))
@@ -78,6 +79,18 @@ def _run(command: Callable, args, kwargs) -> int:
     if code == ExitCode.INTERRUPTED and interrupts.exit_code() == ExitCode.TERMINATED:
         code = ExitCode.TERMINATED  # a command that only knew about Ctrl-C
     return code
+
+
+def _tolerant_streams() -> None:
+    """On a stdout or stderr that cannot encode everything (PYTHONIOENCODING=ascii), write
+    what it cannot as escapes instead of failing with UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        if encoding not in ("utf8", "utf16", "utf32") and hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="backslashreplace")
+            except (ValueError, OSError, AttributeError):
+                pass
 
 
 def _internal(exc: BaseException) -> int:

@@ -98,7 +98,14 @@ def output_target(path: Path, inputs: Iterable[os.PathLike | str] = ()) -> tuple
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise UsageError(f"cannot write {path}: it is a loop of symbolic links") from None
+        if exc.errno == errno.ENOTDIR:
+            raise UsageError(f"cannot write {path}: a part of the path is a file, not a "
+                             "folder") from None
+        if exc.errno == errno.ENAMETOOLONG:
+            raise UsageError(f"cannot write {path}: the file name is too long") from None
         raise OutputError(f"cannot write {path}: {describe(exc)}") from None
+    except ValueError as exc:  # an embedded NUL byte
+        raise UsageError(f"cannot write {path!s}: {exc}") from None
     if info is None:
         folder = target.parent
         if not folder.is_dir():
