@@ -180,6 +180,8 @@ class CausalMaskNoFuture:
     sources=(VASWANI,),
     tags=("mask", "padding"),
     formulas=(r"M_{ij} = \begin{cases} 0 & \text{if } j \text{ 不是 padding} \\ -\infty & \text{if } j \text{ 是 padding} \end{cases}",),
+    formula_spellings={r"M_{ij} = \begin{cases} 0 & \text{if } j \text{ 不是 padding} \\ -\infty & \text{if } j \text{ 是 padding} \end{cases}": (
+        r"M_{ij} = \begin{cases} 0 & \text{if } j \text{ is not padding} \\ -\infty & \text{if } j \text{ is padding} \end{cases}",)},
 )
 class PaddingMaskInvariance:
     """exp(s − ∞) = 0 removes padded keys from numerator and normaliser alike; any finite

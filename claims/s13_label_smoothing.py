@@ -212,6 +212,9 @@ def _numeric(expr, k):
     tags=("softmax", "label-smoothing"),
     formulas=(r"\text{softmax}(z_i) \to 1 \quad \text{当且仅当} \quad z_i - z_j \to \infty, "
               r"\forall j \neq i",),
+    formula_spellings={r"\text{softmax}(z_i) \to 1 \quad \text{当且仅当} \quad z_i - z_j \to \infty, "
+                       r"\forall j \neq i": (r"\text{softmax}(z_i) \to 1 \quad \text{if and only if} "
+                                              r"\quad z_i - z_j \to \infty, \forall j \neq i",)},
 )
 class SoftmaxSaturatesOnlyInLimit:
     """Dividing through by e^{z_i} leaves 1 over one plus positive terms e^{−Δ_j}; the sum

@@ -131,6 +131,13 @@ class ClaimInfo:
     summary_zh: str = ""
     glossary_zh: tuple[tuple[str, str], ...] = ()
     has_plot: bool = False
+    formula_spellings: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Other spellings of a recorded formula (in another language, say): any one present in
+    a document counts as the formula."""
+
+    def spellings(self, formula: str) -> tuple[str, ...]:
+        """A recorded formula and its other spellings."""
+        return (formula, *dict(self.formula_spellings).get(formula, ()))
 
     @property
     def top_section(self) -> str:
@@ -161,6 +168,7 @@ class ClaimSpec:
     title_zh: str = ""
     summary_zh: str = ""
     glossary_zh: tuple[tuple[str, str], ...] = ()
+    formula_spellings: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def top_section(self) -> str:
@@ -179,7 +187,8 @@ class ClaimSpec:
             formulas=self.formulas, statistical_tests=self.statistical_tests,
             no_proof=self.no_proof, path=self.path, line=self.line, summary=self.summary,
             title_zh=self.title_zh, summary_zh=self.summary_zh, glossary_zh=self.glossary_zh,
-            has_plot=callable(getattr(self.implementation, "plot", None)))
+            has_plot=callable(getattr(self.implementation, "plot", None)),
+            formula_spellings=self.formula_spellings)
 
 
 def pretty_statement(lhs: Any, value: Any, latex: bool = False) -> str | None:
@@ -220,6 +229,7 @@ def claim(
     title_zh: str = "",
     summary_zh: str = "",
     glossary_zh: dict[str, str] | None = None,
+    formula_spellings: dict[str, Sequence[str]] | None = None,
 ) -> Callable[[type], type]:
     """Register the decorated class as a claim.
 
@@ -235,6 +245,10 @@ def claim(
     labels) as ``{english: chinese}``. A class may also define ``plot(self) -> tmath.plots.Plot``,
     and ``perturbations(self, value) -> [(text, value), ...]`` to replace the automatic ×1.05
     near-misses of ``tmath audit`` where scaling makes no sense (−∞, relations, rules).
+
+    ``formula_spellings`` gives other spellings of a recorded formula, ``{formula: (other,
+    ...)}`` (the same cases written in English, say): ``tmath check`` takes any one of them in
+    a document as the formula.
     """
 
     caller = sys._getframe(1)  # the module line with "@claim(": cheap, unlike inspect's search
@@ -243,7 +257,8 @@ def claim(
     def register(cls: type) -> type:
         problems = _problems(
             id, title, section, statement, foils, cls, statistical_tests, no_proof, figures
-        )
+        ) + [f"formula_spellings names {f[:40]!r}, which is not one of the claim's formulas"
+             for f in (formula_spellings or {}) if f not in formulas]
         if problems:
             raise ClaimDefinitionError(
                 f"claim {id!r} ({where[0]}:{where[1]}): " + "; ".join(problems)
@@ -271,6 +286,8 @@ def claim(
                 title_zh=title_zh,
                 summary_zh=summary_zh,
                 glossary_zh=tuple((glossary_zh or {}).items()),
+                formula_spellings=tuple((f, tuple(others))
+                                        for f, others in (formula_spellings or {}).items()),
             )
         )
         return cls

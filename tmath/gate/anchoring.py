@@ -327,11 +327,26 @@ def _align(pattern: list[Word], offset: int, refs: dict[int, set[Key]], window: 
 
 
 class Windows:
-    """Context tokens on each side of every candidate, read once per document position."""
+    """What anchoring reads of the documents, read once: the numbers of each scope, the
+    context tokens on each side of every candidate, each candidate's tier."""
 
     def __init__(self) -> None:
         self._cache: dict[tuple[str, int], tuple[list[Word], list[Word]]] = {}
         self._tiers: dict[tuple, str] = {}
+        self._scans: dict[str, list[tuple[int, int, list[Token], bool]]] = {}
+
+    def scan(self, scope: "Scope") -> tuple[list[Token], bool]:
+        """The numbers of a scope (and whether there were too many to read them all); a
+        scope inside one already read is cut out of it, not read again."""
+        done = self._scans.setdefault(scope.document.path, [])
+        for start, end, tokens, more in done:
+            if (start, end) == (scope.start, scope.end):
+                return tokens, more
+            if start <= scope.start and scope.end <= end and not more:
+                return [t for t in tokens if scope.start <= t.start < scope.end], False
+        tokens, more = scan(scope.document, scope.start, scope.end, SCOPE_TOKENS)
+        done.append((scope.start, scope.end, tokens, more))
+        return tokens, more
 
     def around(self, document: Document, token: Token) -> tuple[list[Word], list[Word]]:
         key = (document.path, token.start)
@@ -403,9 +418,8 @@ def score(quote: Quote, document: Document, token: Token, scope: Scope, windows:
 
 # -- candidates ----------------------------------------------------------------------------------
 
-def _scope_tokens(quote: Quote, scope: Scope) -> list[Token]:
-    document = scope.document
-    tokens, more = scan(document, scope.start, scope.end, SCOPE_TOKENS)
+def _scope_tokens(quote: Quote, scope: Scope, windows: "Windows") -> list[Token]:
+    tokens, more = windows.scan(scope)
     if more:  # a hostile or huge scope: follow the quote and the anchor's heaviest tokens
         tokens = _searched(quote, scope)
     role = quote.figure.role
@@ -462,8 +476,8 @@ class Order:
 def candidates(quote: Quote, windows: Windows, slots: Slots, order: Order | None = None
                ) -> list[Candidate]:
     best: dict[tuple[str, int], Candidate] = {}
-    for scope in quote.scopes:
-        for token in _scope_tokens(quote, scope):
+    for scope in sorted(quote.scopes, key=lambda s: s.start - s.end):  # the widest read first
+        for token in _scope_tokens(quote, scope, windows):
             candidate = score(quote, scope.document, token, scope, windows, slots, order)
             if not token.plain and not candidate.gap_zero:
                 continue  # an exponent, coefficient or name part: only right after the anchor

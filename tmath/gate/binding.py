@@ -48,7 +48,8 @@ class ClaimSet:
 
 @dataclass(frozen=True)
 class Signature:
-    formulas: tuple[str, ...]
+    formulas: tuple[tuple[str, ...], ...]
+    """Each recorded formula, normalised, in each of its spellings."""
     terms: tuple[str, ...]
 
     @property
@@ -75,10 +76,11 @@ class Binding:
 
 
 def signature(infos: Sequence[ClaimInfo]) -> Signature:
-    formulas = tuple(dict.fromkeys(normalise(f) for i in infos for f in i.formulas))
+    formulas = tuple(dict.fromkeys(tuple(normalise(s) for s in _spellings(i, f))
+                                   for i in infos for f in i.formulas))
     terms: dict[str, None] = {}
     for info in infos:
-        for formula in info.formulas:
+        for formula in (s for f in info.formulas for s in _spellings(info, f)):
             for name in _NAMED.findall(formula):
                 terms[name] = None
             for base, sub in _SUBSCRIPTED.findall(formula.replace("\\_", "_")):
@@ -86,7 +88,12 @@ def signature(infos: Sequence[ClaimInfo]) -> Signature:
     return Signature(formulas, tuple(terms))
 
 
-def _spellings(term: str) -> tuple[str, ...]:
+def _spellings(info: ClaimInfo, formula: str) -> tuple[str, ...]:
+    spellings = getattr(info, "spellings", None)
+    return spellings(formula) if spellings else (formula,)
+
+
+def _term_spellings(term: str) -> tuple[str, ...]:
     if "_" in term:
         base, sub = term.split("_", 1)
         return (term, f"{base}_{{{sub}}}", f"{base}\\_{sub}")
@@ -96,14 +103,13 @@ def _spellings(term: str) -> tuple[str, ...]:
 def bind(document: Document, claim_set: ClaimSet) -> Binding:
     sig = signature(claim_set.infos)
     found_parts = {p.norm for m in document.formulas for p in parts(m.latex)}
-    exact = [f for f in sig.formulas if f in found_parts]
-    found = len(exact)
+    missing = [f for f in sig.formulas if not any(s in found_parts for s in f)]
+    found = len(sig.formulas) - len(missing)
     need = max(1, math.ceil(MIN_FORMULA_SHARE * len(sig.formulas)))
     if sig.formulas and found < need:
-        found += _near_matches([f for f in sig.formulas if f not in found_parts], document,
-                               need - found)
+        found += _near_matches(missing, document, need - found)
     text = document.text
-    terms = sum(1 for t in sig.terms if any(s in text for s in _spellings(t)))
+    terms = sum(1 for t in sig.terms if any(s in text for s in _term_spellings(t)))
     bound = bool(sig.formulas) and found >= need or (
         len(sig.terms) >= MIN_TERMS and terms >= MIN_TERM_SHARE * len(sig.terms)) or (
         sig.empty and claim_set.explicit)
@@ -111,15 +117,15 @@ def bind(document: Document, claim_set: ClaimSet) -> Binding:
                    len(sig.terms), bound)
 
 
-def _near_matches(recorded: list[str], document: Document, wanted: int) -> int:
+def _near_matches(recorded: list[tuple[str, ...]], document: Document, wanted: int) -> int:
     shown = [normalise(m.latex) for m in document.formulas]
     found, budget = 0, MAX_NEAR_CHECKS
-    for norm in recorded:
+    for spellings in recorded:
         for other in shown:
-            budget -= 1
+            budget -= len(spellings)
             if budget < 0:
                 return found
-            if similarity(norm, other) >= CHANGED_SIMILARITY:
+            if any(similarity(norm, other) >= CHANGED_SIMILARITY for norm in spellings):
                 found += 1
                 break
         if found >= wanted:

@@ -35,7 +35,7 @@ MAX_LINE = 10_000
 """Characters of a line the gate looks at; the rest of a longer line is ignored."""
 MAX_FORMULA = 20_000
 """Longest display formula; an unclosed ``$$`` further than this is left as text."""
-MAX_FORMULAS = 5_000
+MAX_FORMULAS = 1_000
 """Display formulas judged per document; a document with more fails the gate and says so."""
 
 CHINESE_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
@@ -130,8 +130,6 @@ class Document:
     bom: bool = False
     skipped_formulas: int = 0
     """Display formulas beyond :data:`MAX_FORMULAS` (not judged; the gate fails)."""
-    _inline: tuple[array, array] = field(default_factory=lambda: (array("q"), array("q")),
-                                         repr=False)
     _display: tuple[array, array] = field(default_factory=lambda: (array("q"), array("q")),
                                           repr=False)
     _raw_starts: list[int] | None = field(default=None, repr=False)
@@ -142,19 +140,17 @@ class Document:
 
     @property
     def inline(self) -> tuple[Math, ...]:
-        """Inline formulas ``$…$`` (kept compactly; built on demand)."""
-        starts, ends = self._inline
+        """Inline formulas ``$…$`` (found again on demand: the gate itself does not need
+        them)."""
+        lines = self.text.split("\n")
+        scan = _math(self.text, self.line_starts, _fenced_lines(lines), keep_inline=True)
+        starts, ends = scan.inline_starts, scan.inline_ends
         return tuple(Math(self.text[a + 1:b - 1], self.line_of(a), self.line_of(a), a, False,
                           b, a + 1) for a, b in zip(starts, ends))
 
     def in_display(self, offset: int) -> bool:
         """Whether ``offset`` lies inside a display formula (its delimiters included)."""
         starts, ends = self._display
-        k = bisect.bisect_right(starts, offset) - 1
-        return k >= 0 and offset < ends[k]
-
-    def in_inline(self, offset: int) -> bool:
-        starts, ends = self._inline
         k = bisect.bisect_right(starts, offset) - 1
         return k >= 0 and offset < ends[k]
 
@@ -300,9 +296,8 @@ def parse_document(text: str, path: str = "<text>") -> Document:
     document.pins, comments = _pins(lines, starts, document.sections, len(body))
     scan = _math(body, starts, fences)
     document.formulas = tuple(scan.display[:MAX_FORMULAS])
-    document.skipped_formulas = max(0, len(scan.display) - MAX_FORMULAS)
+    document.skipped_formulas = max(0, len(scan.display) - MAX_FORMULAS) + scan.skipped
     document.unclosed_math = tuple(scan.unclosed)
-    document._inline = (scan.inline_starts, scan.inline_ends)
     document._display = (scan.display_starts, scan.display_ends)
     document.masked = _mask(body, [(starts[i] + a, starts[i] + b) for i, a, b in blank] + comments)
     return document
@@ -490,17 +485,21 @@ class _MathScan:
     inline_starts: array = field(default_factory=lambda: array("q"))
     inline_ends: array = field(default_factory=lambda: array("q"))
     unclosed: list[int] = field(default_factory=list)
+    skipped: int = 0
 
 
 _DOLLARS = re.compile(r"\$+")
+_INLINE = re.compile(r"\$[^$\n]+\$")
+_INLINE_RUN = re.compile(r"(?:\$[^$\n]+\$[^$\n]*)*")
 
 
-def _math(body: str, starts: list[int], fences: set[int]) -> _MathScan:
+def _math(body: str, starts: list[int], fences: set[int], keep_inline: bool = False) -> _MathScan:
     """Display and inline formulas, scanning left to right once.
 
     A run of four or more ``$`` is a row of empty display formulas (``$$$$``): skipped in one
     step, so a line of dollars costs as much as a line of letters. Empty formulas are not
-    kept (there is nothing in them to check).
+    kept (there is nothing in them to check). Inline formulas are skipped over, and kept
+    only when asked (``keep_inline``): the gate needs them only to pair the ``$``.
     """
     fence_spans = sorted(_fence_spans(fences, starts, len(body)))
     scan = _MathScan()
@@ -534,6 +533,10 @@ def _math(body: str, starts: list[int], fences: set[int]) -> _MathScan:
                 continue
             latex = body[j + 2:k]
             stripped = latex.strip()
+            if stripped and len(scan.display) >= MAX_FORMULAS:
+                # too many to judge: the gate fails and says so; the rest is only counted
+                scan.skipped += 1 + body.count("$$", k + 2) // 2
+                break
             if stripped:
                 inner = j + 2 + (len(latex) - len(latex.lstrip()))
                 scan.display.append(Math(stripped, line(j), line(k), j, True, k + 2, inner))
@@ -541,16 +544,16 @@ def _math(body: str, starts: list[int], fences: set[int]) -> _MathScan:
             scan.display_ends.append(k + 2)
             i = k + 2
             continue
-        eol = body.find("\n", j + 1)
-        eol = len(body) if eol < 0 else eol
-        k = body.find("$", j + 1, eol)
-        if k < 0:
-            i = j + 1
+        run = _INLINE_RUN.match(body, j)  # "$a$ and $b$ …": consecutive inline formulas
+        if run.end() == j:
+            i = j + 1  # a lone "$" (a price, say)
             continue
-        if k > j + 1 and not body[j + 1:k].isspace():
-            scan.inline_starts.append(j)
-            scan.inline_ends.append(k + 1)
-        i = k + 1
+        if keep_inline:
+            for inline in _INLINE.finditer(body, j, run.end()):
+                if not inline.group()[1:-1].isspace():
+                    scan.inline_starts.append(inline.start())
+                    scan.inline_ends.append(inline.end())
+        i = run.end()
     return scan
 
 

@@ -19,6 +19,7 @@ formula with no near match at all is ``missing``.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
@@ -102,6 +103,8 @@ def _top_level(text: str, separator: str) -> list[int]:
 
 def _links(text: str, at: int) -> list[Part]:
     """Runs of at least one link of the chain of equalities in ``text`` (not the whole)."""
+    if "=" not in text:
+        return []
     equals = [k for k in _top_level(text, "=")
               if (k == 0 or text[k - 1] not in "<>!=\\:") and text[k + 1:k + 2] != "="]
     if not equals or len(equals) > MAX_LINKS:
@@ -118,10 +121,11 @@ def _links(text: str, at: int) -> list[Part]:
     return found
 
 
-def parts(latex: str) -> list[Part]:
+@functools.lru_cache(maxsize=4096)
+def parts(latex: str) -> tuple[Part, ...]:
     """The whole formula, its rows, and the runs of links of its chains of equalities."""
     found = [Part(normalise(latex), 0, "whole")]
-    if _ENVIRONMENT.search(latex):
+    if "\\begin" in latex and _ENVIRONMENT.search(latex):
         body = _ENVIRONMENT.sub(lambda m: " " * len(m.group()), latex)
         cuts = [0] + [k + 2 for k in _top_level(body, "\\\\")] + [len(body) + 2]
         rows = [(body[a:b - 2].replace("&", " "), a) for a, b in zip(cuts, cuts[1:])
@@ -139,11 +143,13 @@ def parts(latex: str) -> list[Part]:
         if part.norm and part.norm not in seen:
             seen.add(part.norm)
             unique.append(part)
-    return unique
+    return tuple(unique)
 
 
 def similarity(a: str, b: str) -> float:
     a, b = a[:MAX_COMPARED], b[:MAX_COMPARED]
+    if not a or not b or 2 * min(len(a), len(b)) / (len(a) + len(b)) < CHANGED_SIMILARITY:
+        return 0.0  # lengths alone rule it out (difflib's real_quick_ratio, without difflib)
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     if matcher.real_quick_ratio() < CHANGED_SIMILARITY or matcher.quick_ratio() < CHANGED_SIMILARITY:
         return 0.0
@@ -154,7 +160,7 @@ def similarity(a: str, b: str) -> float:
 class _Shown:
     document: Document
     math: Math
-    parts: list[Part]
+    parts: tuple[Part, ...]
 
 
 FormulaKey = tuple[str, int]
@@ -217,17 +223,20 @@ def judge_formulas(documents: Sequence[Document], infos: Sequence[ClaimInfo],
     for info in infos:
         paths = held.get(info.id, everywhere)
         for recorded in dict.fromkeys(info.formulas):
-            norm = normalise(recorded)
-            hits = [(key, part) for key, part in by_text.get(norm, []) if key[0] in paths]
+            norms = [normalise(s) for s in _spellings(info, recorded)]
+            hits = [(key, part) for norm in norms for key, part in by_text.get(norm, [])
+                    if key[0] in paths]
             for key, part in hits:
                 vouching.setdefault(key, []).append((info.id, part))
             if not hits:
-                unmatched.append((info, recorded, norm))
+                unmatched.append((info, recorded, norms))
     free = [key for key in shown if key not in vouching]
     changed: dict[FormulaKey, list[tuple[ClaimInfo, str, float, Part]]] = {}
     lost: list[tuple[ClaimInfo, str]] = []
-    for info, recorded, norm in unmatched:
-        best = _near(shown, free, info, norm, held.get(info.id, everywhere))
+    for info, recorded, norms in unmatched:
+        near = [b for b in (_near(shown, free, info, n, held.get(info.id, everywhere))
+                            for n in norms) if b is not None]
+        best = max(near, key=lambda b: b[2]) if near else None
         if best is None:
             lost.append((info, recorded))
         else:
@@ -275,6 +284,11 @@ def judge_formulas(documents: Sequence[Document], infos: Sequence[ClaimInfo],
             detail=f"claim {info.id} vouches for a formula that is not in the document "
                    "(nor anything close to it)"))
     return findings
+
+
+def _spellings(info: ClaimInfo, formula: str) -> tuple[str, ...]:
+    spellings = getattr(info, "spellings", None)
+    return spellings(formula) if spellings else (formula,)
 
 
 def _verdict(result: Any) -> str:
