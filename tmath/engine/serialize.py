@@ -116,74 +116,105 @@ def _encode(value: Any, hint: Any, where: str) -> Any:
 
 
 def _decode(hint: Any, data: Any, where: str) -> Any:
+    return _decoder(hint)(data, where)
+
+
+@functools.lru_cache(maxsize=None)
+def _decoder(hint: Any):
+    """A function (data, where) -> value for ``hint``, built once per type (reading a cached
+    run decodes thousands of values)."""
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if hint is Any or hint is object:
-        return _plain(data, where)
+        return _plain
     if hint is None or hint is type(None):
-        if data is not None:
-            raise ShapeError(f"{where}: expected null")
-        return None
+        def none(data, where):
+            if data is not None:
+                raise ShapeError(f"{where}: expected null")
+            return None
+        return none
     if _is_union(origin):
-        for arm in args:
-            try:
-                return _decode(arm, data, where)
-            except ShapeError:
-                continue
-        raise ShapeError(f"{where}: {data!r:.80} fits none of {hint}")
+        arms = [_decoder(arm) for arm in args]
+
+        def union(data, where):
+            for arm in arms:
+                try:
+                    return arm(data, where)
+                except ShapeError:
+                    continue
+            raise ShapeError(f"{where}: {data!r:.80} fits none of {hint}")
+        return union
     if origin is Literal:
-        if not any(data == a and type(data) is type(a) for a in args):
-            raise ShapeError(f"{where}: {data!r:.80} is not one of {args}")
-        return data
-    if hint is bool:
-        if not isinstance(data, bool):
-            raise ShapeError(f"{where}: expected true or false")
-        return data
-    if hint is int:
-        if isinstance(data, bool) or not isinstance(data, int):
-            raise ShapeError(f"{where}: expected an integer")
-        return data
+        allowed = {(type(a), a) for a in args}
+
+        def literal(data, where):
+            if (type(data), data) not in allowed:
+                raise ShapeError(f"{where}: {data!r:.80} is not one of {args}")
+            return data
+        return literal
+    if hint in (bool, int, str):
+        def scalar(data, where):
+            if type(data) is not hint:
+                raise ShapeError(f"{where}: expected {hint.__name__}, got {type(data).__name__}")
+            return data
+        return scalar
     if hint is float:
-        if isinstance(data, str) and data in NON_FINITE:
-            return NON_FINITE[data]
-        if isinstance(data, bool) or not isinstance(data, (int, float)):
+        def number(data, where):
+            kind = type(data)
+            if kind is float or kind is int:
+                return float(data)
+            if kind is str and data in NON_FINITE:
+                return NON_FINITE[data]
             raise ShapeError(f"{where}: expected a number")
-        return float(data)
-    if hint is str:
-        if not isinstance(data, str):
-            raise ShapeError(f"{where}: expected a string")
-        return data
+        return number
     if origin in (tuple, list):
-        if not isinstance(data, list):
-            raise ShapeError(f"{where}: expected a list")
         if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
-            if len(data) != len(args):
-                raise ShapeError(f"{where}: expected {len(args)} items, got {len(data)}")
-            return tuple(_decode(a, v, f"{where}[{i}]")
-                         for i, (v, a) in enumerate(zip(data, args)))
-        item = args[0] if args else Any
-        items = [_decode(item, v, f"{where}[{i}]") for i, v in enumerate(data)]
-        return tuple(items) if origin is tuple else items
+            parts = [_decoder(a) for a in args]
+
+            def fixed(data, where):
+                if type(data) is not list or len(data) != len(parts):
+                    raise ShapeError(f"{where}: expected a list of {len(parts)} items")
+                return tuple(part(v, f"{where}[{i}]") for i, (part, v) in enumerate(zip(parts, data)))
+            return fixed
+        item = _decoder(args[0] if args else Any)
+        build = tuple if origin is tuple else list
+
+        def sequence(data, where):
+            if type(data) is not list:
+                raise ShapeError(f"{where}: expected a list")
+            return build([item(v, where) for v in data])
+        return sequence
     if origin is dict:
-        if not isinstance(data, dict):
-            raise ShapeError(f"{where}: expected an object")
-        item = args[1] if len(args) == 2 else Any
-        return {k: _decode(item, v, f"{where}[{k!r}]") for k, v in data.items()}
+        item = _decoder(args[1] if len(args) == 2 else Any)
+
+        def mapping(data, where):
+            if type(data) is not dict:
+                raise ShapeError(f"{where}: expected an object")
+            return {k: item(v, f"{where}[{k!r}]") for k, v in data.items()}
+        return mapping
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        if not isinstance(data, dict):
-            raise ShapeError(f"{where}: expected an object for {hint.__name__}")
-        fields = _fields(hint)
-        names = {name for name, _ in fields}
-        if set(data) != names:
-            extra, missing = sorted(set(data) - names), sorted(names - set(data))
-            raise ShapeError(f"{where}: {hint.__name__} fields differ "
-                             f"(unexpected {extra}, missing {missing})")
-        values = {name: _decode(field_hint, data[name], f"{where}.{name}")
-                  for name, field_hint in fields}
-        try:
-            return hint(**values)
-        except Exception as exc:  # a __post_init__ that rejects the values
-            raise ShapeError(f"{where}: {hint.__name__} rejects these values: {exc}") from None
-    raise ShapeError(f"{where}: values of type {hint} cannot be read")
+        def instance(data, where):
+            fields = _field_decoders(hint)
+            if type(data) is not dict:
+                raise ShapeError(f"{where}: expected an object for {hint.__name__}")
+            if data.keys() != fields.keys():
+                extra, missing = sorted(set(data) - set(fields)), sorted(set(fields) - set(data))
+                raise ShapeError(f"{where}: {hint.__name__} fields differ "
+                                 f"(unexpected {extra}, missing {missing})")
+            values = {name: decode(data[name], where) for name, decode in fields.items()}
+            try:
+                return hint(**values)
+            except Exception as exc:  # a __post_init__ that rejects the values
+                raise ShapeError(f"{where}: {hint.__name__} rejects these values: {exc}") from None
+        return instance
+
+    def unsupported(data, where):
+        raise ShapeError(f"{where}: values of type {hint} cannot be read")
+    return unsupported
+
+
+@functools.lru_cache(maxsize=None)
+def _field_decoders(cls: type) -> dict[str, Any]:
+    return {name: _decoder(hint) for name, hint in _fields(cls)}
 
 
 def _item(value: Any) -> Any:
