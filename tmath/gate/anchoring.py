@@ -60,8 +60,9 @@ WEAK_CONTEXT = 0.25
 """A quote candidate needs this much context, unless it is the only one in its scope."""
 STRONG_CONTEXT = 0.75
 """A candidate that prints neither the quote nor a consistent value needs this much
-context, and the figure's unit (万, %, k, …): then the document changed the figure, and it is
-judged inaccurate."""
+context, and a percentage must be read from a percentage: then the document changed the
+figure, and it is judged inaccurate. (Other units may differ between documents: 1600 万 and
+16,000,000 are the same figure in two styles.)"""
 ORDER_BONUS = 0.1
 """For a candidate that keeps the claim's figures in the order they are recorded (after the
 figure recorded before it, before the one recorded after it)."""
@@ -188,7 +189,7 @@ class Candidate:
     tier: str          # "quote", "consistent" or "context"
     score: float
     gap_zero: bool     # the prefix ends right before it
-    unit_match: bool = True
+    unit_match: bool = True  # a percentage read from a percentage (other units may differ)
     in_order: bool = False
 
     @property
@@ -412,8 +413,8 @@ def score(quote: Quote, document: Document, token: Token, scope: Scope, windows:
     total += UNIT_BONUS if printed_unit == unit else -UNIT_PENALTY
     in_order = order.keeps(quote.key, document.path, token.start) if order else False
     total += ORDER_BONUS if in_order else 0.0
-    return Candidate(document, token, scope, ctx, tier, total, touching, printed_unit == unit,
-                     in_order)
+    percent = (printed_unit == "%") == (unit == "%")  # 92% is not 92, nor 0.92
+    return Candidate(document, token, scope, ctx, tier, total, touching, percent, in_order)
 
 
 # -- candidates ----------------------------------------------------------------------------------
