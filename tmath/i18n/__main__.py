@@ -3,6 +3,7 @@
     python -m tmath.i18n extract [--lang zh] [--claims DIR]   update the .po catalogs
     python -m tmath.i18n compile [--claims DIR]               .po -> .mo
     python -m tmath.i18n check [--lang zh]                     exit 1 if a text is untranslated
+    (extract and check take --only MODULE to work on one claims module)
 
 ``extract`` writes the interface catalog (tmath/locale/<lang>/LC_MESSAGES/tmath.po, only
 without ``--claims``) and one catalog per claims module (<folder>/locale/<lang>/LC_MESSAGES/<module>.po), keeping every
@@ -34,7 +35,7 @@ def _catalog_path(root: Path, lang: str, domain: str) -> Path:
     return root / "locale" / lang / "LC_MESSAGES" / f"{domain}.po"
 
 
-def _results(folder: Path):
+def _results(folder: Path, only: list[str] = ()):
     from tmath.defaults import DEFAULT_SEED
     from tmath.engine.registry import load
     from tmath.engine.runner import verify_one
@@ -42,18 +43,22 @@ def _results(folder: Path):
     registry = load([folder], builtin=False)
     for error in registry.errors:
         print(f"load error: {error}", file=sys.stderr)
-    return [verify_one(spec, DEFAULT_SEED) for spec in registry]
+    return [verify_one(spec, DEFAULT_SEED) for spec in registry
+            if not only or Path(spec.path).stem in only]
 
 
-def _plan(lang: str, claims: list[str]) -> list[tuple[Path, object]]:
-    """(catalog path, merged catalog) for the interface and every claims module."""
+def _plan(lang: str, claims: list[str], only: list[str] = ()) -> list[tuple[Path, object]]:
+    """(catalog path, merged catalog) for the interface and every claims module (or only the
+    modules named in ``only``, by file stem)."""
     plans = []
-    if not claims:  # the interface is tmath's own: kept with the built-in claims
+    if not claims and not only:  # the interface is tmath's own: kept with the built-in claims
         path = _catalog_path(PACKAGE_DIR, lang, "tmath")
         plans.append((path, merge(interface_texts(), _read(path), keep_unused=True)))
     tr = Translator(lang)
     for folder in _folders(claims):
-        for stem, needed in sorted(claim_texts(_results(folder), tr).items()):
+        for stem, needed in sorted(claim_texts(_results(folder, only), tr).items()):
+            if only and stem not in only:
+                continue
             path = _catalog_path(folder, lang, stem)
             plans.append((path, merge(needed, _read(path))))
     return plans
@@ -63,8 +68,8 @@ def _read(path: Path) -> str | None:
     return path.read_text(encoding="utf-8") if path.is_file() else None
 
 
-def extract(lang: str, claims: list[str]) -> int:
-    for path, merged in _plan(lang, claims):
+def extract(lang: str, claims: list[str], only: list[str] = ()) -> int:
+    for path, merged in _plan(lang, claims, only):
         path.parent.mkdir(parents=True, exist_ok=True)
         project = "tmath interface" if path.stem == "tmath" else f"claims: {path.stem}"
         path.write_text(write_po(merged.entries, lang, project), encoding="utf-8")
@@ -73,8 +78,9 @@ def extract(lang: str, claims: list[str]) -> int:
     return 0
 
 
-def check(lang: str, claims: list[str]) -> int:
-    missing = [(path, e) for path, merged in _plan(lang, claims) for e in merged.untranslated]
+def check(lang: str, claims: list[str], only: list[str] = ()) -> int:
+    missing = [(path, e) for path, merged in _plan(lang, claims, only)
+               for e in merged.untranslated]
     for path, entry in missing:
         context = f" [{entry.msgctxt}]" if entry.msgctxt else ""
         print(f"{path}: untranslated{context}: {entry.msgid}")
@@ -96,11 +102,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("command", choices=("extract", "compile", "check"))
     parser.add_argument("--lang", default="zh")
     parser.add_argument("--claims", action="append", default=[], metavar="DIR")
+    parser.add_argument("--only", action="append", default=[], metavar="MODULE",
+                        help="only this claims module (file stem, e.g. s01_scaled_dot_product)")
     args = parser.parse_args(argv)
     if args.command == "extract":
-        return extract(args.lang, args.claims)
+        return extract(args.lang, args.claims, args.only)
     if args.command == "check":
-        return check(args.lang, args.claims)
+        return check(args.lang, args.claims, args.only)
     return compile_catalogs(args.claims)
 
 
