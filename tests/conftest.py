@@ -49,15 +49,18 @@ DIE_MEAN = '''
 import sympy as sp
 from tmath import Foil, Statement, claim
 
+k = sp.Symbol("k", integer=True)
+MEAN = sp.Sum(k, (k, 1, 6)) / 6  # E[X] for X uniform on 1..6
+
 @claim(id="{id}", title="A fair die has mean {value}", section="1.1",
-       statement=Statement("E[X] = {value} for a fair six-sided die", sp.Rational({value_src})),
+       statement=Statement("E[X] = {value} for a fair six-sided die", sp.Rational({value_src}),
+                           lhs=MEAN),
        premises=("X is uniform on 1..6",),
        foils=(Foil("E[X] = 3", sp.Integer(3)),), statistical_tests=1{extra})
 class DieMean:
     """The mean of 1..6 is 21/6."""
     def prove(self, value, proof):
-        k = sp.Symbol("k", integer=True)
-        mean = proof.chain(sp.Sum(k, (k, 1, 6)) / 6, "E[X]").evaluate("sum of 1..6")
+        mean = proof.chain(MEAN, "E[X]").evaluate("sum of 1..6")
         proof.conclude(value, mean)
 
     def check(self, value, experiment):

@@ -1,19 +1,31 @@
-"""Every built-in claim verifies, and its checks reject every foil (the audit).
-
-One parametrized test per claim, generated from the registry like scikit-learn's
-``parametrize_with_checks``: adding a claim adds its tests.
+"""Every built-in claim verifies, its checks reject every foil, and its proof and check are sound
+in the ways the engine can test: generated from the registry like scikit-learn's
+``parametrize_with_checks``, so adding a claim adds its tests.
 """
 
 from __future__ import annotations
 
-import pytest
+import functools
+import math
 
-from tmath.engine.registry import load
+import pytest
+import sympy as sp
+
 from tmath.defaults import DEFAULT_SEED
-from tmath.engine.runner import audit_one
+from tmath.engine.proof import wrong_results
+from tmath.engine.registry import load
+from tmath.engine.results import PROVED
+from tmath.engine.runner import audit_one, run_check, run_proof
 
 REGISTRY = load()
 IDS = [spec.id for spec in REGISTRY]
+PROOF_IDS = [spec.id for spec in REGISTRY if spec.no_proof is None]
+RESOLUTION = 2.0  # percent: every statistical test resolves a 2 % deviation, or says why not
+
+
+@functools.lru_cache(maxsize=None)
+def audit(claim_id: str):
+    return audit_one(REGISTRY.get(claim_id), DEFAULT_SEED)
 
 
 def test_builtin_claims_load_cleanly():
@@ -22,31 +34,113 @@ def test_builtin_claims_load_cleanly():
 
 
 @pytest.mark.parametrize("claim_id", IDS)
-def test_claim_verifies_and_rejects_every_foil(claim_id):
-    audit = audit_one(REGISTRY.get(claim_id), DEFAULT_SEED)
-    result = audit.statement
-    assert result.verdict in ("verified", "heuristic"), (
-        result.proof.reason, result.empirical.headline)
-    if result.info.no_proof is None:
-        assert result.proof.status in ("proved", "proved-for-cases")
-    assert result.info.foils, "every claim declares at least one foil"
-    weak = [(f.text, f.proof.status, f.empirical.headline) for f in audit.foils if not f.rejected]
+def test_claim_verifies_and_every_test_can_fail(claim_id):
+    """The statement verifies; both channels reject every foil and near-miss; every test of
+    the randomized check rejects at least one of them (none is inert) unless it is a sanity
+    test with its reason."""
+    result = audit(claim_id)
+    statement = result.statement
+    assert statement.verdict in ("verified", "heuristic"), (
+        statement.proof.reason, statement.empirical.headline)
+    if statement.info.no_proof is None:
+        assert statement.proof.status in PROVED
+    assert statement.info.foils, "every claim declares at least one foil"
+    weak = [(f.text, f.proof.status, f.empirical.headline) for f in result.foils if not f.rejected]
     assert not weak, weak
-    for foil in audit.foils:
+    for foil in result.foils:
         if foil.proof_rejects is not None:
             assert foil.proof_rejects, foil.text
         assert foil.check_rejects, foil.text
+    assert not result.inert_tests, [t.title for t in result.inert_tests]
+
+
+@pytest.mark.parametrize("claim_id", PROOF_IDS)
+def test_proof_derives_something(claim_id):
+    """At least one derivation step that SymPy checked, or a vetted rule, an equation of a
+    declared premise or an earlier result: the final comparison with the statement and no-ops
+    do not count."""
+    steps = audit(claim_id).statement.proof.steps
+    derivation = [s for s in steps if s.derives]
+    assert derivation, [(s.why, s.kind) for s in steps]
+    assert any(s.kind == "checked" for s in derivation) or any(
+        s.kind in ("rule", "lemma", "derived", "premise") for s in derivation)
+
+
+@pytest.mark.parametrize("claim_id", PROOF_IDS)
+def test_every_computed_result_is_used(claim_id):
+    """Replacing the result of any computing step (evaluate, limit, differentiate) by a wrong
+    value makes the proof fail: a proof that still holds did not use what it computed."""
+    spec = REGISTRY.get(claim_id)
+    with wrong_results(index=-1) as counter:  # count the computing steps
+        baseline = run_proof(spec, spec.statement.value)
+    assert baseline.status in PROVED, baseline.reason
+    survivors = []
+    for index in range(counter["seen"]):
+        with wrong_results(index):
+            mutated = run_proof(spec, spec.statement.value)
+        if mutated.status in PROVED:
+            survivors.append(index)
+    assert not survivors, f"computing steps {survivors} can be wrong and the proof still holds"
+
+
+def _free_parameters(spec) -> set:
+    value = spec.statement.value
+    parts = value if isinstance(value, tuple) else (value,)
+    symbols = set()
+    for part in parts:
+        if isinstance(part, sp.Basic):
+            symbols |= {s for s in part.free_symbols if isinstance(s, sp.Symbol)}
+    return symbols
 
 
 @pytest.mark.parametrize("claim_id", IDS)
-def test_proof_has_checked_steps(claim_id):
-    """A proof must derive something: at least one step SymPy checked before the conclusion."""
+def test_checks_draw_the_statements_parameters(claim_id):
+    """A statement with free parameters is checked at points drawn from their domain, recorded
+    with each test, and the points change with the seed."""
     spec = REGISTRY.get(claim_id)
-    if spec.no_proof is not None:
-        pytest.skip("no theorem to prove: " + spec.no_proof)
-    from tmath.engine.runner import run_proof
+    if not _free_parameters(spec):
+        pytest.skip("the statement's value has no free parameter")
+    first = run_check(spec, spec.statement.value, DEFAULT_SEED)
+    drawn = [t.parameters for t in first.tests if t.parameters]
+    assert drawn, "no test records the point it ran at: draw it with experiment.draw(...)"
+    other = run_check(spec, spec.statement.value, DEFAULT_SEED + 1)
+    assert drawn != [t.parameters for t in other.tests if t.parameters], \
+        "the drawn points do not depend on the seed"
 
-    steps = run_proof(spec, spec.statement.value).steps
-    derivation = [s for s in steps if s.why != "matches the statement"]
-    assert any(s.kind in ("checked", "lemma", "rule", "premise") for s in derivation)
-    assert any(s.kind == "checked" for s in steps)
+
+@pytest.mark.parametrize("claim_id", IDS)
+def test_statistical_tests_resolve_two_percent(claim_id):
+    for test in audit(claim_id).statement.empirical.tests:
+        if test.kind != "statistical" or test.resolution_reason:
+            continue
+        if test.resolution and test.resolution.endswith("of the stated value"):
+            assert float(test.resolution.split("%")[0]) <= RESOLUTION, test.title
+        elif test.resolution and test.resolution.endswith("σ"):
+            assert float(test.resolution.rstrip("σ")) <= RESOLUTION / 100 + 1e-12, test.title
+
+
+def test_the_mutation_guard_catches_a_proof_that_throws_its_limit_away(claims_dir):
+    """The guard above can fail: a proof that computes a limit and concludes on another chain
+    is caught by the engine (computed and unused) before the guard is even needed."""
+    folder = claims_dir({"thrown.py": '''
+import sympy as sp
+from tmath import Foil, Statement, claim
+
+c, g = sp.symbols("c g", positive=True)
+P = 1 / (1 + sp.exp(-c * g))
+
+
+@claim(id="thrown-away", title="t", section="1", statement=Statement("lim p = 1", sp.Integer(1),
+       lhs=sp.Limit(P, c, sp.oo)), premises=("g > 0",), foils=(Foil("lim = 1/2", sp.Rational(1, 2)),))
+class Thrown:
+    def prove(self, value, proof):
+        proof.chain(P, "p").limit(c, sp.oo)
+        proof.conclude(value, proof.chain(sp.Limit(P, c, sp.oo), "again").evaluate())
+
+    def check(self, value, experiment):
+        experiment.close(float(1 / (1 + math.exp(-50))), float(value), 1e-12, "p at c = 50")
+'''.replace("float(1 / (1 + math.exp(-50)))", "1.0")})
+    spec = load([folder], builtin=False).get("thrown-away")
+    result = run_proof(spec, spec.statement.value)
+    assert result.status == "failed" and "computed and unused" in result.reason
+    assert math.isfinite(result.seconds)

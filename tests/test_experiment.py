@@ -97,3 +97,53 @@ def test_skewed_means_get_more_draws():
     symmetric.add(rng.normal(size=20_000))
     skewed.add(rng.lognormal(0, 1.5, size=20_000))
     assert stats.edgeworth_sample_size(skewed, 1e-5) > 50 * stats.edgeworth_sample_size(symmetric, 1e-5)
+
+
+# -- parameters drawn from the domain ----------------------------------------------------------
+
+from tmath.engine.experiment import LOOKS, SPENDING, Integers, Reals  # noqa: E402
+import sympy as sp  # noqa: E402
+
+
+def test_parameters_come_edges_first_then_from_the_stream():
+    d_k, beta = sp.Symbol("d_k", positive=True, integer=True), sp.Symbol("beta", positive=True)
+    domains = {d_k: Integers(1, 512), beta: Reals(0.5, 0.999)}
+    first = experiment(seed=3).draw(domains, count=5)
+    assert [p[d_k] for p in first[:2]] == [1, 512] and [p[beta] for p in first[:2]] == [0.5, 0.999]
+    assert all(1 <= p[d_k] <= 512 and 0.5 <= p[beta] <= 0.999 for p in first)
+    again = experiment(seed=3).draw(domains, count=5)
+    other = experiment(seed=4).draw(domains, count=5)
+    assert [p.values for p in first] == [p.values for p in again]
+    assert [p.values for p in first[2:]] != [p.values for p in other[2:]]
+
+
+def test_a_test_records_its_point_and_a_symbolic_foil_fails_instead_of_raising():
+    d_k = sp.Symbol("d_k", positive=True, integer=True)
+    exp = experiment(tests=2)
+    [point] = exp.draw({d_k: Integers(4, 4)}, count=1)
+    assert point.value(sp.sqrt(d_k)) == 2.0
+    sample = lambda rng, m: rng.normal(0.0, 2.0, size=m)  # noqa: E731
+    good = exp.variance(sample, point.value(d_k), "Var", at=point)
+    assert good.passed and good.parameters == (("d_k", 4),)
+    unevaluated = exp.variance(sample, point.value(sp.Symbol("unknown")), "Var", at=point)
+    assert not unevaluated.passed
+    closed = exp.close(point.value(sp.zoo), 1.0, 1e-9, "close")
+    assert not closed.passed
+    assert not exp.holds(sp.Symbol("x") > 0, "relation").passed
+
+
+def test_the_sequential_design_spends_alpha_and_stops_clear_rejections_early():
+    assert sum(SPENDING) == pytest.approx(1.0) and LOOKS[-1] == 1.0
+    normal = lambda rng, m: rng.normal(10.0, 1.0, size=m)  # noqa: E731
+    true = experiment().mean(normal, 10.0, "true")
+    far = experiment().mean(normal, 15.0, "50 % off")
+    assert true.passed and true.looks == len(LOOKS)
+    assert not far.passed and far.looks == 1 and far.n < true.n / 4
+    assert float(true.resolution.split("%")[0]) <= 2.0
+
+
+def test_no_false_alarms_from_the_early_looks():
+    """Over 60 seeds a true mean is never rejected (each run has α = 10⁻⁵ over 4 looks)."""
+    uniform = lambda rng, m: rng.uniform(0, 1, size=m)  # noqa: E731
+    assert all(experiment(seed=s).mean(uniform, 0.5, "true", min_effect=0.05).passed
+               for s in range(60))

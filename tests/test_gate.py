@@ -50,7 +50,7 @@ k = sp.Symbol("k", integer=True, positive=True)
 
 
 @claim(id="die-face-mean", title="A fair die shows 7/2 on average", section="1.1",
-       statement=Statement("E[X] = 7/2", sp.Rational(7, 2)),
+       statement=Statement("E[X] = 7/2", sp.Rational(7, 2), lhs=sp.Sum(k, (k, 1, 6)) / 6),
        premises=("X is uniform on 1..6",), foils=(Foil("E[X] = 3", sp.Integer(3)),),
        figures=(Figure("mean face", "3.5", near=r"\frac{7}{2}", compute=lambda: sum(FACES) / 6),),
        formulas=(r"E[X] = \frac{1+2+3+4+5+6}{6} = \frac{7}{2}",))
@@ -65,7 +65,8 @@ class DieFaceMean:
 
 
 @claim(id="die-face-variance", title="A fair die has variance 35/12", section="1.2",
-       statement=Statement("Var(X) = 35/12", sp.Rational(35, 12)),
+       statement=Statement("Var(X) = 35/12", sp.Rational(35, 12),
+                           lhs=sp.Sum(k**2, (k, 1, 6)) / 6 - (sp.Sum(k, (k, 1, 6)) / 6) ** 2),
        premises=("X is uniform on 1..6",), foils=(Foil("Var(X) = 3", sp.Integer(3)),),
        figures=(Figure("variance", "≈ 2.92", near=r"\frac{35}{12}", compute=lambda: 35 / 12),
                 Figure("standard deviation", "1.71", near="标准差约",
@@ -86,7 +87,7 @@ class DieFaceVariance:
 
 
 @claim(id="two-dice-sum", title="Two dice sum to 7 on average", section="2.1",
-       statement=Statement("E[X + Y] = 7", sp.Integer(7)),
+       statement=Statement("E[X + Y] = 7", sp.Integer(7), lhs=2 * sp.Sum(k, (k, 1, 6)) / 6),
        premises=("X, Y are fair dice",), foils=(Foil("E[X + Y] = 6", sp.Integer(6)),),
        figures=(Figure("chance of a double six", "1/36", near="E[Y] = 7", compute=lambda: 1 / 36),
                 Figure("chance of each face", "[0.17, 0.17, 0.17, 0.17, 0.17, 0.17]",
@@ -105,7 +106,7 @@ class TwoDiceSum:
 
 
 @claim(id="ten-dice-outcomes", title="Ten dice have 6^10 outcomes", section="2.2",
-       statement=Statement("#outcomes = 6^10", sp.Integer(6) ** 10),
+       statement=Statement("#outcomes = 6^10", sp.Integer(6) ** 10, lhs=sp.Product(6, (k, 1, 10))),
        premises=("each die has 6 faces",), foils=(Foil("10^6 outcomes", sp.Integer(10) ** 6),),
        figures=(Figure("outcomes of ten dice", "6047 万", near="一共有", compute=lambda: 6**10),
                 Figure("outcomes of ten dice, exactly", "60,466,176", near="逐个数出来是",

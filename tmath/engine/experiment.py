@@ -3,33 +3,45 @@
 A claim's ``check(value, experiment)`` draws data that satisfy the premises from
 ``experiment.rng`` (a stream derived from the run seed and the claim id) and records tests:
 
-* statistical tests (``mean``, ``variance``, ``frequencies``): sample size chosen for power
-  ``POWER`` against a stated smallest deviation, p-value and confidence interval at the
-  claim's share of the false-alarm budget;
+* statistical tests (``mean``, ``variance``, ``frequencies``): a group-sequential design. The
+  largest sample ``n`` gives power ``POWER`` against the stated smallest deviation (2 % by
+  default) at the last look; the data are looked at after 1/8, 1/4, 1/2 and all of ``n``, and
+  the test's α is spent over the looks (1/64, 2/64, 8/64, 53/64 of it), so by the union bound
+  the chance of rejecting a true statement stays ≤ α while a clear rejection stops early;
 * deterministic tests (``close``, ``holds``): a property of random inputs that must hold up to
   a floating-point tolerance derived from dtype and problem size (:func:`tolerance`).
 
-Samples are drawn in chunks, so memory stays bounded whatever ``n`` is.
+``experiment.draw({d_k: Integers(1, 512)}, count=3)`` draws a statement's free parameters from
+their domain (edges first); pass each point as ``at=`` to the tests that use it, and evaluate
+the value under test there with ``point.value(expr)``: a foil that does not evaluate to a
+number makes its test fail, never raise. Samples are drawn in chunks, so memory stays bounded.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
 from tmath.engine import stats
+from tmath.engine.parameters import Choice, Domain, Integers, Point, Reals, as_record, draw
 from tmath.engine.results import EmpiricalResult, TestResult
 from tmath.engine.stats import rounding_tolerance as tolerance  # re-exported for claims
 
-__all__ = ["Experiment", "TestResult", "EmpiricalResult", "tolerance"]
+__all__ = ["Experiment", "TestResult", "EmpiricalResult", "tolerance", "Integers", "Reals",
+           "Choice", "Point", "LOOKS", "SPENDING"]
 
 Draw = Callable[[np.random.Generator, int], np.ndarray]
 CHUNK = 1 << 14
 PILOT = 20_000
 MAX_N = 4_000_000
+LOOKS = (1 / 8, 1 / 4, 1 / 2, 1.0)
+"""When a statistical test looks at its data, as fractions of its largest sample."""
+SPENDING = (1 / 64, 2 / 64, 8 / 64, 53 / 64)
+"""The share of the test's α each look spends (they add to 1: Bonferroni over the looks)."""
+FINAL_SHARE = SPENDING[-1]
 
 
 class PlanError(Exception):
@@ -45,108 +57,160 @@ class Experiment:
     tests_declared: int
     results: list[TestResult] = field(default_factory=list)
 
+    # -- parameters ----------------------------------------------------------------------------
+    def draw(self, domains: Mapping[Any, Domain], count: int = 3) -> list[Point]:
+        """``count`` points of the parameters' domains (keys: SymPy symbols or names), edge
+        values first, from the claim's stream."""
+        return draw(self.rng, domains, count)
+
     # -- statistical tests ---------------------------------------------------------------------
     def mean(self, draw: Draw, expected: float, label: str,
-             min_effect: float = stats.DEFAULT_MIN_EFFECT) -> TestResult:
-        """z-test of E[X] = expected, corrected for skewness.
+             min_effect: float = stats.DEFAULT_MIN_EFFECT, at: Point | None = None,
+             resolution_reason: str | None = None) -> TestResult:
+        """Sequential z-test of E[X] = expected, corrected for skewness.
 
         ``min_effect`` is the smallest deviation the test must detect with power ``POWER``:
         relative to |expected|, or in units of the standard deviation when expected is 0.
-        Skewed data (products of random matrices, say) make the plain z-test's far tail
-        wrong by orders of magnitude at α ≈ 10⁻⁶; the statistic therefore goes through
-        Hall's monotone skewness correction and n is at least
-        :func:`tmath.stats.edgeworth_sample_size` of the pilot's skewness and kurtosis.
+        A resolution coarser than 2 % needs ``resolution_reason``. Skewed data (products of
+        random matrices, say) make the plain z-test's far tail wrong by orders of magnitude at
+        α ≈ 10⁻⁶; the statistic therefore goes through Hall's monotone skewness correction and
+        no look happens before :func:`tmath.engine.stats.edgeworth_sample_size` draws.
         """
         alpha = self._take_alpha()
+        expected = _finite(expected)
+        if expected is None:
+            return self._unevaluated(label, at, alpha)
         pilot = _moments(draw, self.rng, PILOT)
         sd = math.sqrt(pilot.variance)
         effect = min_effect * (abs(expected) if expected else sd)
-        n = stats.sample_size(sd, effect, alpha) if sd > 0 else 1000
-        n = min(MAX_N, max(n, stats.edgeworth_sample_size(pilot, alpha)))
-        m = _moments(draw, self.rng, n)
-        se = math.sqrt(m.variance / m.n)
-        return self._z_result(label, m.mean, expected, se, m.n, alpha,
-                              _resolution(stats.detectable(se, alpha), expected, sd, "σ"),
-                              skewness=m.skewness)
+        final_alpha = alpha * FINAL_SHARE
+        n = stats.sample_size(sd, effect, final_alpha) if sd > 0 and effect > 0 else 1000
+        floor = stats.edgeworth_sample_size(pilot, alpha * SPENDING[0])
+        n = min(MAX_N, max(n, floor))
+        moments = stats.RunningMoments()
+        for look, (share, spent) in enumerate(zip(LOOKS, SPENDING)):
+            _extend(moments, draw, self.rng, math.ceil(share * n))
+            if moments.n < floor and share < 1:
+                continue
+            se = math.sqrt(moments.variance / moments.n)
+            z = _z(moments.mean, expected, se, moments.skewness, moments.n)
+            if stats.two_sided_p(z) <= alpha * spent or share == 1:
+                break
+        resolution = _resolution(stats.detectable(math.sqrt(moments.variance / moments.n),
+                                                  final_alpha), expected, sd, "σ")
+        return self._z_result(label, moments.mean, expected, se, moments.n, alpha * spent, z,
+                              resolution, at, look, min_effect, resolution_reason)
 
     def variance(self, draw: Draw, expected: float, label: str,
-                 min_effect: float = stats.DEFAULT_MIN_EFFECT) -> TestResult:
-        """z-test of Var(X) = expected, with the exact variance of the sample variance.
-
-        The usual asymptotic (μ₄ − σ⁴)/n vanishes for two-point laws (±a), where the
-        estimate still fluctuates at order 1/n; the exact formula keeps that term.
-        """
+                 min_effect: float = stats.DEFAULT_MIN_EFFECT, at: Point | None = None,
+                 resolution_reason: str | None = None) -> TestResult:
+        """Sequential z-test of Var(X) = expected, with the exact variance of the sample
+        variance (the asymptotic (μ₄ − σ⁴)/n vanishes for two-point laws such as ±a, where
+        the estimate still fluctuates at order 1/n)."""
         alpha = self._take_alpha()
+        expected = _finite(expected)
+        if expected is None:
+            return self._unevaluated(label, at, alpha)
         pilot = _moments(draw, self.rng, PILOT)
         sd_of_square = math.sqrt(max(pilot.fourth_central - pilot.variance**2, 0.0))
         effect = min_effect * abs(expected) if expected else min_effect * pilot.variance
-        n = min(MAX_N, stats.sample_size(sd_of_square, effect, alpha)) if sd_of_square else 1000
-        m = _moments(draw, self.rng, n)
-        # plug in the central moments of one kind (both /n), or the two terms stop cancelling
-        se = math.sqrt(stats.variance_of_sample_variance(m.fourth_central, m.m2 / m.n, m.n))
-        return self._z_result(label, m.variance, expected, se, m.n, alpha,
-                              _resolution(stats.detectable(se, alpha), expected, 1.0, ""))
+        final_alpha = alpha * FINAL_SHARE
+        n = min(MAX_N, stats.sample_size(sd_of_square, effect, final_alpha)) \
+            if sd_of_square and effect > 0 else 1000
+        moments = stats.RunningMoments()
+        for look, (share, spent) in enumerate(zip(LOOKS, SPENDING)):
+            _extend(moments, draw, self.rng, max(1000, math.ceil(share * n)))
+            # the central moments of one kind (both /n), or the two terms stop cancelling
+            se = math.sqrt(stats.variance_of_sample_variance(moments.fourth_central,
+                                                             moments.m2 / moments.n, moments.n))
+            z = _z(moments.variance, expected, se, 0.0, moments.n)
+            if stats.two_sided_p(z) <= alpha * spent or share == 1:
+                break
+        resolution = _resolution(stats.detectable(se, final_alpha), expected, 1.0, "")
+        return self._z_result(label, moments.variance, expected, se, moments.n, alpha * spent, z,
+                              resolution, at, look, min_effect, resolution_reason)
 
     def frequencies(self, draw: Callable[[np.random.Generator, int], np.ndarray],
-                    probabilities: Any, label: str,
-                    min_effect: float = 0.05) -> TestResult:
-        """Chi-square goodness-of-fit of observed category indices to ``probabilities``.
+                    probabilities: Any, label: str, min_effect: float = 0.05,
+                    at: Point | None = None, resolution_reason: str | None = None) -> TestResult:
+        """Sequential chi-square goodness-of-fit of category indices to ``probabilities``.
 
         ``min_effect`` is Cohen's w = sqrt(Σ (p₁ − p₀)² / p₀), the smallest discrepancy to
-        detect with power ``POWER``.
+        detect with power ``POWER`` at the last look (a claim derives it from the resolution
+        it needs in its own parameter, e.g. a 2 % change of the temperature).
         """
         from scipy.special import chdtrc, chdtri, chndtrinc
 
         alpha = self._take_alpha()
-        p0 = np.asarray(probabilities, dtype=float).ravel()
+        p0 = np.asarray(_floats(probabilities), dtype=float).ravel()
+        if not np.all(np.isfinite(p0)) or p0.size < 2 or np.any(p0 < 0):
+            return self._unevaluated(label, at, alpha)
         k = p0.size
-        critical = float(chdtri(k - 1, alpha))
+        final_alpha = alpha * FINAL_SHARE
+        critical = float(chdtri(k - 1, final_alpha))
         noncentrality = float(chndtrinc(critical, k - 1, 1 - stats.POWER))
-        n = min(MAX_N, max(1000, math.ceil(noncentrality / min_effect**2)))
+        n_max = min(MAX_N, max(1000, math.ceil(noncentrality / min_effect**2)))
         counts = np.zeros(k, dtype=np.int64)
-        for size in _chunks(n):
-            counts += np.bincount(np.asarray(draw(self.rng, size)).ravel(), minlength=k)[:k]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            expected_counts = n * p0
-            terms = np.where(expected_counts > 0, (counts - expected_counts) ** 2 / expected_counts,
-                             np.where(counts > 0, np.inf, 0.0))
-        statistic = float(terms.sum())
-        p = float(chdtrc(k - 1, statistic)) if math.isfinite(statistic) else 0.0
-        observed = counts / n
+        drawn = 0
+        for look, (share, spent) in enumerate(zip(LOOKS, SPENDING)):
+            target = max(1000, math.ceil(share * n_max))
+            for size in _chunks(target - drawn):
+                counts += np.bincount(np.asarray(draw(self.rng, size)).ravel(),
+                                      minlength=k)[:k]
+            drawn = max(drawn, target)
+            statistic, p = _chi_square(counts, p0, drawn, chdtrc)
+            if p <= alpha * spent or share == 1:
+                break
+        observed = counts / drawn
         tv = 0.5 * float(np.abs(observed - p0).sum())
         result = TestResult(
-            label, "statistical", p > alpha,
-            f"χ²={statistic:.3g}, df={k - 1}, p={p:.2g}, TV distance {tv:.3g} (n={_sci(n)})",
-            estimate=tv, expected=0.0, n=n, p_value=p, alpha=alpha,
-            resolution=f"Cohen's w ≥ {min_effect:g}")
+            label, "statistical", p > alpha * spent,
+            f"χ²={statistic:.3g}, df={k - 1}, p={p:.2g}, TV distance {tv:.3g} (n={_sci(drawn)})",
+            estimate=tv, expected=0.0, n=drawn, p_value=p, alpha=alpha,
+            resolution=f"Cohen's w ≥ {min_effect:g}", parameters=as_record(at), looks=look + 1,
+            resolution_reason=resolution_reason)
         self.results.append(result)
         return result
 
     # -- deterministic tests -------------------------------------------------------------------
     def close(self, actual: Any, expected: Any, tol: float, label: str,
-              inputs: str = "") -> TestResult:
-        """Max |actual − expected| over all entries must not exceed ``tol``."""
-        a, e = np.asarray(actual, dtype=float), np.asarray(expected, dtype=float)
-        if a.shape != e.shape:
+              inputs: str = "", at: Point | None = None) -> TestResult:
+        """Max |actual − expected| over all entries must not exceed ``tol``; a value that is
+        not a number (a foil that does not evaluate) fails."""
+        a, e = _array(actual), _array(expected)
+        if a is None or e is None:
+            defect, shape_note = math.inf, " (a value is not a number)"
+        elif a.shape != e.shape:
             defect, shape_note = math.inf, f" (shapes {a.shape} vs {e.shape})"
         else:
             with np.errstate(invalid="ignore"):
                 diff = np.abs(a - e)
-            same_inf = (a == e)
-            defect = float(np.where(same_inf, 0.0, diff).max()) if diff.size else 0.0
+            same = (a == e)
+            diff = np.where(same, 0.0, diff)
+            defect = float(np.nanmax(np.where(np.isnan(diff), np.inf, diff))) if diff.size else 0.0
             shape_note = ""
         passed = bool(defect <= tol)
         on = f" on {inputs}" if inputs else ""
         result = TestResult(label, "deterministic", passed,
                             f"max |Δ| {defect:.2g} {'≤' if passed else '>'} tol {tol:.2g}"
-                            f"{on}{shape_note}", estimate=defect, expected=0.0)
+                            f"{on}{shape_note}", estimate=defect, expected=0.0,
+                            parameters=as_record(at))
         self.results.append(result)
         return result
 
-    def holds(self, condition: bool, label: str, detail: str = "") -> TestResult:
-        """A yes/no property observed on the simulated data."""
-        result = TestResult(label, "deterministic", bool(condition),
-                            detail or ("holds" if condition else "does not hold"))
+    def holds(self, condition: Any, label: str, detail: str = "", at: Point | None = None,
+              sanity: str | None = None) -> TestResult:
+        """A yes/no property observed on the simulated data. A condition that is not a plain
+        truth value (an unevaluated relation from a symbolic foil) fails. ``sanity`` marks a
+        test that checks the simulation itself and cannot reject a foil (with the reason), so
+        the audit does not report it as inert."""
+        try:
+            ok = bool(np.all(condition)) if isinstance(condition, np.ndarray) else bool(condition)
+        except (TypeError, ValueError):
+            ok, detail = False, detail or "the condition does not evaluate to true or false"
+        result = TestResult(label, "deterministic", ok,
+                            detail or ("holds" if ok else "does not hold"),
+                            parameters=as_record(at), sanity=sanity)
         self.results.append(result)
         return result
 
@@ -159,21 +223,74 @@ class Experiment:
                 f"declares; raise statistical_tests= in @claim so the α budget is split honestly")
         return self.alpha_per_test
 
-    def _z_result(self, label: str, estimate: float, expected: float, se: float, n: int,
-                  alpha: float, resolution: str, skewness: float = 0.0) -> TestResult:
-        if se == 0:
-            z = 0.0 if estimate == expected else math.inf
-        else:
-            z = stats.hall_skewness_correction((estimate - expected) / se, skewness, n)
-        p = stats.two_sided_p(z)
-        half = stats.z_quantile(1 - alpha / 2) * se
-        result = TestResult(
-            label, "statistical", p > alpha,
-            f"{_num(estimate)} vs {_num(expected)} (±{_num(half)}, p={p:.2g}, n={_sci(n)})",
-            estimate=estimate, expected=expected, n=n, ci=(estimate - half, estimate + half),
-            p_value=p, alpha=alpha, resolution=resolution)
+    def _unevaluated(self, label: str, at: Point | None, alpha: float) -> TestResult:
+        result = TestResult(label, "statistical", False,
+                            "the value under test does not evaluate to a finite number here",
+                            alpha=alpha, parameters=as_record(at))
         self.results.append(result)
         return result
+
+    def _z_result(self, label: str, estimate: float, expected: float, se: float, n: int,
+                  spent: float, z: float, resolution: str, at: Point | None, look: int,
+                  min_effect: float, reason: str | None) -> TestResult:
+        p = stats.two_sided_p(z)
+        alpha = self.alpha_per_test
+        half = stats.z_quantile(1 - alpha * FINAL_SHARE / 2) * se
+        result = TestResult(
+            label, "statistical", p > spent,
+            f"{_num(estimate)} vs {_num(expected)} (±{_num(half)}, p={p:.2g}, n={_sci(n)})",
+            estimate=estimate, expected=expected, n=n, ci=(estimate - half, estimate + half),
+            p_value=p, alpha=alpha, resolution=resolution, parameters=as_record(at),
+            looks=look + 1, resolution_reason=reason if min_effect > stats.DEFAULT_MIN_EFFECT
+            else None)
+        self.results.append(result)
+        return result
+
+
+def _z(estimate: float, expected: float, se: float, skewness: float, n: int) -> float:
+    if se == 0:
+        return 0.0 if estimate == expected else math.inf
+    return stats.hall_skewness_correction((estimate - expected) / se, skewness, n)
+
+
+def _chi_square(counts: np.ndarray, p0: np.ndarray, n: int, chdtrc) -> tuple[float, float]:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        expected_counts = n * p0
+        terms = np.where(expected_counts > 0, (counts - expected_counts) ** 2 / expected_counts,
+                         np.where(counts > 0, np.inf, 0.0))
+    statistic = float(terms.sum())
+    p = float(chdtrc(p0.size - 1, statistic)) if math.isfinite(statistic) else 0.0
+    return statistic, p
+
+
+def _finite(x: Any) -> float | None:
+    try:
+        value = float(x)
+    except (TypeError, ValueError):
+        from tmath.engine.parameters import evaluate
+
+        value = evaluate(x)
+    return value if math.isfinite(value) else None
+
+
+def _floats(values: Any) -> list[float]:
+    from tmath.engine.parameters import evaluate
+
+    try:
+        return [float(v) for v in np.asarray(values, dtype=float).ravel()]
+    except (TypeError, ValueError):
+        flat = values if isinstance(values, (list, tuple)) else [values]
+        return [evaluate(v) for v in flat]
+
+
+def _array(x: Any) -> np.ndarray | None:
+    try:
+        return np.asarray(x, dtype=float)
+    except (TypeError, ValueError):
+        from tmath.engine.parameters import evaluate
+
+        value = evaluate(x)
+        return None if isinstance(value, float) and math.isnan(value) else np.asarray(value, float)
 
 
 def _chunks(n: int):
@@ -185,9 +302,14 @@ def _chunks(n: int):
 
 def _moments(draw: Draw, rng: np.random.Generator, n: int) -> stats.RunningMoments:
     m = stats.RunningMoments()
-    for size in _chunks(n):
-        m.add(draw(rng, size))
+    _extend(m, draw, rng, n)
     return m
+
+
+def _extend(m: stats.RunningMoments, draw: Draw, rng: np.random.Generator, target: int) -> None:
+    """Draw until ``m`` holds ``target`` samples."""
+    for size in _chunks(target - m.n):
+        m.add(draw(rng, size))
 
 
 def _resolution(shift: float, expected: float, sd: float, unit: str) -> str:

@@ -37,17 +37,40 @@ class Source:
 
 @dataclass(frozen=True)
 class Statement:
-    """What a claim asserts.
+    """What a claim asserts: ``lhs relation value``.
 
     ``text`` is the statement for people. ``value`` is what the proof and the randomized check
     compare their results with (a SymPy expression, a tuple of them, a matrix, ...); a foil
-    replaces it by a false value of the same shape. ``lhs``, when given, is the quantity the
-    value belongs to, used to pretty-print ``lhs = value``.
+    replaces it by a false value of the same shape. ``lhs`` is the quantity the value belongs
+    to, as a SymPy expression (a tuple, one per part of the value): every chain of the proof
+    starts from it, so a claim with a proof must give it. ``relation`` is ``"="`` (the default),
+    ``"<="``, ``">="``, ``"<"`` or ``">"`` (or a tuple, one per part).
     """
 
     text: str
     value: Any = None
     lhs: Any = None
+    relation: str | tuple[str, ...] = "="
+
+
+@dataclass(frozen=True)
+class Premise:
+    """A premise the proof may substitute from: its text, and the equations it asserts.
+
+    ``Premise("E[q_i] = 0 and Var(q_i) = 1", {E(q): 0, Var(q): 1})``. A substitution citing it
+    must be one of these equations (the engine checks); a premise given as plain text can only
+    be cited as an assumption, and the claim is then proved *assuming* it.
+    """
+
+    text: str
+    equations: Any = ()
+
+    def __post_init__(self) -> None:
+        pairs = self.equations.items() if hasattr(self.equations, "items") else self.equations
+        object.__setattr__(self, "equations", tuple((k, v) for k, v in pairs))
+
+    def __str__(self) -> str:
+        return self.text
 
 
 @dataclass(frozen=True)
@@ -152,10 +175,13 @@ class ClaimSpec:
     title: str
     section: str
     statement: Statement
-    premises: tuple[str, ...]
+    premises: tuple[str | Premise, ...]
     foils: tuple[Foil, ...]
     implementation: Any
     sources: tuple[Source, ...] = ()
+    lemmas: tuple[tuple[str, Statement], ...] = ()
+    """The statements of the claims this one depends on (attached by the registry), so a
+    proof step citing one is checked to be an instance of it."""
     tags: tuple[str, ...] = ()
     depends_on: tuple[str, ...] = ()
     figures: tuple[Figure, ...] = ()
@@ -180,7 +206,7 @@ class ClaimSpec:
             id=self.id, title=self.title, section=self.section, statement=self.statement.text,
             statement_pretty=pretty_statement(self.statement.lhs, self.statement.value),
             statement_latex=pretty_statement(self.statement.lhs, self.statement.value, latex=True),
-            premises=self.premises, foils=tuple(FoilInfo(f.text, f.why) for f in self.foils),
+            premises=tuple(getattr(p, "text", p) for p in self.premises), foils=tuple(FoilInfo(f.text, f.why) for f in self.foils),
             sources=self.sources, tags=self.tags, depends_on=self.depends_on,
             figures=tuple(FigureInfo(f.label, f.printed, f.near, f.rough, f.rel_tol, f.after,
                                      f.role) for f in self.figures),
@@ -217,7 +243,7 @@ def claim(
     title: str,
     section: str,
     statement: Statement,
-    premises: Sequence[str],
+    premises: Sequence[str | Premise],
     foils: Sequence[Foil],
     sources: Sequence[Source] = (),
     tags: Sequence[str] = (),
@@ -338,6 +364,10 @@ def _problems(
         problems.append("define prove(self, value, proof), or pass no_proof='reason'")
     if no_proof is not None and not no_proof.strip():
         problems.append("no_proof needs a reason")
+    relations = statement.relation if isinstance(statement, Statement) else "="
+    if any(r not in ("=", "<=", ">=", "<", ">")
+           for r in (relations if isinstance(relations, tuple) else (relations,))):
+        problems.append("Statement relation must be one of =, <=, >=, <, >")
     if statistical_tests < 0:
         problems.append("statistical_tests cannot be negative")
     if any(not isinstance(f, Figure) for f in figures):

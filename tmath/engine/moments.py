@@ -2,8 +2,10 @@
 
 ``E(x)`` and ``Var(x)`` are unevaluated SymPy functions: a derivation about "any distribution
 with mean 0 and variance 1" cannot call ``sympy.stats`` (which needs a concrete distribution),
-so it rewrites with rules that hold for *every* distribution satisfying the premises. Each rule
-is applied mechanically and shown as an assumed premise, never as something SymPy checked.
+so it rewrites with rules that hold for *every* distribution satisfying the premises. These are
+vetted library rules: applied mechanically, their side conditions checked against the random
+atoms (constants are what no random atom enters; independence needs ``independent=True``,
+which the claim declares with its premises), and shown as rules, never as SymPy checks.
 
 Random quantities are the declared symbols and ``IndexedBase`` objects; anything built from
 other symbols is a constant. Distinct atoms (``q[i]`` vs ``k[i]``, ``q[i]`` vs ``q[j]``) are
@@ -17,6 +19,8 @@ from typing import Any, Iterable
 import sympy as sp
 
 from tmath.engine.proof import Rule
+from tmath.engine.rules import library_rule
+from tmath.i18n.markers import N_
 
 
 class E(sp.Function):
@@ -40,6 +44,22 @@ def _until_stable(expr: sp.Basic, function: type, rewrite) -> sp.Basic:
             return rewritten
         expr = rewritten
     return expr
+
+
+def _maybe_same(a: sp.Basic, b: sp.Basic) -> bool:
+    """Could atoms ``a`` and ``b`` be the same random variable? ``q[i]`` and ``q[j]`` are,
+    when i = j, unless the indices are provably different."""
+    if a == b:
+        return True
+    if isinstance(a, sp.Indexed) and isinstance(b, sp.Indexed) and a.base == b.base \
+            and len(a.indices) == len(b.indices):
+        return all(sp.simplify(x - y).is_nonzero is not True for x, y in zip(a.indices, b.indices))
+    return False
+
+
+def _overlap(first: frozenset | set, second: frozenset | set) -> bool:
+    """Do two sets of random atoms share a variable (side condition of independence rules)?"""
+    return any(_maybe_same(a, b) for a in first for b in second)
 
 
 class Moments:
@@ -68,21 +88,22 @@ class Moments:
     @property
     def linearity(self) -> Rule:
         """E[a X + b Y] = a E[X] + b E[Y]; E[Σ X_i] = Σ E[X_i]; E[c] = c."""
-        return Rule("linearity of expectation", lambda e: _until_stable(e, E, self._linear))
+        return library_rule(N_("linearity of expectation"),
+                            lambda e: _until_stable(e, E, self._linear), numeric_check=False)
 
     @property
     def independence(self) -> Rule:
         """E[f(X) g(Y)] = E[f(X)] E[g(Y)] for independent X, Y."""
         if not self.independent:
             raise ValueError("the premises do not make these variables independent")
-        return Rule("independence: E[XY] = E[X]·E[Y]",
-                    lambda e: _until_stable(e, E, self._factor))
+        return library_rule(N_("independence: E[XY] = E[X]·E[Y]"),
+                            lambda e: _until_stable(e, E, self._factor), numeric_check=False)
 
     @property
     def variance_definition(self) -> Rule:
         """Var(X) = E[X²] − E[X]²."""
-        return Rule("definition: Var(X) = E[X²] − E[X]²",
-                    lambda e: e.replace(Var, lambda x: E(sp.expand(x**2)) - E(x) ** 2))
+        return library_rule(N_("definition: Var(X) = E[X²] − E[X]²"),
+                            lambda e: e.replace(Var, lambda x: E(sp.expand(x**2)) - E(x) ** 2), numeric_check=False)
 
     @property
     def second_moment(self) -> Rule:
@@ -93,14 +114,16 @@ class Moments:
                 return Var(x.base) + E(x.base) ** 2
             return E(x)
 
-        return Rule("definition: E[X²] = Var(X) + E[X]²", lambda e: e.replace(E, rewrite))
+        return library_rule(N_("definition: E[X²] = Var(X) + E[X]²"),
+                            lambda e: e.replace(E, rewrite), numeric_check=False)
 
     @property
     def bienayme(self) -> Rule:
         """Var(Σ X_i) = Σ Var(X_i) for independent X_i."""
         if not self.independent:
             raise ValueError("the premises do not make these variables independent")
-        return Rule("independent terms: variances add", lambda e: e.replace(Var, self._additive))
+        return library_rule(N_("independent terms: variances add"),
+                            lambda e: e.replace(Var, self._additive), numeric_check=False)
 
     @property
     def variance_scaling(self) -> Rule:
@@ -112,7 +135,8 @@ class Moments:
                 return Var(x)
             return constant**2 * Var(rest)
 
-        return Rule("Var(cX) = c²·Var(X)", lambda e: e.replace(Var, rewrite))
+        return library_rule(N_("Var(cX) = c²·Var(X)"),
+                            lambda e: e.replace(Var, rewrite), numeric_check=False)
 
     # -- rewriting helpers -------------------------------------------------------------------
     def _split_constant(self, x: sp.Basic) -> tuple[sp.Basic, sp.Basic]:
@@ -144,7 +168,7 @@ class Moments:
             merged_atoms, merged = set(atoms), [factor]
             rest = []
             for group_atoms, group in groups:
-                if group_atoms & merged_atoms:
+                if _overlap(group_atoms, merged_atoms):
                     merged_atoms |= group_atoms
                     merged.extend(group)
                 else:
@@ -161,7 +185,7 @@ class Moments:
             terms = [t for t in x.args if not self.is_constant(t)]
             atom_sets = [self.atoms(t) for t in terms]
             disjoint = all(
-                not (a & b) for i, a in enumerate(atom_sets) for b in atom_sets[i + 1:]
+                not _overlap(a, b) for i, a in enumerate(atom_sets) for b in atom_sets[i + 1:]
             )
             if disjoint:
                 return sp.Add(*[Var(t) for t in terms])

@@ -16,6 +16,8 @@ results depend on its module and on every other file of its folder (see
 
 from __future__ import annotations
 
+import dataclasses
+
 import difflib
 import hashlib
 import importlib.abc
@@ -300,11 +302,21 @@ def _merge(claims: Claims, per_folder: Iterable[tuple[list, list[LoadError], dic
     claims.claims = dict(sorted(claims.claims.items(), key=lambda kv: _order(kv[1])))
 
 
+def _attach_lemmas(registry: Registry) -> None:
+    """Give each claim the statements of the claims it builds on: its proof cites them."""
+    for claim_id, spec in list(registry.claims.items()):
+        if spec.depends_on:
+            lemmas = tuple((d, registry.claims[d].statement) for d in spec.depends_on
+                           if d in registry.claims)
+            registry.claims[claim_id] = dataclasses.replace(spec, lemmas=lemmas)
+
+
 def load(extra_dirs: Sequence[Path] = (), builtin: bool = True) -> Registry:
     """Import the built-in claims (unless ``builtin`` is False) and the claims in
     ``extra_dirs``."""
     registry = Registry(extra_dirs=tuple(Path(d) for d in extra_dirs), builtin=builtin)
     _merge(registry, [_import_folder(f) for f in _folders(extra_dirs, builtin)])
+    _attach_lemmas(registry)
     return registry
 
 

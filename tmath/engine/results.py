@@ -12,8 +12,13 @@ from typing import Any, Literal
 from tmath.engine.figures import FigureResult
 from tmath.engine.model import ClaimInfo
 
-StepKind = Literal["checked", "rule", "premise", "lemma", "failed"]
-ProofStatus = Literal["proved", "proved-for-cases", "failed", "error", "none"]
+StepKind = Literal["checked", "rule", "premise", "lemma", "derived", "assumed", "noop", "failed"]
+"""checked: SymPy and random points agree · rule: a vetted library rule · premise: an equation
+of a declared premise · lemma: an instance of a claim this one builds on · derived: the result of
+an earlier chain · assumed: a claim-local rule or a premise without equations · noop: changed
+nothing (not a check) · failed."""
+ProofStatus = Literal["proved", "proved-assuming", "proved-for-cases", "failed", "error", "none"]
+PROVED = ("proved", "proved-assuming", "proved-for-cases")
 Verdict = Literal["verified", "heuristic", "failed", "error", "blocked", "timeout"]
 PASSING = ("verified", "heuristic")
 
@@ -28,10 +33,18 @@ class ProofStep:
     why: str
     kind: StepKind
     detail: str = ""
+    relation: str = "="
+    """How ``before`` relates to ``after``: =, <=, >=, < or >."""
 
     @property
     def ok(self) -> bool:
         return self.kind != "failed"
+
+    @property
+    def derives(self) -> bool:
+        """A step that moves the derivation (not the final comparison, not a no-op)."""
+        return self.kind not in ("noop", "failed") and self.why not in (
+            "matches the statement", "compare with the statement")
 
 
 @dataclass(frozen=True)
@@ -45,13 +58,17 @@ class ProofResult:
     seconds: float = 0.0
     details: str = ""
     """The traceback when the status is ``error`` (shown with ``--verbose``)."""
+    rests_on: tuple[str, ...] = ()
+    """What a ``proved-assuming`` proof assumes: claim-local rules, premises without equations,
+    claims it builds on that are not fully proved."""
 
     @property
     def accepted(self) -> bool:
-        return self.status in ("proved", "proved-for-cases")
+        return self.status in PROVED
 
     @property
     def rules(self) -> tuple[str, ...]:
+        """The vetted rules and declared premises the proof used (shown as ○)."""
         return tuple(dict.fromkeys(s.why for s in self.steps if s.kind in ("rule", "premise")))
 
     def to_dict(self) -> dict[str, Any]:
@@ -59,10 +76,11 @@ class ProofResult:
             "status": self.status,
             "cases": self.cases,
             "reason": self.reason,
-            "rules_assumed": list(self.rules),
+            "rests_on": list(self.rests_on),
+            "rules_used": list(self.rules),
             "steps": [
-                {"chain": s.chain, "from": s.before, "to": s.after, "why": s.why,
-                 "kind": s.kind, "detail": s.detail}
+                {"chain": s.chain, "from": s.before, "to": s.after, "relation": s.relation,
+                 "why": s.why, "kind": s.kind, "detail": s.detail}
                 for s in self.steps
             ],
             "seconds": round(self.seconds, 4),
@@ -84,6 +102,27 @@ class TestResult:
     p_value: float | None = None
     alpha: float | None = None
     resolution: str | None = None
+    parameters: tuple[tuple[str, Any], ...] = ()
+    """The point of the statement's domain the test ran at (drawn from the claim's stream)."""
+    looks: int | None = None
+    """For a sequential test: at which look it stopped (4 = it ran to its full sample)."""
+    sanity: str | None = None
+    """Why this test checks the simulation itself and cannot reject a foil (not inert)."""
+    resolution_reason: str | None = None
+    """Why a statistical test's resolution is coarser than 2 %."""
+
+    @property
+    def at(self) -> str:
+        return ", ".join(f"{k}={_short(v)}" for k, v in self.parameters)
+
+    @property
+    def identity(self) -> tuple:
+        """What names this test across runs of the same check (an audit's foils)."""
+        return (self.label, self.parameters)
+
+    @property
+    def title(self) -> str:
+        return f"{self.label} at {self.at}" if self.parameters else self.label
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -91,7 +130,13 @@ class TestResult:
             "summary": self.summary, "estimate": self.estimate, "expected": self.expected,
             "n": self.n, "ci": list(self.ci) if self.ci else None, "p_value": self.p_value,
             "alpha": self.alpha, "resolution": self.resolution,
+            "parameters": {k: v for k, v in self.parameters}, "looks": self.looks,
+            "sanity": self.sanity, "resolution_reason": self.resolution_reason,
         }
+
+
+def _short(value: Any) -> str:
+    return f"{value:.4g}" if isinstance(value, float) else str(value)
 
 
 @dataclass(frozen=True)
@@ -119,7 +164,7 @@ class EmpiricalResult:
         if shown is None:
             return "no tests recorded"
         more = f" (+{len(self.tests) - 1} more)" if len(self.tests) > 1 else ""
-        return f"{shown.label}: {shown.summary}{more}"
+        return f"{shown.title}: {shown.summary}{more}"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -215,11 +260,28 @@ class FoilOutcome:
     def rejected(self) -> bool:
         return self.check_rejects and self.proof_rejects is not False
 
+    @property
+    def proof_rejected_by(self) -> str | None:
+        """The chain whose step or conclusion failed on this foil."""
+        if not self.proof_rejects:
+            return None
+        failed = [s for s in self.proof.steps if s.kind == "failed"]
+        return (failed[-1].chain or failed[-1].why) if failed else (self.proof.reason or "")
+
+    @property
+    def rejecting_tests(self) -> tuple[tuple, ...]:
+        """Identities of the randomized tests that failed on this foil."""
+        if self.empirical.status != "failed":
+            return ()
+        return tuple(t.identity for t in self.empirical.tests if not t.passed)
+
     def to_dict(self) -> dict[str, Any]:
         return {"foil": self.text, "origin": self.origin,
                 "proof": {"status": self.proof.status, "rejects": self.proof_rejects,
-                          "reason": self.proof.reason},
+                          "rejected_by": self.proof_rejected_by, "reason": self.proof.reason},
                 "empirical": {"status": self.empirical.status, "rejects": self.check_rejects,
+                              "rejected_by": [t.title for t in self.empirical.tests
+                                              if not t.passed] if self.check_rejects else [],
                               "headline": self.empirical.headline},
                 "rejected": self.rejected}
 
@@ -236,11 +298,39 @@ class AuditResult:
     """What the claim printed while its statement and foils ran (shown with ``--verbose``)."""
 
     @property
+    def tests(self) -> tuple[TestResult, ...]:
+        return self.statement.empirical.tests
+
+    def kills(self, test: TestResult) -> tuple[int, ...]:
+        """Indices of the foils this test of the statement's check rejected."""
+        return tuple(k for k, foil in enumerate(self.foils) if test.identity in foil.rejecting_tests)
+
+    @property
+    def inert_tests(self) -> tuple[TestResult, ...]:
+        """Tests that rejected no foil and are not marked as sanity tests: they cannot fail."""
+        if not self.foils:
+            return ()
+        return tuple(t for t in self.tests if not t.sanity and not self.kills(t))
+
+    @property
     def strong(self) -> bool:
         return self.statement.verdict in PASSING and bool(self.foils) \
-            and all(f.rejected for f in self.foils)
+            and all(f.rejected for f in self.foils) and not self.inert_tests
+
+    def kill_matrix(self) -> dict[str, Any]:
+        """Which test of each channel rejected which foil (mutation testing's kill matrix)."""
+        return {
+            "foils": [f.text for f in self.foils],
+            "tests": [{"test": t.title, "label": t.label,
+                       "parameters": {k: v for k, v in t.parameters},
+                       "kills": list(self.kills(t)), "inert": t in self.inert_tests,
+                       "sanity": t.sanity} for t in self.tests],
+            "proof": [f.proof_rejected_by for f in self.foils],
+        }
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.info.id, "section": self.info.section, "cached": self.cached,
                 "statement_verdict": self.statement.verdict, "strong": self.strong,
-                "foils": [f.to_dict() for f in self.foils]}
+                "inert_tests": [t.title for t in self.inert_tests],
+                "foils": [f.to_dict() for f in self.foils],
+                "kill_matrix": self.kill_matrix()}

@@ -11,7 +11,7 @@ import hashlib
 import time
 import traceback
 import warnings
-from typing import Any
+from typing import Any, Mapping
 
 import numpy as np
 import sympy as sp
@@ -19,8 +19,9 @@ import sympy as sp
 from tmath.defaults import ALPHA_PER_CLAIM, DEFAULT_SEED
 from tmath.engine.experiment import Experiment, PlanError
 from tmath.engine.figures import compare
-from tmath.engine.model import ClaimSpec
-from tmath.engine.proof import Derivation, ProofFailure
+from tmath.engine.foils import near_misses
+from tmath.engine.model import ClaimSpec, Statement
+from tmath.engine.proof import Derivation, ProofDefinitionError, ProofFailure
 from tmath.engine.results import (AuditResult, ClaimResult, EmpiricalResult, FoilOutcome, ProofResult,
                            verdict_of)
 
@@ -32,26 +33,36 @@ def claim_rng(seed: int, claim_id: str) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence([seed, key]))
 
 
-def run_proof(spec: ClaimSpec, value: Any) -> ProofResult:
-    """Run the claim's derivation against ``value`` (the statement's, or a foil's)."""
+def run_proof(spec: ClaimSpec, value: Any,
+              lemmas: Mapping[str, Statement] | None = None) -> ProofResult:
+    """Run the claim's derivation against ``value`` (the statement's, or a foil's).
+
+    ``lemmas`` are the statements of the claims it depends on (the registry's, when omitted),
+    so a step citing one is checked to be an instance of it.
+    """
     if spec.no_proof is not None:
         return ProofResult("none", reason=spec.no_proof)
-    derivation = Derivation(allowed_lemmas=spec.depends_on)
+    if lemmas is None:
+        lemmas = dict(getattr(spec, "lemmas", ()) or ())
+    derivation = Derivation(allowed_lemmas=spec.depends_on, statement=spec.statement, value=value,
+                            premises=spec.premises, lemmas=lemmas)
     start = time.perf_counter()
-    status, reason, details = "proved", None, ""
+    status, reason, details, rests_on = "proved", None, "", ()
     try:
         spec.implementation.prove(value, derivation)
         if not derivation.concluded:
-            status, reason = "error", "prove() never compared its result with the statement " \
-                                      "(call proof.conclude(value, chain))"
+            raise ProofDefinitionError("prove() never compared its result with the statement "
+                                       "(call proof.conclude(value, chain))")
+        derivation.finish()
+        status, rests_on = derivation.level()
     except ProofFailure as failure:
         status, reason = "failed", str(failure)
+    except ProofDefinitionError as exc:
+        status, reason = "error", str(exc)
     except Exception as exc:
         status, reason, details = "error", _one_line(exc), traceback.format_exc()
-    if status == "proved" and derivation.cases:
-        status = "proved-for-cases"
     return ProofResult(status, tuple(derivation.steps), derivation.cases, reason,
-                       time.perf_counter() - start, details)
+                       time.perf_counter() - start, details, rests_on)
 
 
 def _one_line(exc: BaseException) -> str:
@@ -103,31 +114,12 @@ def verify_one(spec: ClaimSpec, seed: int) -> ClaimResult:
 # -- audit ------------------------------------------------------------------------------------
 
 def perturbations(spec: ClaimSpec) -> list[tuple[str, Any]]:
-    """Automatic near-misses of the statement: each non-zero part of its value × 1.05."""
+    """Automatic near-misses of the statement (:mod:`tmath.engine.foils`), or the claim's own
+    ``perturbations(value)`` where its value cannot be mutated by type."""
     custom = getattr(spec.implementation, "perturbations", None)
     if callable(custom):
         return list(custom(spec.statement.value))
-    value = spec.statement.value
-    factor = sp.Rational(21, 20)
-    if isinstance(value, tuple):
-        out = []
-        for i, part in enumerate(value):
-            if _scalable(part):
-                changed = list(value)
-                changed[i] = part * factor
-                out.append((f"part {i + 1} of the value × 1.05", tuple(changed)))
-        return out
-    if _scalable(value):
-        return [("value × 1.05", value * factor)]
-    return []
-
-
-def _scalable(value: Any) -> bool:
-    if isinstance(value, sp.MatrixBase):
-        return not value.is_zero_matrix
-    if isinstance(value, (sp.Basic, int, float)):
-        return sp.sympify(value) != 0
-    return False
+    return near_misses(spec.statement.value, spec.statement.lhs)
 
 
 def audit_one(spec: ClaimSpec, seed: int = DEFAULT_SEED) -> AuditResult:

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Any, Callable, Iterator, Sequence
+from typing import Mapping, Any, Callable, Iterator, Sequence
 
 from tmath.engine.cache import ResultCache
 from tmath.defaults import DEFAULT_SEED, DEFAULT_TIMEOUT
 from tmath.engine.model import ClaimInfo, ClaimSpec
 from tmath.engine.parallel import Outcome, run_isolated
 from tmath.engine.registry import Catalog, Claims
-from tmath.engine.results import (PASSING, AuditResult, ClaimResult, EmpiricalResult, ProofResult,
+from tmath.engine.results import (PASSING, PROVED, AuditResult, ClaimResult, EmpiricalResult, ProofResult,
                            Verdict)
 
 
@@ -69,6 +69,22 @@ def dependencies_first(selected: Sequence[ClaimInfo]) -> list[ClaimInfo]:
     return list(placed.values())
 
 
+def inherit_level(result: ClaimResult, levels: Mapping[str, str]) -> ClaimResult:
+    """A claim is fully proved only when every claim it builds on is: a ``proved`` claim whose
+    dependency is proved for cases, proved assuming something, or has no proof becomes
+    ``proved-assuming``, and says which claim it rests on (Lean blueprints' rule)."""
+    proof = result.proof
+    if proof.status not in PROVED:
+        return result
+    weak = tuple(f"claim {d} ({levels[d]})" for d in result.info.depends_on
+                 if levels.get(d, "proved") != "proved")
+    if not weak:
+        return result
+    status = "proved-assuming" if proof.status == "proved" else proof.status
+    return dataclasses.replace(result, proof=dataclasses.replace(
+        proof, status=status, rests_on=tuple(dict.fromkeys(proof.rests_on + weak))))
+
+
 def verify(catalog: Claims, selected: Sequence[ClaimInfo], seed: int = DEFAULT_SEED,
            jobs: int = 1, timeout: float | None = DEFAULT_TIMEOUT,
            cache: ResultCache | None = None,
@@ -78,6 +94,7 @@ def verify(catalog: Claims, selected: Sequence[ClaimInfo], seed: int = DEFAULT_S
     ``max_memory`` (MB) bounds what each worker may allocate."""
     load_arguments = getattr(catalog, "load_arguments", ())
     verdicts: dict[str, Verdict] = {}
+    levels: dict[str, str] = {}
     work = lambda: functools.partial(_engine().verify_one, seed=seed)  # noqa: E731
     ordered = dependencies_first(selected)
     for info, cached, outcome in _run_cached(catalog, ordered, "verify", seed, work, jobs,
@@ -92,6 +109,8 @@ def verify(catalog: Claims, selected: Sequence[ClaimInfo], seed: int = DEFAULT_S
         if blockers and result.verdict in PASSING:
             result = dataclasses.replace(result, verdict="blocked", blocked_by=blockers)
         verdicts[info.id] = result.verdict
+        result = inherit_level(result, levels)
+        levels[info.id] = result.proof.status
         yield dataclasses.replace(result, reproduce_with=load_arguments)
 
 

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 PROOF_MARK = {
     "proved": ("✓", "green"),
-    "proved-for-cases": ("✓", "green"),
+    "proved-assuming": ("✓", "cyan"),
+    "proved-for-cases": ("✓", "cyan"),
     "failed": ("✗", "red"),
     "error": ("!", "red"),
     "none": ("–", "yellow"),
 }
 CHECK_MARK = {"passed": ("✓", "green"), "failed": ("✗", "red"), "error": ("!", "red")}
 STEP_MARK = {"checked": ("✓", "green"), "rule": ("○", "cyan"), "premise": ("○", "cyan"),
-             "lemma": ("↳", "cyan"), "failed": ("✗", "red")}
+             "lemma": ("↳", "cyan"), "derived": ("↳", "green"), "assumed": ("!", "yellow"),
+             "noop": ("·", "dim"), "failed": ("✗", "red")}
+LEVELS = ("proved", "proved-assuming", "proved-for-cases", "none", "failed", "error")
 VERDICT_STYLE = {"verified": "green", "heuristic": "yellow", "failed": "red", "error": "red",
                  "blocked": "red", "timeout": "red"}
 

@@ -48,12 +48,18 @@ def explain_page(audit: AuditResult, dependants: Sequence[str], tr: Translator |
     if result.proof.status == "none":
         parts.append(Text(f"{tr.ui('reason')}: {tr.text(result.proof.reason or '', info)}",
                           style="yellow"))
+    if result.proof.rests_on:
+        parts.append(Text(f"{tr.ui('rests on')}: "
+                          + "; ".join(tr.text(r, info) for r in result.proof.rests_on),
+                          style="yellow"))
     for number, step in enumerate(result.proof.steps, 1):
         mark, style = STEP_MARK[step.kind]
         line = Text(f"{number:>3}. ", style="dim")
         line.append(f"{mark} ", style=style)
         line.append(f"[{tr.text(step.chain, info)}] " if step.chain else "", style="dim")
-        line.append(f"{step.before}  =  {step.after}")
+        relation = {"<=": "≤", ">=": "≥"}.get(step.relation, step.relation)
+        line.append(f"{step.before}  {relation}  {step.after}" if step.before or step.after
+                    else "")
         line.append(f"    {tr.text(step.why, info)}",
                     style=style if step.kind != "checked" else "dim")
         if step.detail:
@@ -66,13 +72,15 @@ def explain_page(audit: AuditResult, dependants: Sequence[str], tr: Translator |
     section("randomized check")
     parts.append(check_cell(result.empirical, tr))
     tests = Table(box=None, header_style="bold", pad_edge=False)
-    for column in ("", "test", "result", "resolution"):
+    for column in ("", "test", "at", "result", "resolution"):
         tests.add_column(tr.ui(column), overflow="fold")
     for t in result.empirical.tests:
         mark = Text("✓", style="green") if t.passed else Text("✗", style="red")
         detail = t.summary + (f", α={t.alpha:.2g}" if t.alpha else "")
-        tests.add_row(mark, Text(tr.text(t.label, info)), Text(detail),
-                      Text(tr.text(t.resolution or "")))
+        resolution = tr.text(t.resolution or "") + (f" ({t.resolution_reason})"
+                                                    if t.resolution_reason else "")
+        tests.add_row(mark, Text(tr.text(t.label, info)), Text(t.at), Text(detail),
+                      Text(resolution))
     parts.append(tests)
     if sketch:
         section("plot")

@@ -11,7 +11,7 @@ from rich.text import Text
 from tmath.engine.figures import show_values
 from tmath.i18n import Translator
 from tmath.engine.model import ClaimInfo
-from tmath.render import CHECK_MARK, PROOF_MARK, VERDICT_STYLE, sci
+from tmath.render import CHECK_MARK, LEVELS, PROOF_MARK, VERDICT_STYLE, sci
 from tmath.engine.results import PASSING
 from tmath.defaults import ALPHA_PER_CLAIM
 
@@ -41,6 +41,12 @@ def proof_cell(proof: ProofResult, tr: Translator | None = None) -> Text:
     else:
         label = tr.ui("none (heuristic)" if proof.status == "none" else proof.status)
     return Text(f"{mark} {label}", style=style)
+
+
+def rests_on_text(proof: ProofResult, tr: Translator | None = None) -> str:
+    """What a proved-assuming (or for-cases) proof rests on, in one line."""
+    tr = tr or Translator()
+    return "; ".join(tr.text(r) for r in proof.rests_on)
 
 
 def check_cell(empirical: EmpiricalResult, tr: Translator | None = None) -> Text:
@@ -92,6 +98,12 @@ def verify_summary(results: Sequence[ClaimResult], seed: int, seconds: float,
     parts += [f"seed {seed}", f"suite false-alarm bound {sci(bound)}", f"{seconds:.1f} s"]
     style = "green" if counts["verified"] + counts["heuristic"] == len(results) else "red"
     lines: list[Text] = [Text(" · ".join(parts), style=f"bold {style}")]
+    levels = {level: sum(r.proof.status == level for r in results) for level in LEVELS}
+    lines.append(Text("proofs: " + " · ".join(f"{n} {level}" for level, n in levels.items() if n),
+                      style="dim"))
+    for r in results:
+        if r.proof.status in ("proved-assuming", "proved-for-cases") and r.proof.rests_on:
+            lines.append(Text(f"  {r.info.id} rests on: {rests_on_text(r.proof)}", style="cyan"))
     wrong = [(r.info.id, f) for r in results for f in r.wrong_figures]
     total = sum(len(r.figures) for r in results)
     if total:
@@ -113,7 +125,9 @@ def verify_summary(results: Sequence[ClaimResult], seed: int, seconds: float,
     return Group(*lines)
 
 
-def audit_table(audits: Sequence[AuditResult]) -> Table:
+def audit_table(audits: Sequence[AuditResult]) -> Group:
+    """Per claim: each foil and which part of each channel rejected it, then each test of the
+    randomized check and the foils it killed (inert tests are flagged)."""
     table = Table(box=None, header_style="bold", pad_edge=False)
     for column in ("claim", "foil", "proof", "randomized check"):
         table.add_column(column, overflow="fold")
@@ -123,19 +137,35 @@ def audit_table(audits: Sequence[AuditResult]) -> Table:
                           proof_cell(audit.statement.proof), check_cell(audit.statement.empirical))
         for i, foil in enumerate(audit.foils):
             name = Text(audit.info.id if i == 0 else "", style="green" if audit.strong else "red")
-            label = Text(foil.text + (" (automatic)" if foil.origin == "automatic" else ""))
+            label = Text(f"{i + 1}. {foil.text}" + (" (automatic)" if foil.origin == "automatic"
+                                                    else ""))
             if foil.proof_rejects is None:
                 proof = Text("– no proof to run", style="yellow")
             elif foil.proof_rejects:
-                proof = Text(f"✓ rejected: {_why(foil.proof.reason)}", style="green")
+                proof = Text(f"✓ {foil.proof_rejected_by or _why(foil.proof.reason)}", style="green")
             else:
                 proof = Text(f"✗ {foil.proof.status}: {foil.proof.reason or 'accepted'}", style="red")
             if foil.check_rejects:
-                check = Text(f"✓ rejected: {foil.empirical.headline}", style="green")
+                killers = [t.title for t in foil.empirical.tests if not t.passed]
+                more = f" (+{len(killers) - 1})" if len(killers) > 1 else ""
+                check = Text(f"✓ {killers[0]}{more}", style="green")
             else:
                 check = Text(f"✗ {foil.empirical.status}: {foil.empirical.headline}", style="red")
             table.add_row(name, label, proof, check)
-    return table
+    matrix = Table(box=None, header_style="bold", pad_edge=False, title_justify="left")
+    for column in ("claim", "test", "kills foils"):
+        matrix.add_column(column, overflow="fold")
+    for audit in audits:
+        for k, test in enumerate(audit.tests):
+            kills = audit.kills(test)
+            if kills:
+                cell = Text(", ".join(str(i + 1) for i in kills), style="green")
+            elif test.sanity:
+                cell = Text(f"none (sanity: {test.sanity})", style="dim")
+            else:
+                cell = Text("none: inert, it rejects no foil", style="red")
+            matrix.add_row(audit.info.id if k == 0 else "", test.title, cell)
+    return Group(table, Text(""), Text("which test rejects which foil", style="bold"), matrix)
 
 
 def _why(reason: str | None) -> str:
@@ -147,7 +177,9 @@ def _why(reason: str | None) -> str:
 def audit_summary(audits: Sequence[AuditResult], seconds: float) -> Text:
     foils = sum(len(a.foils) for a in audits)
     weak = [a.info.id for a in audits if not a.strong]
-    text = f"{len(audits)} claims · {foils} foils · "
+    inert = sum(len(a.inert_tests) for a in audits)
+    tests = sum(len(a.tests) for a in audits)
+    text = f"{len(audits)} claims · {foils} foils · {tests} tests, {inert} inert · "
     if weak:
         return Text(text + f"{len(weak)} weak: {', '.join(weak)} · {seconds:.1f} s", style="bold red")
     return Text(text + f"every foil rejected by both checks · {seconds:.1f} s", style="bold green")

@@ -1,0 +1,139 @@
+"""Numeric evidence for symbolic steps: evaluate two expressions at random points.
+
+SymPy's ``simplify``/``equals`` have known wrong answers, so every step SymPy accepts is also
+evaluated at a few random points of its symbols' domains, and a disagreement fails the step.
+Points respect the symbols' assumptions (positive, nonnegative, integer, ...). Symbols that
+bound a sum get small integers so the sum can be expanded; indexed entries (``q[i]``) and
+applications of undefined functions (``E(...)``, ``Var(...)``) are opaque to SymPy's algebra,
+so each distinct one gets its own random value, the same on both sides.
+
+The same machinery validates library rules that are computational rewrites (swapping finite
+sums, sifting a Kronecker delta) on random small instances.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Iterator
+
+import sympy as sp
+from sympy.core.function import AppliedUndef
+
+TRIES = 3
+"""Random points tried per comparison."""
+RELATIVE = sp.Rational(1, 10**10)
+"""Two values agree when they differ by less than 10⁻¹⁰ of their size (30-digit arithmetic)."""
+MAX_BOUND = 4
+"""Largest value given to a symbol that bounds a sum (keeps expansions small)."""
+
+
+def _bounding_symbols(expr: sp.Basic) -> set[sp.Symbol]:
+    found: set[sp.Symbol] = set()
+    for node in sp.preorder_traversal(expr):
+        if isinstance(node, (sp.Sum, sp.Product)):
+            for _, low, high in node.limits:
+                found |= sp.sympify(low).free_symbols | sp.sympify(high).free_symbols
+    return found
+
+
+def _plain_symbols(expr: sp.Basic) -> set[sp.Symbol]:
+    """Free symbols that stand for numbers: not the labels of indexed bases (``q`` in ``q[i]``)."""
+    labels = {i.base.label for i in expr.atoms(sp.Indexed)}
+    labels |= {b.label for b in expr.atoms(sp.IndexedBase)}
+    return {s for s in expr.free_symbols if isinstance(s, sp.Symbol) and s not in labels}
+
+
+def sample(symbol: sp.Symbol, rng: random.Random, bounding: bool = False) -> sp.Expr:
+    """A random exact value for ``symbol`` that satisfies its assumptions."""
+    if bounding:  # a sum's bound: a small whole number, so the sum can be expanded
+        return sp.Integer(rng.randint(0 if symbol.is_positive is False else 1, MAX_BOUND))
+    if symbol.is_integer:
+        low = 1 if symbol.is_positive else 0 if symbol.is_nonnegative else -6
+        high = -1 if symbol.is_negative else 9
+        return sp.Integer(rng.randint(low, max(low, high)))
+    numerator = rng.randint(1, 60)
+    if symbol.is_positive or symbol.is_nonnegative:
+        return sp.Rational(numerator, 13)
+    if symbol.is_negative or symbol.is_nonpositive:
+        return -sp.Rational(numerator, 13)
+    return sp.Rational(numerator - 30, 13)
+
+
+class _Opaque:
+    """Random values for atoms SymPy treats as opaque (indexed entries, undefined functions),
+    the same value for the same atom."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.values: dict[sp.Basic, sp.Expr] = {}
+
+    def value(self, atom: sp.Basic) -> sp.Expr:
+        if atom not in self.values:
+            positive = atom.is_positive or (isinstance(atom, sp.Indexed) and atom.base.label.is_positive)
+            numerator = self.rng.randint(1, 60)
+            self.values[atom] = sp.Rational(numerator if positive else numerator - 30, 17)
+        return self.values[atom]
+
+    def replace(self, expr: sp.Basic) -> sp.Basic:
+        atoms = list(expr.atoms(sp.Indexed)) + list(expr.atoms(AppliedUndef))
+        atoms += [f for f in expr.atoms(sp.Function) if type(f).__module__.startswith("tmath")]
+        return expr.xreplace({a: self.value(a) for a in atoms}) if atoms else expr
+
+
+def _concrete(expr: sp.Basic, point: dict, opaque: _Opaque) -> complex | None:
+    """The value of ``expr`` at ``point``, or None when it cannot be evaluated there."""
+    try:
+        value = sp.sympify(expr).xreplace(point)
+        if value.has(sp.Sum, sp.Product, sp.Derivative, sp.Integral, sp.KroneckerDelta,
+                     sp.Piecewise):
+            value = value.doit()
+        value = opaque.replace(value)
+        number = complex(sp.N(value, 30))
+    except (TypeError, ValueError, ZeroDivisionError, AttributeError, RecursionError,
+            NotImplementedError, OverflowError):
+        return None
+    if number != number or abs(number) == float("inf"):  # nan or inf: not a usable point
+        return None
+    return number
+
+
+def points(expressions: list[sp.Basic], seed: int = 0, tries: int = TRIES) -> Iterator[dict]:
+    """Random points for the free symbols of ``expressions``."""
+    rng = random.Random(seed)
+    symbols = set().union(*(_plain_symbols(sp.sympify(e)) for e in expressions))
+    bounding = set().union(*(_bounding_symbols(sp.sympify(e)) for e in expressions))
+    ordered = sorted(symbols, key=str)
+    for _ in range(tries):
+        yield {s: sample(s, rng, s in bounding) for s in ordered}
+
+
+def disagreement(before: Any, after: Any, seed: int = 0, tries: int = TRIES) -> tuple[str | None, int]:
+    """Where ``before`` and ``after`` differ numerically, and how many points were evaluated.
+
+    Returns ``(None, k)`` when they agree at all ``k`` points that could be evaluated.
+    """
+    if isinstance(before, sp.MatrixBase) or isinstance(after, sp.MatrixBase):
+        a, b = sp.Matrix(before), sp.Matrix(after)
+        if a.shape != b.shape:
+            return f"shapes differ: {a.shape} vs {b.shape}", 0
+        pairs = list(zip(a, b))
+    else:
+        pairs = [(before, after)]
+    checked = 0
+    for point in points([e for pair in pairs for e in pair], seed, tries):
+        opaque = _Opaque(random.Random(seed + 7))
+        values = [(_concrete(x, point, opaque), _concrete(y, point, opaque)) for x, y in pairs]
+        if any(x is None or y is None for x, y in values):
+            continue
+        checked += 1
+        for x, y in values:
+            if abs(x - y) > float(RELATIVE) * max(1.0, abs(x), abs(y)):
+                at = ", ".join(f"{s}={v}" for s, v in point.items()) or "every point"
+                return f"numerically {_short(x)} ≠ {_short(y)} at {at}", checked
+    return None, checked
+
+
+def _short(value: complex) -> str:
+    if abs(value.imag) < 1e-12:
+        return f"{value.real:.6g}"
+    return f"{value:.4g}"

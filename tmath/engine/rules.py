@@ -1,0 +1,365 @@
+"""The engine's vetted rules: rewrites a derivation may rest on without assuming anything.
+
+Each rule here either checks its side conditions against the symbols' assumptions where it is
+applied (a sum swap needs ranges that do not depend on each other; sifting a Kronecker delta
+needs its argument inside the range), or is a computational rewrite that is validated by
+evaluating before and after on random small instances (:mod:`tmath.engine.numeric`), or both.
+A claim that needs a rewrite not found here writes its own :class:`~tmath.engine.proof.Rule`
+and declares it as a premise: the claim is then *proved assuming* it.
+
+Also here: :func:`sign_holds`, how the engine decides an inequality step.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import sympy as sp
+
+from tmath.engine import numeric
+from tmath.engine.proof import _VETTED, Rule, show
+from tmath.i18n.markers import N_
+
+
+class SideConditionFailed(Exception):
+    """A vetted rule was applied where its side condition does not hold."""
+
+
+def library_rule(name: str, apply: Callable[[Any], Any], numeric_check: bool = True) -> Rule:
+    """A vetted rule. With ``numeric_check`` each application is validated on random instances."""
+    validate = _numerically_equal if numeric_check else None
+    return Rule(name, _guarded(apply), validate, _VETTED)
+
+
+def _guarded(apply: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    def run(expr: Any) -> Any:
+        return apply(sp.sympify(expr))
+    return run
+
+
+def _numerically_equal(before: Any, after: Any) -> str | None:
+    found, _ = numeric.disagreement(before, after, seed=3)
+    return f"the rewrite is wrong here: {found}" if found else None
+
+
+# -- finite sums ------------------------------------------------------------------------------
+
+def _free_of(expr: Any, symbol: sp.Symbol) -> bool:
+    return not sp.sympify(expr).has(symbol)
+
+
+def _swap_first(expr: sp.Basic) -> sp.Basic:
+    for node in sp.preorder_traversal(expr):
+        if isinstance(node, sp.Sum):
+            limits = list(node.limits)
+            function = node.function
+            if len(limits) == 1 and isinstance(function, sp.Sum) and len(function.limits) == 1:
+                inner, outer = function.limits[0], limits[0]
+                body = function.function
+            elif len(limits) >= 2:
+                inner, outer, body = limits[0], limits[1], sp.Sum(function, *limits[2:]) \
+                    if len(limits) > 2 else function
+            else:
+                continue
+            (i, a1, b1), (j, a2, b2) = inner, outer
+            if not (_free_of(a1, j) and _free_of(b1, j) and _free_of(a2, i) and _free_of(b2, i)):
+                raise SideConditionFailed(
+                    f"the ranges of {i} and {j} depend on each other: the sums over "
+                    f"{i} ∈ [{show(a1)}, {show(b1)}] and {j} ∈ [{show(a2)}, {show(b2)}] cannot "
+                    "simply be exchanged")
+            swapped = sp.Sum(sp.Sum(body, (j, a2, b2)), (i, a1, b1))
+            return expr.xreplace({node: swapped})
+    return expr
+
+
+SWAP_SUMS = library_rule(N_("finite sums with independent ranges can be exchanged"), _swap_first)
+
+
+def _factor_out(expr: sp.Basic) -> sp.Basic:
+    def pull(node: sp.Sum) -> sp.Basic:
+        if len(node.limits) != 1:
+            return node
+        index = node.limits[0][0]
+        inner = pull(node.function) if isinstance(node.function, sp.Sum) else node.function
+        factors = sp.Mul.make_args(sp.expand_mul(inner) if not isinstance(inner, sp.Add) else inner)
+        if isinstance(inner, sp.Add):
+            return sp.Sum(inner, node.limits[0])
+        free = [f for f in factors if _free_of(f, index)]
+        bound = [f for f in factors if not _free_of(f, index)]
+        if not free:
+            return sp.Sum(inner, node.limits[0])
+        return sp.Mul(*free) * sp.Sum(sp.Mul(*bound), node.limits[0])
+    return expr.replace(lambda e: isinstance(e, sp.Sum), pull)
+
+
+FACTOR_OUT = library_rule(N_("a factor free of the summation index comes out of the sum"),
+                          _factor_out)
+
+
+def _distribute(expr: sp.Basic) -> sp.Basic:
+    def push(node: sp.Mul) -> sp.Basic:
+        sums = [f for f in node.args if isinstance(f, sp.Sum)]
+        if len(sums) != 1:
+            return node
+        total = sums[0]
+        rest = sp.Mul(*[f for f in node.args if f is not total])
+        if any(not _free_of(rest, limit[0]) for limit in total.limits):
+            return node
+        return sp.Sum(rest * total.function, *total.limits)
+    return expr.replace(lambda e: isinstance(e, sp.Mul) and any(isinstance(f, sp.Sum)
+                                                                 for f in e.args), push)
+
+
+DISTRIBUTE = library_rule(N_("a factor free of the summation index goes into the sum"), _distribute)
+
+
+def _split(expr: sp.Basic) -> sp.Basic:
+    def split(node: sp.Sum) -> sp.Basic:
+        terms = sp.Add.make_args(sp.expand(node.function))
+        if len(terms) == 1:
+            return node
+        return sp.Add(*[sp.Sum(t, *node.limits) for t in terms])
+    return expr.replace(lambda e: isinstance(e, sp.Sum), split)
+
+
+SPLIT_SUM = library_rule(N_("the sum of a sum of terms is the sum of their sums"), _split)
+
+
+def _combine(expr: sp.Basic) -> sp.Basic:
+    terms = sp.Add.make_args(expr)
+    groups: dict[tuple, list[sp.Basic]] = {}
+    rest = []
+    for term in terms:
+        coefficient, total = sp.Integer(1), term
+        if isinstance(term, sp.Mul):
+            sums = [f for f in term.args if isinstance(f, sp.Sum)]
+            if len(sums) == 1:
+                total = sums[0]
+                coefficient = sp.Mul(*[f for f in term.args if f is not total])
+        if isinstance(total, sp.Sum) and all(_free_of(coefficient, lim[0]) for lim in total.limits):
+            groups.setdefault(total.limits, []).append(coefficient * total.function)
+        else:
+            rest.append(term)
+    return sp.Add(*rest, *[sp.Sum(sp.Add(*fs), *limits) for limits, fs in groups.items()])
+
+
+COMBINE_SUMS = library_rule(N_("sums over the same range add term by term"), _combine)
+
+
+def absorb_last_term(index: sp.Symbol) -> Rule:
+    """Σ_{i=a}^{u} f(i) + f(u+1) = Σ_{i=a}^{u+1} f(i)."""
+
+    def absorb(expr: sp.Basic) -> sp.Basic:
+        for total in expr.atoms(sp.Sum):
+            (i, low, high), = total.limits
+            if i != index:
+                continue
+            following = total.function.xreplace({i: high + 1})
+            rest = sp.simplify(expr - total - following)
+            if not rest.has(total.function.xreplace({i: high + 1})):
+                return rest + sp.Sum(total.function, (i, low, high + 1))
+        raise SideConditionFailed(f"no sum over {index} followed by its next term")
+
+    return library_rule(N_("a sum up to u plus its term u+1 is the sum up to u+1"), absorb)
+
+
+def sift(lower: Any, upper: Any) -> Rule:
+    """Σ_{t=lower}^{upper} δ(t, a)·f(t) = f(a), for a that lies in [lower, upper] (checked)."""
+
+    def apply(expr: sp.Basic) -> sp.Basic:
+        def one(node: sp.Sum) -> sp.Basic:
+            (t, low, high), = node.limits
+            deltas = [d for d in node.function.atoms(sp.KroneckerDelta) if d.has(t)]
+            if len(deltas) != 1:
+                return node
+            delta = deltas[0]
+            a = delta.args[1] if delta.args[0] == t else delta.args[0] if delta.args[1] == t else None
+            if a is None or a.has(t):
+                return node
+            if not (_provably_nonnegative(a - low) and _provably_nonnegative(high - a)):
+                raise SideConditionFailed(f"{show(a)} is not known to lie in [{show(low)}, "
+                                          f"{show(high)}]: the delta does not sift")
+            return node.function.xreplace({delta: 1}).xreplace({t: a})
+        return expr.replace(lambda e: isinstance(e, sp.Sum) and
+                            sp.sympify(e.limits[0][1]) == lower and sp.sympify(e.limits[0][2]) == upper,
+                            one)
+
+    return library_rule(N_("sifting: a Kronecker delta picks the one term of the sum"), apply)
+
+
+def _provably_nonnegative(expr: Any) -> bool:
+    expr = sp.simplify(sp.sympify(expr))
+    return bool(expr.is_nonnegative) or expr == 0
+
+
+def solutions(equation: Any, unknown: sp.Symbol) -> list:
+    """The solutions of ``equation = 0`` for ``unknown``, each checked by substitution."""
+    found = sp.solve(sp.sympify(equation), unknown, dict=False)
+    checked = []
+    for root in found:
+        residue = sp.simplify(sp.sympify(equation).xreplace({unknown: root}))
+        problem, _ = numeric.disagreement(sp.sympify(equation).xreplace({unknown: root}), 0)
+        if residue == 0 and problem is None:
+            checked.append(root)
+    return checked
+
+
+def pointwise_bound(name: str, lower: Any, upper: Any, variable: sp.Symbol) -> Rule:
+    """Replace ``lower(u)`` by ``upper(u)`` wherever it occurs, for a one-variable inequality
+    ``lower ≤ upper`` on ``variable``'s domain (log t ≤ t − 1, say). Use it in a bound step,
+    ``chain.le(expr, why, rule=...)`` or ``chain.ge(...)``. The engine proves the inequality
+    itself (critical points and ends), checks that each ``u`` lies in the domain, and that the
+    expression grows with every replaced occurrence (for ``le``: its coefficient is ≥ 0) or
+    falls with every one (for ``ge``), so the rewrite bounds it on the side claimed."""
+    lower, upper = sp.sympify(lower), sp.sympify(upper)
+    if not _univariate(sp.simplify(upper - lower), strict=False):
+        raise SideConditionFailed(f"cannot show {show(lower)} ≤ {show(upper)} for every "
+                                  f"{variable} in its domain")
+    wild = sp.Wild("u")
+    pattern, replacement = lower.xreplace({variable: wild}), upper.xreplace({variable: wild})
+
+    def occurrences(expr: sp.Basic) -> list[tuple[sp.Basic, sp.Basic]]:
+        found = [(o, o.match(pattern)[wild]) for o in expr.find(pattern)]
+        if not found:
+            raise SideConditionFailed(f"{show(lower)} does not occur here")
+        for _, u in found:
+            generic = _generic(u)
+            if variable.is_positive and not generic.is_positive or \
+                    variable.is_nonnegative and not generic.is_nonnegative:
+                raise SideConditionFailed(f"{show(u)} is not known to lie in the domain of "
+                                          f"{variable}")
+        return found
+
+    def apply(expr: sp.Basic) -> sp.Basic:
+        return expr.xreplace({o: replacement.xreplace({wild: u}) for o, u in occurrences(expr)})
+
+    def bounds(expr: Any, relation: str) -> str | None:
+        expr = sp.sympify(expr)
+        for occurrence, _ in occurrences(expr):
+            placeholder = sp.Dummy("w")
+            slope = sp.simplify(sp.diff(expr.xreplace({occurrence: placeholder}), placeholder))
+            rising = relation in ("<=", "<")
+            if not _sign(slope if rising else -slope, strict=False):
+                return (f"the expression is not known to {'grow' if rising else 'fall'} with "
+                        f"{show(occurrence)}, so the rewrite is not a bound on that side")
+        return None
+
+    return Rule(name, _guarded(apply), None, _VETTED, bounds)
+
+
+def _generic(expr: sp.Basic) -> sp.Basic:
+    """``expr`` with indexed entries replaced by symbols carrying their bases' assumptions."""
+    replacements = {}
+    for k, entry in enumerate(expr.atoms(sp.Indexed)):
+        assumptions = entry.base.label.assumptions0
+        replacements[entry] = sp.Symbol(f"_entry{k}", **{key: v for key, v in assumptions.items()
+                                                        if key in ("positive", "nonnegative",
+                                                                   "real", "negative")})
+    return expr.xreplace(replacements)
+
+
+# -- deciding inequalities --------------------------------------------------------------------
+
+def sign_holds(a: Any, b: Any, relation: str) -> tuple[bool, str]:
+    """Does ``a relation b`` hold for every value the symbols' assumptions allow?
+
+    SymPy decides the sign of the difference from the assumptions; a sum is nonnegative when
+    its terms are; a product when its factors' signs are known; a function of one variable
+    on an interval by its critical points and its limits at the ends. A random point where
+    the relation fails is reported as a counterexample.
+    """
+    if relation in ("<", "<="):
+        a, b, relation = b, a, ">" if relation == "<" else ">="
+    difference = sp.simplify(sp.sympify(a) - sp.sympify(b))
+    strict = relation == ">"
+    counter = _counterexample(difference, strict)
+    if counter:
+        return False, counter
+    verdict = _sign(difference, strict)
+    if verdict:
+        return True, ""
+    return False, f"SymPy cannot show {show(difference)} {'>' if strict else '≥'} 0"
+
+
+def _counterexample(difference: sp.Basic, strict: bool) -> str | None:
+    for point in numeric.points([difference], seed=5, tries=6):
+        value = numeric._concrete(difference, point, numeric._Opaque(__import__("random").Random(2)))
+        if value is None or abs(value.imag) > 1e-12:
+            continue
+        if value.real < -1e-12 or (strict and abs(value.real) <= 1e-30):
+            at = ", ".join(f"{s}={v}" for s, v in point.items())
+            return f"false at {at} ({show(difference)} = {value.real:.4g})"
+    return None
+
+
+def _sign(expr: sp.Basic, strict: bool) -> bool:
+    """Is ``expr`` ≥ 0 (> 0 with ``strict``) wherever its symbols' assumptions allow?"""
+    if expr.is_positive or (not strict and (expr.is_nonnegative or expr == 0)):
+        return True
+    if isinstance(expr, sp.Sum):
+        return _term_sign(expr, strict)
+    if isinstance(expr, sp.Add) and all(_sign(term, False) for term in expr.args) and \
+            (not strict or any(_sign(term, True) for term in expr.args)):
+        return True
+    if isinstance(expr, sp.Mul) and all(_sign(f, strict) for f in expr.args):
+        return True
+    if isinstance(expr, sp.Pow) and expr.exp.is_even and (not strict or _sign(expr.base, True)):
+        return True
+    if isinstance(expr, sp.Pow) and _sign(expr.base, strict):  # a positive base to any power
+        return bool(expr.base.is_positive) or expr.exp.is_nonnegative is True
+    factored = sp.factor(expr) if not isinstance(expr, (sp.Sum, sp.Integral)) else expr
+    if factored != expr and _sign(factored, strict):
+        return True
+    return _univariate(expr, strict)
+
+
+def _term_sign(total: sp.Sum, strict: bool) -> bool:
+    """A sum is ≥ 0 when its generic term is (indexed entries keep their bases' assumptions);
+    > 0 also needs a nonempty range."""
+    generic = _generic(total.function)
+    if not _sign(sp.simplify(generic), strict):
+        return False
+    if strict:
+        (_, low, high), = total.limits
+        return bool(sp.simplify(high - low).is_nonnegative)
+    return True
+
+
+def _univariate(expr: sp.Basic, strict: bool) -> bool:
+    """f ≥ 0 (> 0) on the domain of its one variable: a differentiable f attains its minimum at
+    a critical point or approaches it at an end, so those values decide."""
+    symbols = list(expr.free_symbols)
+    if len(symbols) != 1 or expr.atoms(sp.Indexed):
+        return False
+    x = symbols[0]
+    bounded_below = bool(x.is_positive or x.is_nonnegative)
+    low, open_low = (0, not x.is_nonnegative or bool(x.is_positive)) if bounded_below \
+        else (-sp.oo, True)
+    try:
+        critical = sp.solveset(sp.diff(expr, x), x, sp.Interval(low, sp.oo, open_low, True))
+    except (NotImplementedError, ValueError, TypeError):
+        return False
+    if not isinstance(critical, sp.FiniteSet):
+        return False
+    inside = [sp.simplify(expr.xreplace({x: c})) for c in critical]
+    ends = [sp.limit(expr, x, low, dir="+") if low != -sp.oo else sp.limit(expr, x, -sp.oo),
+            sp.limit(expr, x, sp.oo)]
+
+    def positive(v: Any) -> bool:
+        v = sp.sympify(v)
+        return v == sp.oo or bool(v.is_positive)
+
+    def nonnegative(v: Any) -> bool:
+        v = sp.sympify(v)
+        return v == sp.oo or bool(v.is_nonnegative)
+
+    if not strict:
+        return all(nonnegative(v) for v in inside + ends)
+    attained_low = not open_low
+    return (all(positive(v) for v in inside) and
+            (positive(ends[0]) if attained_low else nonnegative(ends[0])) and nonnegative(ends[1]))
+
+
+_T = sp.Symbol("t", positive=True)
+LOG_BOUND = pointwise_bound(N_("log t ≤ t − 1 for t > 0"), sp.log(_T), _T - 1, _T)
+"""Gibbs' inequality and its relatives rest on this bound."""
