@@ -154,6 +154,8 @@ class ClaimInfo:
     summary_zh: str = ""
     glossary_zh: tuple[tuple[str, str], ...] = ()
     has_plot: bool = False
+    statement_mathml: str | None = None
+    statement_linear: str | None = None
     formula_spellings: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """Other spellings of a recorded formula (in another language, say): any one present in
     a document counts as the formula."""
@@ -204,8 +206,10 @@ class ClaimSpec:
     def info(self) -> ClaimInfo:
         return ClaimInfo(
             id=self.id, title=self.title, section=self.section, statement=self.statement.text,
-            statement_pretty=pretty_statement(self.statement.lhs, self.statement.value),
-            statement_latex=pretty_statement(self.statement.lhs, self.statement.value, latex=True),
+            statement_pretty=typeset_statement(self.statement, "block"),
+            statement_latex=typeset_statement(self.statement, "latex"),
+            statement_mathml=typeset_statement(self.statement, "mathml"),
+            statement_linear=typeset_statement(self.statement, "linear"),
             premises=tuple(getattr(p, "text", p) for p in self.premises), foils=tuple(FoilInfo(f.text, f.why) for f in self.foils),
             sources=self.sources, tags=self.tags, depends_on=self.depends_on,
             figures=tuple(FigureInfo(f.label, f.printed, f.near, f.rough, f.rel_tol, f.after,
@@ -217,21 +221,27 @@ class ClaimSpec:
             formula_spellings=self.formula_spellings)
 
 
-def pretty_statement(lhs: Any, value: Any, latex: bool = False) -> str | None:
-    """``lhs = value`` in Unicode math (SymPy's pretty printer) or LaTeX, or None when the
-    statement has no symbolic form."""
+def typeset_statement(statement: Statement, form: str) -> str | None:
+    """``lhs relation value`` as ``block`` (2D Unicode), ``linear`` (one line), ``latex`` or
+    ``mathml``; None when the statement has no symbolic form."""
+    lhs, value = statement.lhs, statement.value
     if lhs is None or value is None:
         return None
-    import sympy as sp
+    from tmath.engine import printing
 
-    pairs = zip(lhs, value) if isinstance(lhs, tuple) else [(lhs, value)]
-    try:
-        equations = [sp.Eq(sp.sympify(a), sp.sympify(b), evaluate=False) for a, b in pairs]
-        if latex:
-            return ", \\quad ".join(sp.latex(e) for e in equations)
-        return "\n\n".join(sp.pretty(e, use_unicode=True) for e in equations)
-    except (sp.SympifyError, TypeError, ValueError):
+    pairs = list(zip(lhs, value)) if isinstance(lhs, tuple) else [(lhs, value)]
+    relations = statement.relation if isinstance(statement.relation, tuple) \
+        else (statement.relation,) * len(pairs)
+    if form == "linear":
+        shown = {"=": "=", "<=": "≤", ">=": "≥", "<": "<", ">": ">"}
+        return "; ".join(f"{printing.linear(a)} {shown[r]} {printing.linear(b)}"
+                         for (a, b), r in zip(pairs, relations))
+    render = {"block": printing.block, "latex": printing.latex, "mathml": printing.mathml}[form]
+    parts = [render(a, b, r) for (a, b), r in zip(pairs, relations)]
+    if not all(parts):
         return None
+    joiner = {"block": "\n\n", "latex": ", \\quad ", "mathml": ""}[form]
+    return joiner.join(parts)
 
 
 _collected: list[ClaimSpec] = []

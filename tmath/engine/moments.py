@@ -26,9 +26,39 @@ from tmath.i18n.markers import N_
 class E(sp.Function):
     """Expectation of a random expression (unevaluated)."""
 
+    def _latex(self, printer) -> str:
+        return rf"\mathbb{{E}}\left[{printer._print(self.args[0])}\right]"
+
+    def _mathml_presentation(self, printer):
+        return _mathml_call(printer, "E", self.args[0], "[", "]")
+
 
 class Var(sp.Function):
     """Variance of a random expression (unevaluated)."""
+
+    def _latex(self, printer) -> str:
+        return rf"\operatorname{{Var}}\left({printer._print(self.args[0])}\right)"
+
+    def _mathml_presentation(self, printer):
+        return _mathml_call(printer, "Var", self.args[0], "(", ")")
+
+
+def _mathml_call(printer, name: str, argument, left: str, right: str):
+    """``name[argument]`` as presentation MathML (SymPy would print E as Euler's number)."""
+    row = printer.dom.createElement("mrow")
+    head = printer.dom.createElement("mi")
+    head.appendChild(printer.dom.createTextNode(name))
+    fenced = printer.dom.createElement("mrow")
+    for text in (left, None, right):
+        if text is None:
+            fenced.appendChild(printer._print(argument))
+            continue
+        operator = printer.dom.createElement("mo")
+        operator.appendChild(printer.dom.createTextNode(text))
+        fenced.appendChild(operator)
+    row.appendChild(head)
+    row.appendChild(fenced)
+    return row
 
 
 def _until_stable(expr: sp.Basic, function: type, rewrite) -> sp.Basic:

@@ -27,6 +27,7 @@ The engine, not the claim, decides what the result is worth:
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
@@ -106,10 +107,10 @@ class Fact:
 
 
 def show(expr: Any) -> str:
-    """Compact one-line text of an expression."""
-    if isinstance(expr, (tuple, list)):
-        return "(" + ", ".join(show(e) for e in expr) + ")"
-    return sp.sstr(expr) if isinstance(expr, sp.Basic) else str(expr)
+    """One line of Unicode math for an expression (:func:`tmath.engine.printing.linear`)."""
+    from tmath.engine.printing import linear
+
+    return linear(expr)
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -379,7 +380,7 @@ class Chain:
                 relation: str = "=") -> Chain:
         shown_relation = relation if kind != "failed" or relation != "=" else "="
         self._derivation.add(ProofStep(self.label, show(self.value), show(expr), why, kind, detail,
-                                       shown_relation))
+                                       shown_relation), (self.value, expr))
         if kind == "failed":
             raise ProofFailure(f"{self.label}: {detail or why}" if self.label else detail or why)
         self.value = expr
@@ -430,7 +431,8 @@ class Derivation:
 
     def __init__(self, allowed_lemmas: Sequence[str] = (), statement: Statement | None = None,
                  value: Any = None, premises: Sequence[Any] = (),
-                 lemmas: Mapping[str, Statement] | None = None) -> None:
+                 lemmas: Mapping[str, Statement] | None = None, typeset: bool = False) -> None:
+        self.typeset = typeset
         self.steps: list[ProofStep] = []
         self.cases: str | None = None
         self.case_instances: list[str] = []
@@ -525,7 +527,15 @@ class Derivation:
         if claim_id not in self._allowed_lemmas:
             raise ProofDefinitionError(f"cites claim {claim_id!r}: add it to depends_on")
 
-    def add(self, step: ProofStep) -> None:
+    def add(self, step: ProofStep, expressions: tuple[Any, Any] | None = None) -> None:
+        """Record a step; with ``typeset`` on, also its 2D Unicode, LaTeX and MathML forms."""
+        if self.typeset and expressions is not None and not _is_tuple(expressions[0]):
+            from tmath.engine import printing
+
+            before, after = expressions
+            step = dataclasses.replace(step, latex=printing.latex(before, after, step.relation),
+                                       block=printing.block(before, after, step.relation),
+                                       mathml=printing.mathml(before, after, step.relation))
         self.steps.append(step)
 
     # -- premises and lemmas -------------------------------------------------------------------
@@ -671,7 +681,7 @@ class Derivation:
         if not _is_tuple(start) and equal(start, lhs)[0]:
             self.add(ProofStep(chain.label, show(lhs), show(start),
                                "the chain starts at the left-hand side [SymPy simplify]",
-                               "checked"))
+                               "checked"), (lhs, start))
             return
         if _same(start, stated):
             self._fail(chain, f"starts at the stated value {show(stated)}: a proof must start "
@@ -693,7 +703,7 @@ class Derivation:
                                     relation[0] + ("=" if len(relation) == 2 else ""))
         if ok:
             self.add(ProofStep(chain.label, show(got), show(want), N_("matches the statement"),
-                               "checked", detail, relation))
+                               "checked", detail, relation), (got, want))
             return
         self.add(ProofStep(chain.label, show(got), show(want), N_("compare with the statement"),
                            "failed", detail, relation))

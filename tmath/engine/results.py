@@ -35,6 +35,12 @@ class ProofStep:
     detail: str = ""
     relation: str = "="
     """How ``before`` relates to ``after``: =, <=, >=, < or >."""
+    latex: str = ""
+    """``before relation after`` in LaTeX (typeset for explain and the report)."""
+    block: str = ""
+    """The same in SymPy's 2D Unicode (for a terminal, when one line is too long)."""
+    mathml: str = ""
+    """The same as a presentation MathML ``<math>`` element (the HTML report)."""
 
     @property
     def ok(self) -> bool:

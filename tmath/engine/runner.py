@@ -34,7 +34,7 @@ def claim_rng(seed: int, claim_id: str) -> np.random.Generator:
 
 
 def run_proof(spec: ClaimSpec, value: Any,
-              lemmas: Mapping[str, Statement] | None = None) -> ProofResult:
+              lemmas: Mapping[str, Statement] | None = None, typeset: bool = False) -> ProofResult:
     """Run the claim's derivation against ``value`` (the statement's, or a foil's).
 
     ``lemmas`` are the statements of the claims it depends on (the registry's, when omitted),
@@ -45,7 +45,7 @@ def run_proof(spec: ClaimSpec, value: Any,
     if lemmas is None:
         lemmas = dict(getattr(spec, "lemmas", ()) or ())
     derivation = Derivation(allowed_lemmas=spec.depends_on, statement=spec.statement, value=value,
-                            premises=spec.premises, lemmas=lemmas)
+                            premises=spec.premises, lemmas=lemmas, typeset=typeset)
     start = time.perf_counter()
     status, reason, details, rests_on = "proved", None, "", ()
     try:
@@ -98,10 +98,11 @@ def run_check(spec: ClaimSpec, value: Any, seed: int) -> EmpiricalResult:
     return EmpiricalResult(status, results, spent, None, seconds)
 
 
-def verify_one(spec: ClaimSpec, seed: int) -> ClaimResult:
-    """Proof, randomized check and figures of one claim, in this process."""
+def verify_one(spec: ClaimSpec, seed: int, typeset: bool = False) -> ClaimResult:
+    """Proof, randomized check and figures of one claim, in this process. ``typeset`` also
+    records each step in 2D Unicode, LaTeX and MathML (for explain and the report)."""
     start = time.perf_counter()
-    proof = run_proof(spec, spec.statement.value)
+    proof = run_proof(spec, spec.statement.value, typeset=typeset)
     empirical = run_check(spec, spec.statement.value, seed)
     figures = tuple(compare(f) for f in spec.figures)
     verdict = verdict_of(proof, empirical)
@@ -123,7 +124,9 @@ def perturbations(spec: ClaimSpec) -> list[tuple[str, Any]]:
 
 
 def audit_one(spec: ClaimSpec, seed: int = DEFAULT_SEED) -> AuditResult:
-    statement = verify_one(spec, seed)
+    """The statement (typeset, since explain and the report show it), then both checks
+    against every declared foil and automatic near-miss."""
+    statement = verify_one(spec, seed, typeset=True)
     candidates = [(f.text, f.value, "declared") for f in spec.foils]
     candidates += [(text, value, "automatic") for text, value in perturbations(spec)]
     outcomes = tuple(
