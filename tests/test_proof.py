@@ -48,7 +48,7 @@ def test_a_chain_from_the_left_side_proves():
 def test_a_foil_fails_at_the_conclusion_with_a_counterexample():
     proof = derivation(sp.Sum(1, (i, 1, n)), sp.sqrt(n))
     chain = proof.chain(sp.Sum(1, (i, 1, n)), "count").evaluate()
-    with pytest.raises(ProofFailure, match="derived n, stated sqrt"):
+    with pytest.raises(ProofFailure, match="derived n, stated √n"):
         proof.conclude(sp.sqrt(n), chain)
 
 
