@@ -56,7 +56,7 @@ def _scalar(value: Any, lhs: Any) -> list[tuple[str, Any]]:
         return []
     kept: list[tuple[str, Any]] = []
     for description, candidate in candidates:
-        if _equal(candidate, value) or any(_equal(candidate, c) for _, c in kept):
+        if any(_same(candidate, c) for _, c in kept) or _equal(candidate, value):
             continue
         kept.append((_say(lhs, candidate, description), candidate))
     return kept
@@ -141,17 +141,33 @@ def _swap_arguments(value: sp.Expr) -> sp.Expr | None:
     return None
 
 
-def _equal(a: Any, b: Any) -> bool:
+def _same(a: Any, b: Any) -> bool:
+    """Structurally the same candidate (cheap; near-misses that mean the same are harmless)."""
     try:
         if isinstance(a, sp.MatrixBase) or isinstance(b, sp.MatrixBase):
-            return sp.Matrix(a).shape == sp.Matrix(b).shape and sp.Matrix(a) == sp.Matrix(b)
-        a, b = sp.sympify(a), sp.sympify(b)
-        if a == b:
-            return True
-        difference = sp.simplify(a - b)
-        if difference == 0:
-            return True
+            return sp.Matrix(a) == sp.Matrix(b)
+        return sp.sympify(a) == sp.sympify(b)
+    except (TypeError, ValueError, sp.SympifyError):
+        return False
+
+
+def _equal(candidate: Any, value: Any) -> bool:
+    """Is a candidate secretly the stated value? A near-miss that is true would make the audit
+    fail a sound check, so a candidate stays only when some random point tells them apart, or,
+    where no point can be evaluated, SymPy cannot show they are equal."""
+    if _same(candidate, value):
+        return True
+    try:
+        found, checked = numeric.disagreement(candidate, value, tries=10)
+    except (TypeError, ValueError, sp.SympifyError):
+        return False
+    if found:
+        return False
+    if checked >= 5:
+        return True
+    try:
+        if isinstance(candidate, sp.MatrixBase) or isinstance(value, sp.MatrixBase):
+            return sp.simplify(sp.Matrix(candidate) - sp.Matrix(value)).is_zero_matrix is True
+        return sp.simplify(sp.sympify(candidate) - sp.sympify(value)) == 0
     except (TypeError, ValueError, sp.SympifyError, NotImplementedError):
         return False
-    found, checked = numeric.disagreement(a, b, tries=10)
-    return found is None and checked >= 5
