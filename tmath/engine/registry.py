@@ -175,6 +175,7 @@ class Catalog(Claims[ClaimInfo]):
             registry = Registry(extra_dirs=self.extra_dirs, builtin=self.builtin)
             _merge(registry, [self._imported.pop(str(f), None) or _import_folder(f)
                               for f in folders])
+            _attach_lemmas(registry)
             self._registry = registry
         return self._registry
 
