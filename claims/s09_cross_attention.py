@@ -4,9 +4,12 @@ import numpy as np
 import sympy as sp
 
 from tmath import Foil, Source, Statement, claim
-from tmath.reference import tiling
+from tmath.engine.experiment import Integers
+from tmath.engine.rules_delta import DELTA_CASES, delta_identifies
+from tmath.engine.rules_shapes import derive_shape, shape
+from tmath.reference import edits, tiling
+from tmath.reference.formulas import attention_entry, row_softmax
 from tmath.reference.nn import attention, softmax
-from tmath.engine.proof import Rule
 
 VASWANI = Source("Vaswani et al. (2017), Attention Is All You Need, §3.2.3 "
                  "(encoder-decoder attention)", arxiv="1706.03762")
@@ -14,25 +17,22 @@ CROSS_FORMULA = (r"\text{CrossAttn}(Q_{dec}, K_{enc}, V_{enc}) = \text{softmax}\
                  r"\frac{Q_{dec} K_{enc}^T}{\sqrt{d_k}}\right) V_{enc}")
 
 T_dec, T_enc, d_k, d_v = sp.symbols("T_dec T_enc d_k d_v", positive=True, integer=True)
-i, j = sp.symbols("i j", positive=True, integer=True)
-c, t, e = sp.symbols("c t e", integer=True)
-r = sp.Symbol("r", integer=True, nonzero=True)
+i, j, e = sp.symbols("i j e", positive=True, integer=True)
+c, t = sp.symbols("c t", integer=True)
 Qd, Ke, Ve, U = sp.symbols("Q K V u", cls=sp.IndexedBase)
+SIZES = {T_dec: Integers(1, 12), T_enc: Integers(1, 12, edges=(12, 5)), d_k: Integers(1, 8),
+         d_v: Integers(1, 6)}
 
-SHAPE = Rule("shape of a product: (a×b)(b×c) is a×c (SymPy checks b = b); scaling and the "
-             "row softmax keep the shape", lambda expr: sp.Matrix(expr.shape))
-
-
-def cross_entry(q_of):
-    """Component e of Σ_t softmax_t(q·k_t/√d_k) v_t for the query whose c-th feature is q_of(c)."""
-    score = sp.exp(sp.Sum(q_of(c) * Ke[t, c], (c, 1, d_k)) / sp.sqrt(d_k))
-    return sp.Sum(score * Ve[t, e], (t, 1, T_enc)) / sp.Sum(score, (t, 1, T_enc))
+Q, K, V = (sp.MatrixSymbol(n, rows, cols) for n, rows, cols in
+           (("Q_dec", T_dec, d_k), ("K_enc", T_enc, d_k), ("V_enc", T_enc, d_v)))
+WEIGHTS = row_softmax(Q * K.T / sp.sqrt(d_k))
 
 
-def sizes(rng):
-    """Decoder and encoder lengths that differ (both orders) plus a case where they agree."""
-    short, long_ = sorted(rng.choice(np.arange(2, 12), size=2, replace=False))
-    return ((short, long_), (long_, short), (5, 5))
+def cross_entry(q_of):  # component e of the output for the decoder query with features q_of(f)
+    return attention_entry(q_of, Ke, Ve, T_enc, d_k, e, t, c)
+
+
+MOVED = cross_entry(lambda f: Qd[j, f] + U[f]) - cross_entry(lambda f: Qd[j, f])
 
 
 @claim(
@@ -41,9 +41,11 @@ def sizes(rng):
     section="9.1",
     statement=Statement("softmax(Q_dec K_encᵀ/√d_k) ∈ ℝ^{T_dec×T_enc}, output ∈ ℝ^{T_dec×d_v}, "
                         "for any T_dec and T_enc",
-                        (sp.Matrix([T_dec, T_enc]), sp.Matrix([T_dec, d_v]))),
+                        (sp.Matrix([T_dec, T_enc]), sp.Matrix([T_dec, d_v])),
+                        lhs=(shape(WEIGHTS), shape(WEIGHTS * V))),
     premises=("Q_dec ∈ ℝ^{T_dec×d_k} comes from the decoder",
-              "K_enc ∈ ℝ^{T_enc×d_k} and V_enc ∈ ℝ^{T_enc×d_v} come from the encoder"),
+              "K_enc ∈ ℝ^{T_enc×d_k} and V_enc ∈ ℝ^{T_enc×d_v} come from the encoder",
+              "softmax by rows: A = E ⊙ ((E·1)^{∘−1}·1ᵀ) with E = exp∘(Q_dec K_encᵀ/√d_k)"),
     foils=(Foil("the weights are T_enc × T_dec (encoder positions query the decoder)",
                 (sp.Matrix([T_enc, T_dec]), sp.Matrix([T_enc, d_v]))),
            Foil("the weights are square, T_dec × T_dec, as in self-attention",
@@ -57,27 +59,17 @@ class CrossAttentionShapes:
     lengths never need to match; only the key width d_k must agree."""
 
     def prove(self, value, proof):
-        q = sp.MatrixSymbol("Q_dec", T_dec, d_k)
-        k = sp.MatrixSymbol("K_enc", T_enc, d_k)
-        v = sp.MatrixSymbol("V_enc", T_enc, d_v)
-        weights = proof.chain(q * k.T / sp.sqrt(d_k), "shape of the weights").apply(SHAPE)
-        a = sp.MatrixSymbol("A", *weights.value)
-        output = proof.chain(a * v, "shape of A·V_enc").apply(SHAPE)
-        proof.conclude(value, weights, output)
+        proof.conclude(value, *(derive_shape(proof, part, label) for part, label in
+                                zip(proof.statement.lhs, ("shape of the weights", "shape of A·V_enc"))))
 
     def check(self, value, experiment):
-        rng = experiment.rng
-        for n_dec, n_enc in sizes(rng):
-            dk, dv = 4, 3
-            q, k = rng.normal(size=(n_dec, dk)), rng.normal(size=(n_enc, dk))
-            v = rng.normal(size=(n_enc, dv))
-            weights = softmax(q @ k.T / np.sqrt(dk))
-            out = attention(q, k, v)
-            at = {T_dec: n_dec, T_enc: n_enc, d_v: dv}
-            stated = [tuple(x.subs(at) for x in part) for part in value]
-            experiment.holds((weights.shape, out.shape) == tuple(stated),
-                             "shapes", f"T_dec={n_dec}, T_enc={n_enc}: weights {weights.shape}, "
-                                       f"output {out.shape}; stated {stated}")
+        for point in experiment.draw(SIZES, count=5):
+            q = experiment.rng.normal(size=(point[T_dec], point[d_k]))
+            k = experiment.rng.normal(size=(point[T_enc], point[d_k]))
+            v = experiment.rng.normal(size=(point[T_enc], point[d_v]))
+            shapes = softmax(q @ k.T / np.sqrt(point[d_k])).shape + attention(q, k, v).shape
+            experiment.close(shapes, np.concatenate([np.ravel(p) for p in point.value(value)]), 0,
+                             "shapes of the weights and the output", at=point)
 
 
 @claim(
@@ -85,13 +77,18 @@ class CrossAttentionShapes:
     title="Cross-attention output row i depends on decoder row i and the encoder only",
     section="9.1",
     statement=Statement("changing decoder row j by u changes output row i by δ_ij·(g(q_j + u) − "
-                        "g(q_j)), g(q) = softmax(qK_encᵀ/√d_k)V_enc", sp.KroneckerDelta(i, j),
-                        lhs=sp.Symbol("c_ij")),
+                        "g(q_j)), g(q) = softmax(qK_encᵀ/√d_k)V_enc",
+                        sp.KroneckerDelta(i, j) * MOVED,
+                        lhs=cross_entry(lambda f: Qd[i, f] + sp.KroneckerDelta(i, j) * U[f])
+                        - cross_entry(lambda f: Qd[i, f])),
     premises=("output row i = softmax_t(q_i·k_t/√d_k) v_t summed over encoder positions t",
-              "K_enc and V_enc are fixed; decoder row j is replaced by q_j + u"),
-    foils=(Foil("a change of any decoder row reaches every output row (c_ij = 1)",
-                sp.Integer(1)),
-           Foil("decoder rows are pooled (c_ij = 1/T_dec)", 1 / T_dec)),
+              "K_enc and V_enc are fixed; decoder row j is replaced by q_j + u, so row i gains "
+              "δ_ij·u"),
+    foils=(Foil("a change of any decoder row reaches every output row (c_ij = 1)", MOVED),
+           Foil("decoder rows are pooled (c_ij = 1/T_dec)", MOVED / T_dec),
+           Foil("the change lands one row off: δ_i,j+1", sp.KroneckerDelta(i, j + 1) * MOVED),
+           Foil("attention is additive in the query: the change is δ_ij·g(u)",
+                sp.KroneckerDelta(i, j) * cross_entry(lambda f: U[f]))),
     sources=(VASWANI,),
     tags=("cross-attention", "locality"),
     formulas=(CROSS_FORMULA,),
@@ -100,31 +97,20 @@ class CrossAttentionRowLocality:
     """Queries never meet each other: each decoder position reads the encoder on its own, so
     T_dec may differ from T_enc and the decoder's own mixing is left to its self-attention."""
 
-    def prove(self, coupling, proof):
-        change = (cross_entry(lambda f: Qd[i, f] + sp.KroneckerDelta(i, j) * U[f])
-                  - cross_entry(lambda f: Qd[i, f]))
-        same = proof.chain(change, "Δout[i,e], j = i").substitute({j: i}, premise="case j = i")
-        other = proof.chain(change, "Δout[i,e], j ≠ i").substitute(
-            {j: i + r}, premise="case j ≠ i, written j = i + r with r ≠ 0")
-        def own(row):
-            return cross_entry(lambda f: Qd[row, f] + U[f]) - cross_entry(lambda f: Qd[row, f])
-        proof.conclude((coupling.subs(j, i) * own(i), coupling.subs(j, i + r) * own(i + r)),
-                       same, other)
+    def prove(self, value, proof):
+        change = (proof.chain(proof.statement.lhs, "Δout[i,e]")
+                  .apply(DELTA_CASES).apply(delta_identifies(i, j)))
+        proof.conclude(value, change, method="expand")
 
-    def check(self, coupling, experiment):
-        rng = experiment.rng
-        for n_dec, n_enc in sizes(rng):
-            q, k = rng.normal(size=(n_dec, 8)), rng.normal(size=(n_enc, 8))
-            v = rng.normal(size=(n_enc, 3))
-            base = attention(q, k, v)
-            for row in range(n_dec):
-                moved = q.copy()
-                moved[row] += rng.normal(size=8)
-                own = attention(moved[row:row + 1], k, v) - attention(q[row:row + 1], k, v)
-                factors = [float(coupling.subs({i: a + 1, j: row + 1, T_dec: n_dec}))
-                           for a in range(n_dec)]
-                tol = tiling.attention_tolerance(np.vstack([q, moved]), k, v, computations=4)
-                experiment.close(attention(moved, k, v) - base, np.outer(factors, own), tol,
-                                 "change of every output row after editing one decoder row",
-                                 inputs=f"decoder row j={row + 1}, T_dec={n_dec}, T_enc={n_enc}, "
-                                        f"d_k=8")
+    def check(self, value, experiment):
+        for point in experiment.draw(SIZES, count=5):
+            q, moves = experiment.rng.normal(size=(2, point[T_dec], point[d_k]))
+            k = experiment.rng.normal(size=(point[T_enc], point[d_k]))
+            v = experiment.rng.normal(size=(point[T_enc], point[d_v]))
+            change = edits.changes(lambda rows: attention(rows, k, v), q, moves)
+            claimed = edits.stated_changes(value, j, U, moves, change[0].shape,
+                                           [(i, 1, point[T_dec]), (e, 1, point[d_v])],
+                                           {Qd: q, Ke: k, Ve: v}, values=point.substitutions())
+            tol = tiling.attention_tolerance(np.vstack([q, q + moves]), k, v, computations=4)
+            experiment.close(change, claimed, tol,
+                             "change of every output row after editing each decoder row j", at=point)

@@ -34,9 +34,9 @@ def test_flash_attention_equals_standard_attention_with_correct_rescaling():
     rng = np.random.default_rng(1)
     q, k, v = rng.normal(size=(7, 4)), rng.normal(size=(11, 4)), rng.normal(size=(11, 3))
     exact = attention(q, k, v)
-    tiled = tiling.flash_attention(q, k, v, lambda old, new: np.exp(old - new), 3, 4)
+    tiled = tiling.flash_attention(q, k, v, tiling.rescaling(lambda old, new: np.exp(old - new)), 3, 4)
     assert np.max(np.abs(tiled - exact)) <= tiling.attention_tolerance(q, k, v)
-    wrong = tiling.flash_attention(q, k, v, lambda old, new: 1.0, 3, 4)
+    wrong = tiling.flash_attention(q, k, v, tiling.rescaling(lambda old, new: 1.0), 3, 4)
     assert np.max(np.abs(wrong - exact)) > 1e-3
 
 

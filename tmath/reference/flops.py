@@ -4,7 +4,11 @@ A cost claim runs a small implementation on :class:`Tracked` scalars (NumPy obje
 so ``@``, ``np.exp`` and reductions call the scalars' own operators) and reads the tally of
 each stage. The counts therefore come from the arithmetic actually performed, never from the
 formula under test; the same run also returns the numbers, so it can be checked against the
-reference implementation in :mod:`tmath.nn`.
+reference implementation in :mod:`tmath.reference.nn`.
+
+:func:`count` is the proofs' side: an operation count written as a sum of ones over the index
+tuples an operation runs over (Σ_{i,j,c} 1 for the multiplies of QKᵀ). The functions at the
+end run the tracked computations the cost claims of section 8 count.
 """
 
 from __future__ import annotations
@@ -138,3 +142,75 @@ def ffn(meter: Meter, x: np.ndarray, w1: np.ndarray, b1: np.ndarray, w2: np.ndar
 def matmul(meter: Meter, name: str, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """A metered matrix product of two tracked arrays."""
     return meter.run(name, lambda: a @ b)
+
+
+def count(*ranges: tuple) -> Any:
+    """Σ 1 over the given (index, upper) ranges, each from 1: one operation per index tuple."""
+    import sympy as sp
+
+    return sp.Sum(1, *((var, 1, upper) for var, upper in ranges))
+
+
+# -- what the cost claims count -----------------------------------------------------------------
+
+def attention_counts(rng: np.random.Generator, t: int, d: int) -> tuple[tuple[int, ...], bool]:
+    """Tracked softmax(QKᵀ/√d)V on random Q, K, V ∈ ℝ^{t×d}: (multiplies in QKᵀ, exps in the
+    softmax, multiplies in weights·V, entries of the scores, of the weights, of the output),
+    and whether the tracked run computed attention (against :func:`tmath.reference.nn.attention`)."""
+    from tmath.reference.nn import attention as reference
+
+    q, k, v = rng.normal(size=(3, t, d))
+    meter = Meter()
+    out = attention(meter, q, k, v)
+    st = meter.stages
+    counts = (st["QK^T"].ops.mul, st["softmax"].ops.exp, st["weights V"].ops.mul,
+              st["QK^T"].stored, st["softmax"].stored, st["weights V"].stored)
+    return counts, bool(np.allclose(out, reference(q, k, v), rtol=1e-12, atol=1e-12))
+
+
+def ffn_counts(rng: np.random.Generator, t: int, d: int, d_ff: int) -> tuple[tuple[int, ...], bool]:
+    """Tracked row-wise W₂·ReLU(W₁x + b₁) + b₂ on small random integers (so every result is an
+    exact float): (multiplies up, multiplies down, hidden entries, output entries), and whether
+    the tracked run equals NumPy's exactly."""
+    x, w1, b1, w2, b2 = (rng.integers(-3, 4, size=s).astype(float) for s in
+                         ((t, d), (d_ff, d), (d_ff,), (d, d_ff), (d,)))
+    meter = Meter()
+    out = ffn(meter, x, w1, b1, w2, b2)
+    up, down = meter.stages["up"], meter.stages["down"]
+    exact = bool(np.array_equal(out, relu(x @ w1.T + b1) @ w2.T + b2))
+    return (up.ops.mul, down.ops.mul, up.stored, down.stored), exact
+
+
+def head_multiplies(rng: np.random.Generator, t: int, heads: int, width: int) -> tuple[int, int]:
+    """Multiplies in QKᵀ and in weights·V summed over ``heads`` tracked heads, each attending
+    with its own ``width`` columns of Q, K, V ∈ ℝ^{t×(heads·width)}."""
+    q, k, v = rng.normal(size=(3, t, heads * width))
+    totals = [0, 0]
+    for cols in np.split(np.arange(heads * width), heads):
+        meter = Meter()
+        attention(meter, q[:, cols], k[:, cols], v[:, cols])
+        totals[0] += meter.stages["QK^T"].ops.mul
+        totals[1] += meter.stages["weights V"].ops.mul
+    return totals[0], totals[1]
+
+
+def multiply_gap(rng: np.random.Generator, t: int, d: int, d_ff: int) -> int:
+    """Counted multiplies of attention's two matrix products minus the FFN's two layers."""
+    meter = Meter()
+    attention(meter, *rng.normal(size=(3, t, d)))
+    ffn(meter, rng.normal(size=(t, d)), *(rng.normal(size=s) for s in
+                                          ((d_ff, d), (d_ff,), (d, d_ff), (d,))))
+    mul = {name: stage.ops.mul for name, stage in meter.stages.items()}
+    return mul["QK^T"] + mul["weights V"] - mul["up"] - mul["down"]
+
+
+def linear_attention_counts(rng: np.random.Generator, t: int, d: int) -> tuple[int, ...]:
+    """Both groupings of φ(Q)φ(K)ᵀV with φ(Q), φ(K), V ∈ ℝ^{t×d} run tracked: (multiplies of
+    φ(Q)(φ(K)ᵀV), multiplies of (φ(Q)φ(K)ᵀ)V, entries of φ(K)ᵀV, entries of φ(Q)φ(K)ᵀ)."""
+    meter = Meter()
+    pq, pk, v = (meter.track(a) for a in np.exp(rng.normal(size=(3, t, d))))
+    matmul(meter, "right", pq, matmul(meter, "S", pk.T, v))
+    matmul(meter, "left", matmul(meter, "A", pq, pk.T), v)
+    st = meter.stages
+    return (st["S"].ops.mul + st["right"].ops.mul, st["A"].ops.mul + st["left"].ops.mul,
+            st["S"].stored, st["A"].stored)
