@@ -1,7 +1,7 @@
 """tmath claims as pytest items: ``pytest --tmath`` (and ``--tmath-claims DIR``).
 
 Like scikit-learn's ``parametrize_with_checks``, each claim yields its checks as test items,
-named ``<claim-id>::proof``, ``<claim-id>::check`` and ``<claim-id>::foil[<n>]``, so pytest's
+``<module>::<claim-id>::proof``, ``::check`` and ``::foil[<n>]``, so pytest's
 own tools work on them: ``-k dot-product`` selects, ``--lf`` reruns failures, ``-x`` stops at
 the first, ``-n 4`` (pytest-xdist) spreads them over processes or machines, ``--junitxml``
 reports them. Seeds, levels and messages are the CLI's: an item fails exactly when
@@ -90,24 +90,30 @@ class ClaimsModule(pytest.File):
         for error in registry.errors:
             if Path(error.path).resolve() == here:
                 yield LoadErrorItem.from_parent(self, name="load", error=str(error))
-        seed = self.config.getoption("--tmath-seed")
         for spec in registry:
             if Path(spec.path).resolve() == here:
-                yield from _items(self, spec, seed)
+                yield ClaimNode.from_parent(self, name=spec.id, spec=spec)
 
 
-def _items(parent: pytest.Collector, spec: Any, seed: int) -> Iterator[pytest.Item]:
-    from tmath.engine.runner import perturbations
+class ClaimNode(pytest.Collector):
+    """One claim: its ``proof``, ``check`` and ``foil[n]`` items (node ids such as
+    ``claims/s01_scaled_dot_product.py::dot-product-variance::proof``)."""
 
-    if spec.no_proof is None:
-        yield ClaimItem.from_parent(parent, name=f"{spec.id}::proof", spec=spec, part="proof",
-                                    seed=seed)
-    yield ClaimItem.from_parent(parent, name=f"{spec.id}::check", spec=spec, part="check",
-                                seed=seed)
-    candidates = [(f.text, f.value) for f in spec.foils] + list(perturbations(spec))
-    for number, (text, value) in enumerate(candidates, 1):
-        yield FoilItem.from_parent(parent, name=f"{spec.id}::foil[{number}]", spec=spec,
-                                   text=text, value=value, seed=seed)
+    def __init__(self, *, spec: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.spec = spec
+
+    def collect(self) -> Iterator[pytest.Item]:
+        from tmath.engine.runner import perturbations
+
+        spec, seed = self.spec, self.config.getoption("--tmath-seed")
+        if spec.no_proof is None:
+            yield ClaimItem.from_parent(self, name="proof", spec=spec, part="proof", seed=seed)
+        yield ClaimItem.from_parent(self, name="check", spec=spec, part="check", seed=seed)
+        candidates = [(f.text, f.value) for f in spec.foils] + list(perturbations(spec))
+        for number, (text, value) in enumerate(candidates, 1):
+            yield FoilItem.from_parent(self, name=f"foil[{number}]", spec=spec, text=text,
+                                       value=value, seed=seed)
 
 
 class ClaimFailure(Exception):
