@@ -74,3 +74,92 @@ def count_operations(norm, x: np.ndarray, **kwargs) -> int:
     total = sum(Counted.tally.values())
     Counted.tally = Counter()
     return total
+
+
+def count_by_ufunc(norm, x: np.ndarray, **kwargs) -> Counter:
+    """Scalar operations ``norm(x, **kwargs)`` performs, per NumPy ufunc (add, multiply, ...)."""
+    Counted.tally = Counter()
+    norm(np.asarray(x).view(Counted), **kwargs)
+    tally, Counted.tally = Counted.tally, Counter()
+    return tally
+
+
+# What the reference implementations above do to one d-vector, step by step, as
+# (step, ufunc, size): size "d" is one operation per feature, "d-1" a sum of d numbers, 1 a
+# single scalar operation. tmath.reference.norms.count_by_ufunc measures the same code.
+LAYER_NORM_STEPS = (("μ: sum", "add", "d-1"), ("μ: divide by d", "divide", 1),
+                    ("x − μ", "subtract", "d"), ("(x − μ)²", "multiply", "d"),
+                    ("Var: sum", "add", "d-1"), ("Var: divide by d", "divide", 1),
+                    ("+ ε", "add", 1), ("√", "sqrt", 1), ("· γ", "multiply", "d"),
+                    ("divide by σ", "divide", "d"))
+RMS_NORM_STEPS = (("x²", "multiply", "d"), ("mean square: sum", "add", "d-1"),
+                  ("mean square: divide by d", "divide", 1), ("+ ε", "add", 1),
+                  ("√", "sqrt", 1), ("· γ", "multiply", "d"), ("divide by the RMS", "divide", "d"))
+BETA_STEPS = (("+ β", "add", "d"),)
+
+
+def step_counts(steps, d) -> dict[str, Any]:
+    """Operations per ufunc of ``steps`` for dimension ``d`` (an int, or a SymPy symbol: then
+    each per-feature count is the sum Σ_{k=1}^{d} 1 and a reduction Σ_{k=2}^{d} 1)."""
+    try:
+        import sympy as sp
+    except ImportError:  # pragma: no cover
+        sp = None
+    symbolic = sp is not None and isinstance(d, sp.Basic)
+    k = sp.Symbol("k", integer=True) if symbolic else None
+    sizes = {"d": sp.Sum(1, (k, 1, d)) if symbolic else d,
+             "d-1": sp.Sum(1, (k, 2, d)) if symbolic else d - 1, 1: 1}
+    counts: dict[str, Any] = {}
+    for _, ufunc, size in steps:
+        counts[ufunc] = counts.get(ufunc, 0) + sizes[size]
+    return counts
+
+
+def formula_values(expr: Any, values: dict, shape: tuple | None = None) -> np.ndarray:
+    """A SymPy formula evaluated at arrays or numbers (``values`` maps its symbols), broadcast
+    to ``shape``; NaN where it does not evaluate to real numbers (a symbolic foil), so the
+    test that compares it fails instead of raising."""
+    import sympy as sp
+
+    try:
+        expr = sp.sympify(expr)
+        symbols = sorted(expr.free_symbols, key=str)
+        result = sp.lambdify(symbols, expr, "numpy")(*[values[s] for s in symbols])
+        result = np.asarray(result, dtype=float)
+        return result if shape is None else np.broadcast_to(result, shape).copy()
+    except (TypeError, ValueError, KeyError, ZeroDivisionError, NameError, AttributeError,
+            OverflowError, SyntaxError):
+        return np.full(shape if shape is not None else (), np.nan)
+
+
+def layer_norm_entry(y: Any, a: Any, k: Any, d: Any, eps: Any) -> Any:
+    """LN(y)_a = (y_a − μ)/√(Var(y) + ε) as a SymPy expression of the entries y[k] of an
+    IndexedBase ``y``, with μ = (1/d)Σ_k y_k and Var(y) = (1/d)Σ_k y_k² − μ² (γ = 1, β = 0)."""
+    import sympy as sp
+
+    mean = sp.Sum(y[k], (k, 1, d)) / d
+    return (y[a] - mean) / sp.sqrt(sp.Sum(y[k] ** 2, (k, 1, d)) / d - mean**2 + eps)
+
+
+def layer_norm_jacobian(y: Any, a: Any, b: Any, d: Any, mu: Any, v: Any, eps: Any) -> Any:
+    """∂LN(y)_a/∂y_b = (δ_ab − 1/d)/σ − (y_a − μ)(y_b − μ)/(dσ³), σ = √(v + ε), in terms of
+    the mean μ and variance v of y (claim norm-placement-skip-jacobian derives it)."""
+    import sympy as sp
+
+    sigma = sp.sqrt(v + eps)
+    return (sp.KroneckerDelta(a, b) - 1 / d) / sigma - (y[a] - mu) * (y[b] - mu) / (d * sigma**3)
+
+
+def padded_batch(rng: np.random.Generator, lengths: Any, width: int,
+                 pad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(x, real): a [B, T, D] batch of sequences of the given lengths (tokens N(1, 4) per
+    feature), padded to the longest with the vector ``pad``, and its real tokens stacked."""
+    x = np.tile(pad, (len(lengths), max(lengths), 1))
+    for row, n in enumerate(lengths):
+        x[row, :n] = rng.standard_normal((n, width)) * 2 + 1
+    return x, real_tokens(x, lengths)
+
+
+def real_tokens(t: np.ndarray, lengths: Any) -> np.ndarray:
+    """The entries of the first ``lengths[row]`` positions of each row of ``t``, stacked."""
+    return np.concatenate([t[row, :n] for row, n in enumerate(lengths)])
