@@ -1,16 +1,23 @@
 """Section 2: softmax as a Boltzmann distribution, and the role of temperature."""
 
-import dataclasses
+import math
 
 import numpy as np
 import sympy as sp
 
-from tmath import Figure, Foil, Source, Statement, claim
-from tmath.reference.boltzmann import metropolis_states
-from tmath.engine.experiment import tolerance
-from tmath.reference.nn import attention, entropy, softmax
-from tmath.engine.plots import Plot, Series
-from tmath.engine.proof import Rule
+from tmath import Figure, Foil, Premise, Source, Statement, claim
+from tmath.engine.experiment import Integers, Reals, tolerance
+from tmath.engine.parameters import evaluate
+from tmath.engine.plots import Plot
+from tmath.reference import illustrations
+from tmath.engine.rules import FACTOR_OUT, SPLIT_SUM
+from tmath.engine.rules_dummies import rename_index
+from tmath.reference.boltzmann import (boltzmann_weights, log_odds_distribution,
+                                       metropolis_states, resolvable_attention, spread_energies,
+                                       temperature_resolution)
+from tmath.reference.nn import (entropy_slope_complex_step, gumbel_max_samples, scores_with_gap,
+                                softmax)
+from tmath.reference.softmax_limits import LEAD, ByLeads
 
 VASWANI = Source("Vaswani et al. (2017), Attention Is All You Need", arxiv="1706.03762")
 BOLTZMANN = Source("Boltzmann distribution, statistical mechanics (e.g. Landau & Lifshitz, "
@@ -19,58 +26,55 @@ HINTON = Source("Hinton, Vinyals & Dean (2015), Distilling the Knowledge in a Ne
                 arxiv="1503.02531")
 
 e_j, e_l, s_j, s_l = sp.symbols("e_j e_l s_j s_l", real=True)
-T = sp.Symbol("T", positive=True)
-Z = sp.Symbol("Z", positive=True)  # the normalising sum; the same for every state
-d_k = sp.Symbol("d_k", positive=True, integer=True)
-# A probability vector with full support is determined by its log-ratios, and softmax(x) has
-# log-ratios x_j − x_l; so matching log-ratios identifies the logits (up to a shared constant).
-LOGITS_FROM_RATIOS = Rule("softmax(x) is the distribution whose log-ratios are x_j − x_l",
-                          lambda expr: expr)
+T, Z, Z_a = sp.symbols("T Z Z_a", positive=True)   # Z, Z_a: normalising sums, one per law
+d_k, n = sp.symbols("d_k n", positive=True, integer=True)
+SIZES = Integers(2, 64)
 
 
-BOLTZMANN_TEMPERATURES = (0.5, 2.0)   # temperatures of the Metropolis runs in SoftmaxBoltzmann
+def _log_odds(weight_j, weight_l, total):
+    return sp.log(weight_j / total) - sp.log(weight_l / total)
 
 
-def _log_ratio(weight_j, weight_l):
-    return sp.log(weight_j / Z) - sp.log(weight_l / Z)
+BOLTZMANN_ODDS = _log_odds(sp.exp(-e_j / T), sp.exp(-e_l / T), Z)
+ENERGIES = Premise("Boltzmann weights P(j) ∝ exp(−e_j/T) with energies e_j = −s_j",
+                   {e_j: -s_j, e_l: -s_l})
 
 
 @claim(
     id="softmax-boltzmann",
     title="A Boltzmann distribution is the softmax of −energy/T",
     section="2.1",
-    statement=Statement("P(i) ∝ exp(−e_i/T) equals softmax(x) with logits x_i = −e_i/T; "
-                        "with e = −z and T = 1 this is softmax(z)", -e_j / T,
-                        lhs=sp.Symbol("x_j")),
-    premises=("P(i) = exp(−e_i/T) / Σ_j exp(−e_j/T) for energies e_i and temperature T > 0",),
-    foils=(Foil("the logits are −e_i·T (temperature multiplies)", -e_j * T),
-           Foil("the logits are +e_i/T (sign lost)", e_j / T)),
+    statement=Statement("P(i) ∝ exp(−e_i/T) is softmax(x) with logits x_i = −e_i/T, which softmax "
+                        "fixes up to a shared constant: log P(j) − log P(l) = x_j − x_l; with "
+                        "e = −z and T = 1 this is softmax(z)", -(e_j - e_l) / T,
+                        lhs=BOLTZMANN_ODDS),
+    premises=("P(i) = exp(−e_i/T) / Z with Z = Σ_j exp(−e_j/T), energies e_i, temperature T > 0",),
+    foils=(Foil("the logits are −e_i·T (temperature multiplies)", -(e_j - e_l) * T),
+           Foil("the logits are +e_i/T (sign lost)", (e_j - e_l) / T)),
     sources=(BOLTZMANN, VASWANI),
     tags=("softmax", "temperature"),
     formulas=(r"P(i) = \frac{\exp(-e_i / T)}{\sum_j \exp(-e_j / T)}",
               r"\text{softmax}(z_i) = \frac{\exp(z_i)}{\sum_j \exp(z_j)}"),
-    statistical_tests=2,
+    statistical_tests=3,
 )
 class SoftmaxBoltzmann:
-    """Two distributions of the same family agree when their log-probability differences do;
-    for the Boltzmann law those differences are −(e_j − e_l)/T."""
+    """softmax(x) is the distribution whose log-odds are x_j − x_l, and two distributions with
+    the same log-odds are the same; for the Boltzmann law they are −(e_j − e_l)/T, Z cancels."""
 
-    def prove(self, logit, proof):
-        derived = (proof.chain(_log_ratio(sp.exp(-e_j / T), sp.exp(-e_l / T)),
-                               "log P(j) − log P(l)")
-                   .equals(-(e_j - e_l) / T, "log of a quotient", method="expand_log"))
-        stated = logit - logit.subs(e_j, e_l)
-        proof.conclude(stated, derived.apply(LOGITS_FROM_RATIOS))
+    def prove(self, value, proof):
+        odds = proof.chain(BOLTZMANN_ODDS, "log P(j) − log P(l)").evaluate(
+            "log of a quotient, log exp x = x", method="expand_log")
+        proof.conclude(value, odds)
 
-    def check(self, logit, experiment):
-        to_logits = sp.lambdify((e_j, T), logit, "numpy")
-        energies = experiment.rng.normal(0, 2.0, size=5)
-        for temperature in BOLTZMANN_TEMPERATURES:
-            predicted = softmax(to_logits(energies, temperature) * np.ones(5))
-            experiment.frequencies(
-                lambda rng, m: metropolis_states(rng, energies, temperature, m), predicted,
-                f"Metropolis at T={temperature} vs softmax of the stated logits",
-                min_effect=0.015)
+    def check(self, value, experiment):
+        for point in experiment.draw({T: Reals(0.25, 4.0, log=True), "n": Integers(2, 5)}, count=3):
+            t, energies = point[T], spread_energies(experiment.rng, point["n"], point[T])
+            odds = [evaluate(value, {e_j: e, e_l: energies[0], T: t}) for e in energies]
+            # chains mixed to 10⁻⁹ in total variation, 10⁶ times below what the test resolves
+            experiment.frequencies(lambda rng, m: metropolis_states(rng, energies, t, m, 1e-9),
+                                   log_odds_distribution(odds),
+                                   "Metropolis states vs softmax of the stated logits",
+                                   min_effect=temperature_resolution(energies, t), at=point)
 
 
 @claim(
@@ -80,45 +84,45 @@ class SoftmaxBoltzmann:
     statement=Statement("softmax(qᵀk_j/√d_k) is the Boltzmann distribution with energies "
                         "−qᵀk_j at temperature T = √d_k", sp.sqrt(d_k), lhs=T),
     premises=("attention weights a_j = exp(s_j/√d_k)/Σ_l exp(s_l/√d_k), scores s_j = qᵀk_j",
-              "Boltzmann weights P(j) ∝ exp(−e_j/T) with e_j = −s_j"),
-    foils=(Foil("the temperature is d_k", d_k), Foil("the temperature is 1/√d_k", 1 / sp.sqrt(d_k))),
-    depends_on=("softmax-boltzmann",),
+              ENERGIES),
+    foils=(Foil("the temperature is d_k", d_k), Foil("the temperature is 1/√d_k", 1 / sp.sqrt(d_k)),
+           Foil("the temperature is d_k/4 (equal at d_k = 16 only)", d_k / 4)),
     sources=(VASWANI,),
     tags=("softmax", "temperature", "attention"),
     formulas=(r"\text{Attention}(Q, K, V) = \text{softmax}\left(\frac{QK^T}{\sqrt{d_k}}\right) V",),
-    statistical_tests=1,
+    statistical_tests=3,
 )
 class AttentionTemperature:
-    """The scale 1/√d_k plays exactly the role of 1/T: attention is a Boltzmann
-    distribution over keys whose energy is minus the score."""
+    """The two laws agree when all their log-odds do: (s_j − s_l)/√d_k = (s_j − s_l)/T, whose
+    only positive root is T = √d_k. The scale 1/√d_k plays exactly the role of 1/T."""
 
-    def prove(self, temperature, proof):
-        attention_ratio = (proof.chain(_log_ratio(sp.exp(s_j / sp.sqrt(d_k)),
-                                                  sp.exp(s_l / sp.sqrt(d_k))),
-                                       "log a_j − log a_l")
-                           .equals((s_j - s_l) / sp.sqrt(d_k), "log of a quotient",
-                                   method="expand_log"))
-        boltzmann = (-e_j / T - (-e_l / T)).subs({e_j: -s_j, e_l: -s_l, T: temperature})
-        proof.conclude(boltzmann, attention_ratio)
+    def prove(self, value, proof):
+        gap = (proof.chain(_log_odds(sp.exp(s_j / sp.sqrt(d_k)), sp.exp(s_l / sp.sqrt(d_k)), Z_a)
+                           - BOLTZMANN_ODDS, "log-odds of attention − those of Boltzmann")
+               .substitute({e_j: -s_j, e_l: -s_l}, premise=ENERGIES)
+               .evaluate("log of a quotient, log exp x = x", method="expand_log"))
+        proof.conclude(value, proof.root(gap, T, T, "T"))
 
-    def check(self, temperature, experiment):
-        d, keys = 16, 6
-        q = experiment.rng.standard_normal(d)
-        k = experiment.rng.standard_normal((keys, d))
-        weights = attention(q[None, :], k, np.eye(keys))[0]  # V = I returns the weights
-        t = float(temperature.subs(d_k, d))
-        experiment.frequencies(lambda rng, m: metropolis_states(rng, -(k @ q), t, m), weights,
-                               f"Metropolis on energies −qᵀk at T={t:.3g} vs attention weights",
-                               min_effect=0.015)
+    def check(self, value, experiment):
+        for point in experiment.draw({d_k: Integers(1, 1024), "keys": Integers(2, 8)}, count=3):
+            d, keys, t = point[d_k], point["keys"], point.value(value)
+            q, k, weights, resolution = resolvable_attention(experiment.rng, d, keys)
+            scores = k @ q
+            boltzmann = boltzmann_weights(-scores, t) if t > 0 else np.full(keys, np.nan)
+            # both sides: a scaled exponent (2 roundings, relative), exp, a sum over the keys
+            experiment.close(boltzmann, weights, tolerance(keys + 6, 1 + np.abs(scores).max()
+                                                           / math.sqrt(d)),
+                             "Boltzmann weights at the stated T vs attention weights", at=point)
+            experiment.frequencies(lambda rng, m: gumbel_max_samples(rng, scores / d**0.5, m),
+                                   boltzmann, "keys drawn by attention vs Boltzmann at the "
+                                   "stated T", min_effect=resolution, at=point)
 
 
 SCORES = np.array([2.0, 1.0, 0.5])
-n = sp.Symbol("n", integer=True, positive=True)
-g, j_, l_ = sp.IndexedBase("g"), sp.Symbol("j", integer=True), sp.Symbol("l", integer=True)
-_DENOM = 1 + sp.Sum(sp.exp(-g[l_] / T), (l_, 2, n))  # entry 1 holds the maximum
-_TOP, _OTHER = 1 / _DENOM, sp.exp(-g[j_] / T) / _DENOM
-_LIMIT_CONTINUITY = ("each exp(−g_l/T) tends to the limit above; the quotient is continuous "
-                     "there (denominator ≥ 1)")
+j_, l_ = sp.symbols("j l", integer=True)
+LEADS = ByLeads(lambda l: sp.exp(-LEAD[l] / T), n)     # entry 1 holds the maximum, g_l its lead
+_LIMITS = ((LEADS.top, 0, "p_max, T → 0⁺"), (LEADS.entry(j_), 0, "p_j, T → 0⁺"),
+           (LEADS.top, sp.oo, "p_max, T → ∞"), (LEADS.entry(j_), sp.oo, "p_j, T → ∞"))
 
 
 @claim(
@@ -127,10 +131,14 @@ _LIMIT_CONTINUITY = ("each exp(−g_l/T) tends to the limit above; the quotient 
     section="2.2",
     statement=Statement("for z with a unique maximum, softmax(z/T) → one-hot(argmax z) as "
                         "T → 0⁺ and → uniform 1/n as T → ∞",
-                        (sp.Integer(1), sp.Integer(0), 1 / n, 1 / n)),
-    premises=("z ∈ ℝⁿ has a unique largest entry, ahead of entry j by a gap g_j > 0",),
+                        (sp.Integer(1), sp.Integer(0), 1 / n, 1 / n),
+                        lhs=tuple(sp.Limit(LEADS.plain(body), T, at, "+" if at == 0 else "-")
+                                  for body, at, _ in _LIMITS)),
+    premises=("z ∈ ℝⁿ has a unique largest entry, ahead of entry j by a gap g_j > 0",
+              "p_j = exp(−g_j/T)/(1 + Σ_{l≥2} exp(−g_l/T)), dividing through by the largest term"),
     foils=(Foil("T → 0 gives the uniform distribution and T → ∞ the argmax",
-                (1 / n, 1 / n, sp.Integer(1), sp.Integer(0))),),
+                (1 / n, 1 / n, sp.Integer(1), sp.Integer(0))),
+           Foil("T → ∞ gives 1/(n − 1) to every entry", (1, 0, 1 / (n - 1), 1 / (n - 1)))),
     sources=(VASWANI, HINTON),
     tags=("softmax", "temperature"),
     # Each anchor is the text printed just before its number: the scaled scores follow
@@ -152,51 +160,32 @@ class SoftmaxTemperature:
     and tends to 1 as T → ∞, so the distribution collapses to argmax or flattens out."""
 
     def prove(self, value, proof):
-        cold = {sp.exp(-g[l_] / T): 0, sp.exp(-g[j_] / T): 0}
-        hot = {sp.exp(-g[l_] / T): 1, sp.exp(-g[j_] / T): 1}
-        gap = sp.Symbol("g_j", positive=True)
-        proof.chain(sp.exp(-gap / T), "exp(−g_j/T), T → 0⁺").limit(T, 0, "+")
-        proof.chain(sp.exp(-gap / T), "exp(−g_j/T), T → ∞").limit(T, sp.oo)
-        chains = [proof.chain(p, f"{name}, T → {where}")
-                  .substitute(limits, premise=_LIMIT_CONTINUITY).evaluate("sum")
-                  for limits, where in ((cold, "0⁺"), (hot, "∞"))
-                  for p, name in ((_TOP, "p_max"), (_OTHER, "p_j"))]
-        proof.conclude(value, chains[0], chains[1], chains[2], chains[3])
+        proof.conclude(value, *(LEADS.limit(proof, body, T, at, label)
+                                for body, at, label in _LIMITS))
 
     def check(self, value, experiment):
-        limits = [sp.lambdify(n, v, "numpy") for v in value]
-        worst, colder_is_sharper = 0.0, True
-        for _ in range(200):
-            size = int(experiment.rng.integers(2, 9))
-            z = experiment.rng.normal(0, 2, size=size)
-            gap = np.sort(z)[-1] - np.sort(z)[-2]
-            top = int(np.argmax(z))
-            for temperature, first in ((gap / 60, 0), (1e18 * np.ptp(z), 2)):
-                # at gap/60 the other entries weigh ≤ e^−60 ≈ 1e-26; at 1e18·spread every
-                # z/T is below 1e-18, so exp(z/T) rounds to 1: both limits are reached to rounding
-                target = np.full(size, float(limits[first + 1](size)))
-                target[top] = float(limits[first](size))
-                worst = max(worst, float(np.abs(softmax(z / temperature) - target).max()))
-            ladder = [softmax(z / t)[top] for t in np.geomspace(10, gap / 60, 10)]
-            colder_is_sharper &= bool(np.all(np.diff(ladder) >= 0))
-        experiment.close(worst, 0.0, tolerance(2 * 8 + 8), "softmax(z/T) at extreme T vs limits",
-                         inputs="200 random z, n = 2..8")
-        experiment.holds(colder_is_sharper, "the top weight grows as T falls",
-                         "on every sampled z")
+        for point in experiment.draw({n: SIZES, "gap": Reals(0.01, 5.0, log=True)}, count=3):
+            z, (top, other, flat_top, flat_other) = scores_with_gap(
+                experiment.rng, point[n], point["gap"]), point.value(value)
+            # at T = gap/60 the others weigh ≤ e^−60 ≈ 1e-26; at T = 1e18·spread every z/T is
+            # below 1e-18, so exp(z/T) rounds to 1: both limits are reached to rounding
+            got = np.r_[softmax(z / (point["gap"] / 60)), softmax(z / (1e18 * np.ptp(z)))]
+            want = np.r_[top, np.full(z.size - 1, other), flat_top, np.full(z.size - 1, flat_other)]
+            experiment.close(got, want, tolerance(2 * 64 + 8), "softmax(z/T) at extreme T vs "
+                             "stated limits", inputs="one z", at=point)
 
     def plot(self) -> Plot:
-        # drawn as step outlines: token j's weight is the flat top over [j − ½, j + ½]
-        edges = np.repeat(np.arange(SCORES.size + 1) + 0.5, 2)[1:-1]
-        curves = {f"T = {t}": (edges, np.repeat(softmax(SCORES / t), 2)) for t in (0.5, 1.0, 5.0)}
-        uniform = Series("uniform 1/3, the limit T → ∞", (0.5, SCORES.size + 0.5), (1 / 3, 1 / 3),
-                         "dashed")
-        picture = Plot.curves("softmax([2.0, 1.0, 0.5] / T): colder is sharper, hotter is flatter",
-                              curves, xlabel="token j (scores 2.0, 1.0, 0.5)", ylabel="weight p_j")
-        return dataclasses.replace(picture, series=picture.series + (uniform,))
+        return illustrations.temperatures(SCORES)
 
 
 V = sp.Symbol("Var_p(z)", nonnegative=True)
-ENTROPY_CASES = (2, 3)
+i_, z = sp.Symbol("i", integer=True, positive=True), sp.IndexedBase("z", real=True)
+_Z = sp.Sum(sp.exp(z[l_] / T), (l_, 1, n))
+_P = sp.exp(z[i_] / T) / _Z
+ENTROPY = -sp.Sum(_P * sp.log(_P), (i_, 1, n))
+_MOMENT = {power: sp.Sum(z[l_] ** power * sp.exp(z[l_] / T), (l_, 1, n)) / _Z for power in (1, 2)}
+VARIANCE = Premise("Var_p(z) = E_p[z²] − E_p[z]², with E_p[f] = Σ_i f(z_i)·exp(z_i/T)/Z",
+                   {V: _MOMENT[2] - _MOMENT[1] ** 2})
 
 
 @claim(
@@ -204,59 +193,40 @@ ENTROPY_CASES = (2, 3)
     title="The entropy of softmax(z/T) grows with temperature",
     section="2.2",
     statement=Statement("dH/dT = Var_p(z)/T³ ≥ 0 for p = softmax(z/T)", V / T**3,
-                        lhs=sp.Symbol("dH/dT")),
-    premises=("p = softmax(z/T), T > 0", "H(p) = −Σ p_i log p_i"),
+                        lhs=sp.Derivative(ENTROPY, T)),
+    premises=("p_i = exp(z_i/T)/Z with Z = Σ_l exp(z_l/T), T > 0, any n and real z",
+              "H(p) = −Σ p_i log p_i", VARIANCE),
     foils=(Foil("dH/dT = −Var_p(z)/T³ (entropy falls as T rises)", -V / T**3),
            Foil("dH/dT = Var_p(z)/T²", V / T**2)),
-    depends_on=("softmax-temperature",),
     sources=(VASWANI, HINTON),
     tags=("softmax", "temperature", "entropy"),
 )
 class EntropyTemperature:
-    """Heating spreads probability mass: the entropy's slope in T is the variance of the
-    scores under p, divided by T³, which is never negative."""
+    """Heating spreads probability mass. With log p_i = z_i/T − log Z the entropy is
+    log Z − E_p[z]/T; its derivative in T is the variance of the scores under p over T³,
+    which is never negative. The derivation holds for every n."""
 
     def prove(self, value, proof):
-        proof.for_cases("n = " + ", ".join(map(str, ENTROPY_CASES)) + " entries, any real z")
-        for size in ENTROPY_CASES:
-            z = sp.symbols(f"z_1:{size + 1}", real=True)
-            weights = [sp.exp(zi / T) for zi in z]
-            p = [w / sum(weights) for w in weights]
-            entropy_t = -sum(pi * (zi / T - sp.log(sum(weights))) for pi, zi in zip(p, z))
-            slope = (proof.chain(sp.Derivative(entropy_t, T), f"dH/dT (n={size})")
-                     .evaluate("differentiate"))
-            variance = sum(pi * zi**2 for pi, zi in zip(p, z)) - sum(pi * zi for pi, zi in zip(p, z))**2
-            proof.conclude(value.subs(V, variance), slope)
+        entropy = (proof.chain(ENTROPY, "H")
+                   .equals(-sp.Sum(_P * (z[i_] / T - sp.log(_Z)), (i_, 1, n)),
+                           "log p_i = z_i/T − log Z", method="expand_log")
+                   .apply(SPLIT_SUM).apply(FACTOR_OUT).apply(rename_index(i_, l_)))
+        slope = (proof.chain(sp.Derivative(ENTROPY, T), "dH/dT").substitute(from_chain=entropy)
+                 .evaluate("differentiate", method="cancel"))
+        proof.conclude(value, slope, using=VARIANCE, method="cancel")
 
     def check(self, value, experiment):
-        stated = sp.lambdify((V, T), value, "numpy")
-        worst, tol, rising = 0.0, 0.0, True
-        for _ in range(200):
-            size = int(experiment.rng.integers(2, 9))
-            z = experiment.rng.normal(0, 2, size=size)
-            t = float(experiment.rng.uniform(0.2, 5))
-            h = 1e-30
-            zc = z / (t + 1j * h)
-            pc = np.exp(zc - z.max() / t) / np.exp(zc - z.max() / t).sum()
-            slope = float((-(pc * np.log(pc)).sum()).imag / h)  # complex step: no cancellation
-            p = softmax(z / t)
-            var = float(p @ z**2 - (p @ z) ** 2)
-            worst = max(worst, abs(slope - stated(var, t)))
+        domains = {"n": SIZES, T: Reals(0.05, 20.0, log=True), "spread of z/T": Reals(0.2, 4.0)}
+        for point in experiment.draw(domains, count=3):
+            size, t = point["n"], point[T]
+            zs = t * point["spread of z/T"] * experiment.rng.standard_normal(size)
+            p = softmax(zs / t)
+            stated = evaluate(value, {V: float(p @ zs**2 - (p @ zs) ** 2), T: t})
             # ~4 operations per entry plus the sum; terms are bounded by (1 + |z|/T)·|z|/T²
-            tol = max(tol, tolerance(4 * size + 8, size * (1 + np.abs(z).max() / t) ** 2 / t**2))
-            grid = [entropy(softmax(z / s)) for s in np.geomspace(0.2, 5, 12)]
-            rising &= bool(np.all(np.diff(grid) >= -tolerance(4 * size, np.log(size))))
-        experiment.close(worst, 0.0, tol, "complex-step dH/dT vs stated formula",
-                         inputs="200 random (z, T)")
-        experiment.holds(rising, "H(softmax(z/T)) never decreases along a T grid",
-                         "on every sampled z")
+            scale = size * (1 + np.abs(zs).max() / t) ** 2 / t**2
+            experiment.close(entropy_slope_complex_step(zs, t), stated,
+                             tolerance(4 * size + 8, scale), "complex-step dH/dT vs stated formula",
+                             inputs="one random z", at=point)
 
     def plot(self) -> Plot:
-        temperatures = np.geomspace(0.01, 100, 200)
-        curves = {}
-        for name, z in (("[2, 1, 0.5]", [2.0, 1.0, 0.5]), ("[3, 0, 0, 0, 0]", [3.0, 0, 0, 0, 0]),
-                        ("[1, 0.8, …, −2]", [1.0, 0.8, 0.5, 0.2, 0.0, -0.5, -1.0, -2.0])):
-            curves[f"z = {name}: n = {len(z)}, log n = {np.log(len(z)):.2f}"] = (
-                np.log10(temperatures), [entropy(softmax(np.array(z) / t)) for t in temperatures])
-        return Plot.curves("Entropy of softmax(z/T) rises from 0 towards log n", curves,
-                           xlabel="log₁₀ T", ylabel="H (nats)")
+        return illustrations.entropy_against_temperature()

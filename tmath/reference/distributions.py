@@ -44,3 +44,11 @@ def dot_products(rng: np.random.Generator, rows: int, d: int,
                  q_dist: Sampler = gaussian, k_dist: Sampler = gaussian) -> np.ndarray:
     """``rows`` samples of qᵀk for independent q, k in R^d with the given component laws."""
     return np.einsum("ij,ij->i", q_dist(rng, (rows, d)), k_dist(rng, (rows, d)))
+
+
+def dot_product_sampler(q_law: str, k_law: str, d: int) -> Callable[[np.random.Generator, int],
+                                                                      np.ndarray]:
+    """A sampler ``(rng, m) -> m samples of qᵀk`` for q, k in R^d whose components follow the
+    named laws of :data:`STANDARDIZED`, the form the statistical tests of a check take."""
+    q_dist, k_dist = STANDARDIZED[q_law], STANDARDIZED[k_law]
+    return lambda rng, m: dot_products(rng, m, d, q_dist, k_dist)

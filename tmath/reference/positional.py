@@ -16,6 +16,15 @@ import numpy as np
 import sympy as sp
 
 BASE = 10000
+FREQUENCY_OPS = 3 + math.ceil(math.log(BASE))
+"""Roundings in ω_i = 10000^(−2i/d) as a relative error: the exponent takes 2, and its error is
+multiplied by |exponent·ln 10000| ≤ ln 10000 in the power, which rounds once more."""
+
+
+def angle_ops(extra: int = 0) -> int:
+    """Roundings in sin/cos(x·ω_i), relative to the angle x·ω_i: those of ω_i, the product, and
+    ``extra`` more (for :func:`tmath.engine.experiment.tolerance`)."""
+    return FREQUENCY_OPS + 1 + extra
 
 
 def frequencies(d_model: int, base: float = BASE) -> np.ndarray:
@@ -30,6 +39,19 @@ def sinusoidal(positions: Any, d_model: int) -> np.ndarray:
     out = np.empty(angles.shape[:-1] + (d_model,))
     out[..., 0::2], out[..., 1::2] = np.sin(angles), np.cos(angles)
     return out
+
+
+def pe_pairs(positions: Any, d_model: int) -> np.ndarray:
+    """The (PE(p, 2i), PE(p, 2i+1)) pairs of the encoding: shape (2, *positions' shape, d_model/2)."""
+    pe = sinusoidal(positions, d_model)
+    return np.stack([pe[..., 0::2], pe[..., 1::2]])
+
+
+def turn_per_position(position: float, d_model: int) -> np.ndarray:
+    """The angle each pair turns through from ``position`` to ``position`` + 1, read off the
+    two encodings (atan2 of their cross and dot products), one entry per pair."""
+    (s0, c0), (s1, c1) = pe_pairs(position, d_model), pe_pairs(position + 1, d_model)
+    return np.arctan2(c0 * s1 - s0 * c1, s0 * s1 + c0 * c1)
 
 
 def first_return(omega: float, horizon: float, step: float = 0.5) -> float:
@@ -89,21 +111,37 @@ def numeric(expr: Any, values: Mapping[sp.Symbol, Any]) -> np.ndarray:
     that broadcast together. A matrix gives shape (rows, cols, *broadcast shape).
 
     A ``Sum`` whose limits are integers once the scalars are substituted is summed term by
-    term with NumPy (``lambdify`` cannot print a Sum with a symbolic bound).
+    term with NumPy (``lambdify`` cannot print a Sum with a symbolic bound). An expression
+    that does not evaluate to numbers there (a symbol left over, a sum with symbolic bounds)
+    gives NaN, so a check comparing it fails instead of raising.
     """
     if isinstance(expr, sp.MatrixBase):
         entries = [numeric(e, values) for e in expr]
-        return np.stack(entries).reshape(expr.shape + entries[0].shape)
-    scalars = {s: v for s, v in values.items() if np.ndim(v) == 0}
+        shape = np.broadcast_shapes(*(e.shape for e in entries))
+        return np.stack([np.broadcast_to(e, shape) for e in entries]).reshape(expr.shape + shape)
     arrays = {s: np.asarray(v, dtype=float) for s, v in values.items() if np.ndim(v) > 0}
-    expr = sp.sympify(expr).subs(scalars)
+    shape = np.broadcast_shapes(*(a.shape for a in arrays.values()))
+    try:
+        result = _evaluate(expr, values, arrays)
+        return np.broadcast_to(np.asarray(result, dtype=float), shape)
+    except (NameError, TypeError, ValueError, ZeroDivisionError, AttributeError):
+        return np.full(shape, np.nan)
+
+
+def _evaluate(expr: Any, values: Mapping[sp.Symbol, Any], arrays: Mapping[sp.Symbol, Any]) -> Any:
+    # whole numbers are substituted exactly (they may bound a Sum); other scalars are passed
+    # to the compiled function as floats, so no digit is lost in printing them
+    exact = {s: sp.Integer(int(v)) for s, v in values.items()
+             if np.ndim(v) == 0 and isinstance(v, (int, np.integer))}
+    floats = {s: float(v) for s, v in values.items() if np.ndim(v) == 0 and s not in exact}
+    arguments = {**floats, **arrays}
+    expr = sp.sympify(expr).subs(exact)
     partial: dict[sp.Dummy, Any] = {}
     for total in expr.atoms(sp.Sum):
         (index, low, high), = total.limits
-        term = sp.lambdify([index, *arrays], total.function, "numpy")
+        term = sp.lambdify([index, *arguments], total.function, "numpy")
         name = sp.Dummy()
-        partial[name] = sum(term(n, *arrays.values()) for n in range(int(low), int(high) + 1))
+        partial[name] = sum(term(n, *arguments.values()) for n in range(int(low), int(high) + 1))
         expr = expr.xreplace({total: name})
-    result = sp.lambdify([*partial, *arrays], expr, "numpy")(*partial.values(), *arrays.values())
-    shape = np.broadcast_shapes(*(a.shape for a in arrays.values()))
-    return np.broadcast_to(np.asarray(result, dtype=float), shape)
+    return sp.lambdify([*partial, *arguments], expr, "numpy")(*partial.values(),
+                                                               *arguments.values())
