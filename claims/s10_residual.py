@@ -7,8 +7,8 @@ from tmath import Figure, Foil, Premise, Source, Statement, claim
 from tmath.engine.experiment import Choice, Integers, Reals
 from tmath.engine.moments import E, Moments, Var
 from tmath.engine.proof import Rule
-from tmath.engine.rules import DISTRIBUTE, FACTOR_OUT, SPLIT_SUM
-from tmath.engine.rules_inner_sums import inner_sum
+from tmath.engine.rules import DISTRIBUTE, FACTOR_OUT, SPLIT_SUM, SWAP_SUMS
+from tmath.engine.rules_sums import FACTOR_OUT_OF_INNER
 from tmath.reference.gradients import (check_jacobian_case, delta_sum_chain, energy_identity_draw,
                                        entry_matrix, indexed_values, linear_energy_draw,
                                        mean_direction_draw, norm_placement_case,
@@ -383,17 +383,17 @@ class PrenormMeanDirection:
 
         block = (proof.chain(sp.Sum(B_[L, a, b], (b, 1, d)), "Σ_b B_ab")
                  .substitute({B_[L, a, b]: PRE_STACK.equations[1][1]}, premise=PRE_STACK)
-                 .apply(SPLIT_SUM).apply(inner_sum(b))
+                 .apply(SPLIT_SUM).apply(SWAP_SUMS).apply(FACTOR_OUT_OF_INNER)
                  .substitute(from_chain=ln_sum(J_LN(c, b), b, "Σ_b J_LN(c, b)"))
                  .substitute(from_chain=delta_sum_chain(proof, a, b, d, r_a, RANGE[a]))
                  .evaluate("sum of zeros"))
         pre = (proof.chain(sp.Sum(V_[L, a] / d, (a, 1, d)), "pre-norm mean response")
                .substitute({V_[L, a]: PRE_STACK.equations[0][1]}, premise=PRE_STACK)
-               .apply(INDUCTION).apply(inner_sum(b))
+               .apply(INDUCTION).apply(FACTOR_OUT_OF_INNER)
                .substitute(from_chain=block).evaluate("mean of ones"))
         post = (proof.chain(sp.Sum(U_[L, a] / d, (a, 1, d)), "post-norm mean response")
                 .substitute(dict(POST_STACK.equations), premise=POST_STACK)
-                .apply(DISTRIBUTE).apply(inner_sum(a))
+                .apply(DISTRIBUTE).apply(SWAP_SUMS).apply(FACTOR_OUT_OF_INNER)
                 .substitute(from_chain=ln_sum(J_LN(a, c), a, "Σ_a J_LN(a, c)"))
                 .evaluate("sum of zeros"))
         proof.conclude(value, pre, post)
