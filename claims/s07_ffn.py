@@ -155,8 +155,8 @@ class FfnParameterCount:
     def check(self, value, experiment):
         general, usual = value
         for point in experiment.draw({d: Integers(1, 64), d_ff: Integers(1, 256)}, count=4):
-            for width, part, label in ((point[d_ff], general, "counted parameters"),
-                                       (4 * point[d], usual, "counted parameters at d_ff = 4·d_model")):
+            for width, part, label in ((point[d_ff], general, "counted parameters"), (
+                    4 * point[d], usual, "counted parameters at d_ff = 4·d_model")):
                 net = Net.random(experiment.rng, point[d], width, "ReLU")
                 experiment.close(net.parameters, point.value(part), 0, label, at=point,
                                  inputs="array sizes: exact")

@@ -70,7 +70,8 @@ def printed_entries(length):
         "multiplies(QKᵀ) = T²d, exps(softmax) = T², multiplies(weights·V) = T²d; stored "
         "entries: scores T², weights T², output T·d", STATED, lhs=ATTENTION),
     premises=("Q, K, V ∈ ℝ^{T×d} (d_v = d)", "s_ij = Σ_c q_ic k_jc, w = softmax_j(s_ij/√d)",
-              "output_i = Σ_j w_ij v_j", "one multiply per (i, j, c) of a product, one exp per score"),
+              "output_i = Σ_j w_ij v_j",
+              "one multiply per (i, j, c) of a product, one exp per score"),
     foils=(Foil("QKᵀ costs T·d² multiplies", (T * d**2,) + STATED[1:]),
            Foil("the output also needs T² entries", STATED[:5] + (T**2,))),
     sources=(VASWANI, RADFORD),
@@ -183,6 +184,8 @@ class FfnCostTable:
               "softmax's T² exps and the Q, K, V, output projections are not counted",
               "T* is the sequence length at which the two counts are equal"),
     foils=(Foil("the crossover is at T = d", (d, sp.sign(T - d))),
+           Foil("the crossover is at T = 4d (true only when d_ff = 4d)",
+                (4 * d, sp.sign(T - 4 * d))),
            Foil("the crossover is at T = 2·d_ff (QKᵀ alone against the FFN)",
                 (2 * d_ff, sp.sign(T - 2 * d_ff)))),
     depends_on=("attention-cost-table", "ffn-cost-table"),
@@ -207,8 +210,9 @@ class AttentionOvertakesFfn:
             longest = 2 * point[d_ff] + 1
             lengths = set(experiment.rng.integers(1, longest + 1, size=2).tolist()) | {1, longest}
             star = point.value(value[0])
-            if np.isfinite(star):  # look on both sides of the stated crossover too
-                lengths |= {t for t in range(int(star) - 1, int(np.ceil(star)) + 2) if 1 <= t <= longest}
+            if np.isfinite(star):
+                near = range(int(star) - 1, int(np.ceil(star)) + 2)  # both sides of the stated T*
+                lengths |= {t for t in near if 1 <= t <= longest}
             gaps = {t: np.sign(flops.multiply_gap(experiment.rng, t, point[d], point[d_ff]))
                     for t in sorted(lengths)}
             experiment.holds(all(g == np.sign(t - star) for t, g in gaps.items()),
@@ -230,7 +234,7 @@ class AttentionOvertakesFfn:
             "Multiplies per layer (d = 512, d_ff = 2048): curves cross at T = d_ff",
             (Series("attention 2T²d (QKᵀ + weights·V)", log_t, attn),
              Series("FFN 2T·d·d_ff (both layers)", log_t, ffn),
-             Series("T = d_ff = 2048", (cross, cross), (min(attn + ffn), max(attn + ffn)), "dashed")),
+             Series("T = d_ff = 2048", (cross, cross), (min(attn), max(attn)), "dashed")),
             xlabel="log₂ T  (T = 16 … 65536 tokens)", ylabel="multiplies (log scale)", logy=True)
 
 
@@ -322,12 +326,12 @@ class LinearAttentionCost:
 
 
 m_a, m_b, m_all, l_a, l_b, o_a, o_b = sp.symbols("m_a m_b m ell_a ell_b o_a o_b", real=True)
-n_all, n_a = sp.symbols("n n_a", positive=True, integer=True)
+n_all, n_a, n_b = sp.symbols("n n_a n_b", positive=True, integer=True)
 
 
 BLOCKS = Premise("ℓ_x = Σ_{j∈x} e^{s_j − m_x}, o_x = Σ_{j∈x} e^{s_j − m_x} v_j for each block x",
-                 {exp_sum(1, n_a, m_a): l_a, exp_sum(n_a + 1, n_all, m_b): l_b,
-                  exp_sum(1, n_a, m_a, v_[j]): o_a, exp_sum(n_a + 1, n_all, m_b, v_[j]): o_b})
+                 {exp_sum(1, n_a, m_a): l_a, exp_sum(n_a + 1, n_a + n_b, m_b): l_b,
+                  exp_sum(1, n_a, m_a, v_[j]): o_a, exp_sum(n_a + 1, n_a + n_b, m_b, v_[j]): o_b})
 
 
 @claim(
@@ -338,8 +342,8 @@ BLOCKS = Premise("ℓ_x = Σ_{j∈x} e^{s_j − m_x}, o_x = Σ_{j∈x} e^{s_j �
                         "m = max(m_a, m_b)",
                         (sp.exp(m_a - m_all) * l_a + sp.exp(m_b - m_all) * l_b,
                          sp.exp(m_a - m_all) * o_a + sp.exp(m_b - m_all) * o_b),
-                        lhs=(exp_sum(1, n_all, m_all), exp_sum(1, n_all, m_all, v_[j]))),
-    premises=("block a holds scores s_1..s_{n_a}, block b holds s_{n_a+1}..s_n", BLOCKS,
+                        lhs=(exp_sum(1, n_a + n_b, m_all), exp_sum(1, n_a + n_b, m_all, v_[j]))),
+    premises=("block a holds scores s_1..s_{n_a}, block b holds s_{n_a+1}..s_{n_a+n_b}", BLOCKS,
               "the whole's statistics use the common reference m (any m; max keeps exponents ≤ 0); "
               "m_a, m_b are any references too (each block's own max in practice)"),
     foils=(Foil("the block sums can be added without rescaling", (l_a + l_b, o_a + o_b)),
@@ -356,12 +360,12 @@ class OnlineSoftmaxMerge:
     against any common reference after one multiplication, so blocks can be processed apart."""
 
     def prove(self, value, proof):
-        chains = [proof.chain(exp_sum(1, n_all, m_all, weight), f"{label} of the whole")
+        chains = [proof.chain(exp_sum(1, n_a + n_b, m_all, weight), f"{label} of the whole")
                   .equals(sp.exp(m_a - m_all) * exp_sum(1, n_a, m_a, weight)
-                          + sp.exp(m_b - m_all) * exp_sum(n_a + 1, n_all, m_b, weight),
+                          + sp.exp(m_b - m_all) * exp_sum(n_a + 1, n_a + n_b, m_b, weight),
                           "split at n_a; e^{s−m} = e^{m_x−m}·e^{s−m_x}")
                   .substitute({exp_sum(1, n_a, m_a, weight): part_a,
-                               exp_sum(n_a + 1, n_all, m_b, weight): part_b}, premise=BLOCKS)
+                               exp_sum(n_a + 1, n_a + n_b, m_b, weight): part_b}, premise=BLOCKS)
                   for label, weight, part_a, part_b in (("ℓ", 1, l_a, l_b), ("o", v_[j], o_a, o_b))]
         proof.conclude(value, *chains)
 
@@ -389,8 +393,9 @@ class OnlineSoftmaxMerge:
 
 m_old, m_new, l_old, o_old = sp.symbols("m_t m_{t+1} ell_t o_t", real=True)
 n_old, n_new = sp.symbols("n_t n_{t+1}", positive=True, integer=True)
-STEP = {m_all: m_new, n_all: n_new, n_a: n_old, m_a: m_old, m_b: m_new, l_a: l_old, o_a: o_old,
-        l_b: exp_sum(n_old + 1, n_new, m_new), o_b: exp_sum(n_old + 1, n_new, m_new, v_[j])}
+STEP = {m_all: m_new, m_a: m_old, m_b: m_new, n_a: n_old, n_b: n_new - n_old,  # a: blocks 1..t
+        l_a: l_old, o_a: o_old, l_b: exp_sum(n_old + 1, n_new, m_new),        # b: block t + 1
+        o_b: exp_sum(n_old + 1, n_new, m_new, v_[j])}
 FINAL = exp_sum(1, T, m_all, v_[j]) / exp_sum(1, T, m_all)
 SOFTMAX_V = sp.Sum(sp.exp(s_[j]) * v_[j], (j, 1, T)) / sp.Sum(sp.exp(s_[j]), (j, 1, T))
 
@@ -407,7 +412,8 @@ SOFTMAX_V = sp.Sum(sp.exp(s_[j]) * v_[j], (j, 1, T)) / sp.Sum(sp.exp(s_[j]), (j,
                          SOFTMAX_V),
                         lhs=(exp_sum(1, n_new, m_new), exp_sum(1, n_new, m_new, v_[j]), FINAL)),
     premises=("key blocks arrive one at a time; block t+1 holds keys n_t+1..n_{t+1}",
-              "invariant after t blocks: ℓ_t = Σ_{j≤n_t} e^{s_j−m_t}, o_t = Σ_{j≤n_t} e^{s_j−m_t} v_j "
+              "invariant after t blocks: ℓ_t = Σ_{j≤n_t} e^{s_j−m_t}, "
+              "o_t = Σ_{j≤n_t} e^{s_j−m_t} v_j "
               "(at t = 0 both are empty sums, 0)",
               "the new block's exps are taken against m_{t+1}; after the last block m_T = m"),
     foils=(Foil("the running sums need no rescaling",
@@ -429,7 +435,7 @@ class FlashAttentionExact:
     def prove(self, value, proof):
         steps = [proof.chain(part, label).substitute(lemma="online-softmax-merge", rename=STEP)
                  for part, label in zip(proof.statement.lhs[:2], ("ℓ_(t+1)", "o_(t+1)"))]
-        final = proof.chain(FINAL, "o_T / ℓ_T").equals(SOFTMAX_V, "the common factor e^{−m} cancels")
+        final = proof.chain(FINAL, "o_T / ℓ_T").equals(SOFTMAX_V, "the factor e^{−m} cancels")
         proof.conclude(value, *steps, final)
 
     def check(self, value, experiment):
@@ -437,16 +443,18 @@ class FlashAttentionExact:
                  "block_q": Integers(1, 24), "block_k": Integers(1, 12), "trend": Reals(0.0, 6.0)}
         update = tiling.formula_update(value[:2], (l_old, o_old, m_old, m_new, n_old, n_new))
         for point in experiment.draw(sizes, count=4):
-            q = experiment.rng.normal(size=(point["T_q"], point[d])) + point["trend"] / np.sqrt(point[d])
+            rise = point["trend"] / np.sqrt(point[d])  # the keys' scores grow along the sequence
+            q = experiment.rng.normal(size=(point["T_q"], point[d])) + rise
             k = experiment.rng.normal(size=(point[T], point[d]))
-            k += point["trend"] * np.linspace(0, 1, point[T])[:, None] / np.sqrt(point[d])
+            k += rise * np.linspace(0, 1, point[T])[:, None]
             v = experiment.rng.normal(size=(point[T], 3))
             tiled = tiling.flash_attention(q, k, v, update, point["block_q"], point["block_k"])
             blocks = -(-point[T] // point["block_k"])
             tol = tiling.attention_tolerance(q, k, v, 2, extra_ops=3 * blocks)
-            experiment.close(tiled, attention(q, k, v), tol, "tiled vs standard attention", at=point)
+            exact = attention(q, k, v)
+            experiment.close(tiled, exact, tol, "tiled vs standard attention", at=point)
             scores = (q @ k.T / np.sqrt(point[d])).T
             final = np.broadcast_to(indexed.values(
                 value[2], arrays={s_: scores[:, :, None], v_: v[:, None, :]},
                 values=point.substitutions(), batch=(len(q), 3)), (len(q), 3))
-            experiment.close(final, attention(q, k, v), tol, "stated o/ℓ vs softmax(s)·V", at=point)
+            experiment.close(final, exact, tol, "stated o/ℓ vs softmax(s)·V", at=point)

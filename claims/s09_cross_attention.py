@@ -1,5 +1,7 @@
 """Section 9: cross-attention, queries from the decoder and keys/values from the encoder."""
 
+from functools import partial
+
 import numpy as np
 import sympy as sp
 
@@ -41,15 +43,15 @@ MOVED = cross_entry(lambda f: Qd[j, f] + U[f]) - cross_entry(lambda f: Qd[j, f])
     section="9.1",
     statement=Statement("softmax(Q_dec K_encᵀ/√d_k) ∈ ℝ^{T_dec×T_enc}, output ∈ ℝ^{T_dec×d_v}, "
                         "for any T_dec and T_enc",
-                        (sp.Matrix([T_dec, T_enc]), sp.Matrix([T_dec, d_v])),
+                        (sp.ImmutableMatrix([T_dec, T_enc]), sp.ImmutableMatrix([T_dec, d_v])),
                         lhs=(shape(WEIGHTS), shape(WEIGHTS * V))),
     premises=("Q_dec ∈ ℝ^{T_dec×d_k} comes from the decoder",
               "K_enc ∈ ℝ^{T_enc×d_k} and V_enc ∈ ℝ^{T_enc×d_v} come from the encoder",
               "softmax by rows: A = E ⊙ ((E·1)^{∘−1}·1ᵀ) with E = exp∘(Q_dec K_encᵀ/√d_k)"),
     foils=(Foil("the weights are T_enc × T_dec (encoder positions query the decoder)",
-                (sp.Matrix([T_enc, T_dec]), sp.Matrix([T_enc, d_v]))),
+                (sp.ImmutableMatrix([T_enc, T_dec]), sp.ImmutableMatrix([T_enc, d_v]))),
            Foil("the weights are square, T_dec × T_dec, as in self-attention",
-                (sp.Matrix([T_dec, T_dec]), sp.Matrix([T_dec, d_v])))),
+                (sp.ImmutableMatrix([T_dec, T_dec]), sp.ImmutableMatrix([T_dec, d_v])))),
     sources=(VASWANI,),
     tags=("cross-attention", "shapes"),
     formulas=(CROSS_FORMULA,),
@@ -59,14 +61,13 @@ class CrossAttentionShapes:
     lengths never need to match; only the key width d_k must agree."""
 
     def prove(self, value, proof):
-        proof.conclude(value, *(derive_shape(proof, part, label) for part, label in
-                                zip(proof.statement.lhs, ("shape of the weights", "shape of A·V_enc"))))
+        labels = ("shape of the weights", "shape of A·V_enc")
+        proof.conclude(value, *map(partial(derive_shape, proof), proof.statement.lhs, labels))
 
     def check(self, value, experiment):
         for point in experiment.draw(SIZES, count=5):
-            q = experiment.rng.normal(size=(point[T_dec], point[d_k]))
-            k = experiment.rng.normal(size=(point[T_enc], point[d_k]))
-            v = experiment.rng.normal(size=(point[T_enc], point[d_v]))
+            q, k, v = (experiment.rng.normal(size=(point[rows], point[cols])) for rows, cols in
+                       ((T_dec, d_k), (T_enc, d_k), (T_enc, d_v)))
             shapes = softmax(q @ k.T / np.sqrt(point[d_k])).shape + attention(q, k, v).shape
             experiment.close(shapes, np.concatenate([np.ravel(p) for p in point.value(value)]), 0,
                              "shapes of the weights and the output", at=point)
@@ -82,8 +83,7 @@ class CrossAttentionShapes:
                         lhs=cross_entry(lambda f: Qd[i, f] + sp.KroneckerDelta(i, j) * U[f])
                         - cross_entry(lambda f: Qd[i, f])),
     premises=("output row i = softmax_t(q_i·k_t/√d_k) v_t summed over encoder positions t",
-              "K_enc and V_enc are fixed; decoder row j is replaced by q_j + u, so row i gains "
-              "δ_ij·u"),
+              "K_enc and V_enc are fixed; decoder row j becomes q_j + u, so row i gains δ_ij·u"),
     foils=(Foil("a change of any decoder row reaches every output row (c_ij = 1)", MOVED),
            Foil("decoder rows are pooled (c_ij = 1/T_dec)", MOVED / T_dec),
            Foil("the change lands one row off: δ_i,j+1", sp.KroneckerDelta(i, j + 1) * MOVED),
@@ -105,12 +105,11 @@ class CrossAttentionRowLocality:
     def check(self, value, experiment):
         for point in experiment.draw(SIZES, count=5):
             q, moves = experiment.rng.normal(size=(2, point[T_dec], point[d_k]))
-            k = experiment.rng.normal(size=(point[T_enc], point[d_k]))
-            v = experiment.rng.normal(size=(point[T_enc], point[d_v]))
+            k, v = (experiment.rng.normal(size=(point[T_enc], point[n])) for n in (d_k, d_v))
             change = edits.changes(lambda rows: attention(rows, k, v), q, moves)
             claimed = edits.stated_changes(value, j, U, moves, change[0].shape,
                                            [(i, 1, point[T_dec]), (e, 1, point[d_v])],
                                            {Qd: q, Ke: k, Ve: v}, values=point.substitutions())
             tol = tiling.attention_tolerance(np.vstack([q, q + moves]), k, v, computations=4)
-            experiment.close(change, claimed, tol,
-                             "change of every output row after editing each decoder row j", at=point)
+            experiment.close(change, claimed, tol, "change of every output row after editing "
+                             "each decoder row j", at=point)

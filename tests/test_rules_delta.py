@@ -58,3 +58,17 @@ def test_a_wrong_rewrite_under_the_delta_is_caught_by_validation():
     """A rule that drops the delta after substituting is refused on random instances."""
     product = sp.KroneckerDelta(i, j) * x[i]
     assert DELTA_CASES.validate(product, x[j]) is not None
+
+
+def test_sifting_a_permuted_row_needs_its_range():
+    """ffn-permutation-equivariant sifts Σ_t δ(t, σ(i)) x_t: only once σ(i) ≤ T is known
+    (T = σ(i) + r, r ≥ 0) does the engine's sift accept it."""
+    from tmath.engine.rules import sift
+
+    sigma = sp.Function("sigma", positive=True, integer=True)
+    t, T = sp.Symbol("t", integer=True), sp.Symbol("T", positive=True, integer=True)
+    r = sp.Symbol("r", nonnegative=True, integer=True)
+    row = sp.Sum(sp.KroneckerDelta(t, sigma(i)) * x[t], (t, 1, T))
+    with pytest.raises(SideConditionFailed, match="not known to lie"):
+        sift(1, T).apply(row)
+    assert sift(1, sigma(i) + r).apply(row.xreplace({T: sigma(i) + r})) == x[sigma(i)]

@@ -156,7 +156,7 @@ def count(*ranges: tuple) -> Any:
 def attention_counts(rng: np.random.Generator, t: int, d: int) -> tuple[tuple[int, ...], bool]:
     """Tracked softmax(QKᵀ/√d)V on random Q, K, V ∈ ℝ^{t×d}: (multiplies in QKᵀ, exps in the
     softmax, multiplies in weights·V, entries of the scores, of the weights, of the output),
-    and whether the tracked run computed attention (against :func:`tmath.reference.nn.attention`)."""
+    and whether the tracked run computed attention (:func:`tmath.reference.nn.attention`)."""
     from tmath.reference.nn import attention as reference
 
     q, k, v = rng.normal(size=(3, t, d))

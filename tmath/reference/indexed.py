@@ -145,7 +145,8 @@ class _Walker:
         picked = array[tuple(positions)]
         rest = array.ndim - len(e.indices)
         index_shape = picked.shape[:picked.ndim - rest]
-        return picked.reshape(index_shape + (1,) * (self.nb - rest) + picked.shape[len(index_shape):])
+        trailing = picked.shape[len(index_shape):]
+        return picked.reshape(index_shape + (1,) * (self.nb - rest) + trailing)
 
     def total(self, e: sp.Sum, env: dict, depth: int) -> np.ndarray:
         body, limits = e.function, list(e.limits)
