@@ -24,11 +24,14 @@ DOT = sp.Sum(qv[i] * kv[i], (i, 1, d_k))
 UNIT = Premise("E[q_i] = E[k_i] = 0 and Var(q_i) = Var(k_i) = 1",
                {E(q): 0, E(k): 0, Var(q): 1, Var(k): 1})
 LAWS = "laws of q, k"
-PAIRS = {"Rademacher × uniform": ("Rademacher", "uniform"),
-         "centred exponential × Gaussian": ("centred exponential", "Gaussian")}
+PAIRS = {"Gaussian × uniform": ("Gaussian", "uniform"),   # a symmetric and a skewed pair
+         "Rademacher × centred exponential": ("Rademacher", "centred exponential")}
 LAW_CHOICE = Choice(tuple(PAIRS))
 # d_k up to 64: a 2 % variance test needs ~3·10⁵ dot products, and each costs 2·d_k draws
 DIMENSIONS = Integers(1, 64)
+# variance tests sized for 1.8 %: n comes from a pilot's fourth moment, which skewed, heavy-tailed
+# products understate, so sizing for 2 % would report 2.1-2.2 % at some seeds
+EFFECT = 0.018
 
 
 def _scores(point, d: int | None = None):
@@ -73,7 +76,7 @@ class ProductTermMoments:
             mean, var = point.value(value)
             draw = _scores(point, 1)
             experiment.mean(draw, mean, "E[q_i k_i]", at=point)
-            experiment.variance(draw, var, "Var(q_i k_i)", min_effect=0.018, at=point)
+            experiment.variance(draw, var, "Var(q_i k_i)", min_effect=EFFECT, at=point)
 
 
 @claim(
@@ -119,7 +122,7 @@ class DotProductVariance:
             mean, var = point.value(value)
             if point is points[-1]:     # the mean is off by ≥ 1σ or not at all: one test will do
                 experiment.mean(_scores(point), mean, "E[qᵀk]", at=point)
-            experiment.variance(_scores(point), var, "Var(qᵀk)", min_effect=0.018, at=point)
+            experiment.variance(_scores(point), var, "Var(qᵀk)", min_effect=EFFECT, at=point)
 
     def plot(self) -> Plot:
         return illustrations.dot_product_spread()
@@ -162,7 +165,7 @@ class ScaledScoreVariance:
             if _finite(scale):
                 draw = _scores(point)
                 experiment.variance(lambda rng, m: scale * draw(rng, m), 1.0, "Var(c·qᵀk)",
-                                    min_effect=0.018, at=point)
+                                    min_effect=EFFECT, at=point)
 
 
 @claim(
@@ -193,7 +196,7 @@ class DkScalingOvershrinks:
             d, stated = point[d_k], point.value(value)
             draw = _scores(point)
             experiment.variance(lambda rng, m: draw(rng, m) / d, stated, "Var(qᵀk/d_k)",
-                                min_effect=0.018, at=point)
+                                min_effect=EFFECT, at=point)
 
 
 # -- 1.2: what large scores do to softmax ------------------------------------------------------
