@@ -113,10 +113,9 @@ class ResidualUnrolledSum:
                              inputs="random tanh blocks", at=point)
 
 
-# entry a of x_L and of F(x_k, W_k), as functions of (x_l)_b
+# entry a of x_L and of F(x_k, W_k) as functions of (x_l)_b; ENTRY_A: residual-unrolled-sum there
 X_TOP, F_K = sp.Function("x_L")(a, x0[b]), sp.Function("F")(k, a, x0[b])
-BRANCH_SUM = sp.Sum(F_K, (k, l, L - 1))
-ENTRY_A = {xv[L]: X_TOP, xv[l]: x0[a], Fv[k]: F_K}  # claim residual-unrolled-sum, entry a
+BRANCH_SUM, ENTRY_A = sp.Sum(F_K, (k, l, L - 1)), {xv[L]: X_TOP, xv[l]: x0[a], Fv[k]: F_K}
 
 
 @claim(
@@ -130,7 +129,7 @@ ENTRY_A = {xv[L]: X_TOP, xv[l]: x0[a], Fv[k]: F_K}  # claim residual-unrolled-su
     premises=("x_{k+1} = x_k + F(x_k, W_k), F differentiable; each x_k is a function of x_l",),
     foils=(Foil("a scalar 1 is added to every entry", sp.Integer(1)),
            Foil("no identity term survives many blocks", sp.Integer(0)),
-           Foil("the leading term sits on the superdiagonal", DELTA(a, b + 1))),
+           Foil("δ(a, b+1)", DELTA(a, b + 1)), Foil("δ(b, a+1)", DELTA(b, a + 1))),
     depends_on=("residual-unrolled-sum",),
     sources=(HE_IDENTITY,),
     tags=("residual", "jacobian", "gradient"),
@@ -303,7 +302,8 @@ AT_Y = Premise("μ and v = Var(y) at y: R = dμ − y_b, Q = d(v + μ²) − y_b
     foils=(Foil("post-norm also keeps the identity on the skip path", (DELTA(a, b), DELTA(a, b))),
            Foil("LayerNorm's Jacobian is just the centring (I − 11ᵀ/d)/σ",
                 (DELTA(a, b), (DELTA(a, b) - 1 / d) / sp.sqrt(v + eps))),
-           Foil("the pre-norm skip term is off the diagonal", (DELTA(a, b + 1), LN_JACOBIAN))),
+           Foil("J_LN with δ(b, a+1)",
+                (DELTA(a, b), LN_JACOBIAN.xreplace({DELTA(a, b): DELTA(b, a + 1)})))),
     sources=(XIONG, WANG, HE_IDENTITY),
     tags=("residual", "layernorm", "pre-norm", "jacobian"),
 )
