@@ -2,47 +2,57 @@
 
 import numpy as np
 import sympy as sp
-from scipy.optimize import minimize
 
-from tmath import Foil, Source, Statement, claim
-from tmath.engine.experiment import tolerance
-from tmath.reference.information import cross_entropy, entropy, kl_divergence, random_simplex
+from tmath import Foil, Premise, Source, Statement, claim
+from tmath.engine.experiment import Integers, Reals, tolerance
+from tmath.engine.rules import DISTRIBUTE, FACTOR_OUT, SPLIT_SUM, sift
+from tmath.engine.rules_inner_sums import inner_sum
+from tmath.reference.bounds import stronger_only
+from tmath.reference.information import (batch_rows, cross_entropy, divergence_bound,
+                                         evaluate_indexed, kl_divergence, random_simplex)
 from tmath.reference.nn import softmax
-from tmath.engine.proof import Rule
 
 COVER_THOMAS = Source("Cover & Thomas (2006), Elements of Information Theory, 2nd ed., §2.3, "
                       "§2.6 (Theorem 2.6.3)")
 LEI_MAO = Source("Lei Mao, Cross Entropy, KL Divergence, and Maximum Likelihood Estimation "
                  "(blog post, leimao.github.io)")
 
-x, n, j, N = sp.symbols("x n j N", positive=True, integer=True)
+x, n, j = sp.symbols("x n j", positive=True, integer=True)
 p, q = sp.IndexedBase("p", positive=True), sp.IndexedBase("q", positive=True)
-H_pq, H_p, lam = sp.Symbol("H(p,q)"), sp.Symbol("H(p)"), sp.Symbol("lambda", positive=True)
-r = sp.Symbol("r", positive=True)
+t, lam = sp.Symbol("t", positive=True), sp.Symbol("lambda", positive=True)
+q_j = sp.Symbol("q_j", positive=True)  # one coordinate of q, the variable of the Lagrangian
 
 
-def _sum(term):
-    return sp.Sum(term, (x, 1, n))
-
-
+_sum = lambda term, upper=n: sp.Sum(term, (x, 1, upper))  # noqa: E731  (a sum over outcomes)
 KL_SUM = _sum(p[x] * sp.log(p[x] / q[x]))
-SETTINGS = ((2, 1.0), (5, 0.3), (50, 1.0))  # (alphabet size, Dirichlet concentration)
+H_PQ, H_P = _sum(-p[x] * sp.log(q[x])), _sum(-p[x] * sp.log(p[x]))
+DISTRIBUTIONS = Premise("p, q are distributions on n outcomes with full support: Σp = Σq = 1",
+                        {_sum(p[x]): 1, _sum(q[x]): 1})
+OUTCOMES = {n: Integers(2, 1000), "concentration": Reals(0.3, 3.0, log=True)}
 
 
-def _sum_tol(k, scale):
-    # k log/divide/multiply terms summed, three such sums compared: 3·(k + 3) operations
-    return tolerance(3 * (k + 3), scale)
+def _pairs(experiment, point):
+    """Random p, q (Dirichlet) at a drawn alphabet size and concentration, half of the q's
+    close to their p; and the rounding tolerance of sums of k log terms compared three at a
+    time, 3·(k + 3) operations."""
+    k, conc, rows = point[n], point["concentration"], batch_rows(point[n], low=10, high=1000)
+    P, Q = (random_simplex(experiment.rng, rows, k, conc) for _ in range(2))
+    near = softmax(np.log(P) + experiment.rng.normal(0, 1e-3, P.shape))
+    P, Q = np.concatenate([P, P]), np.concatenate([Q, near])
+    return k, P, Q, tolerance(3 * (k + 3), np.max(cross_entropy(P, Q)))
 
 
 @claim(
     id="cross-entropy-kl-decomposition",
     title="KL divergence is cross-entropy minus entropy",
     section="12.1",
-    statement=Statement("D_KL(p‖q) = H(p,q) − H(p)", H_pq - H_p, lhs=sp.Symbol("D_KL(p‖q)")),
-    premises=("p, q are distributions on n outcomes with q > 0 where p > 0",
-              "H(p,q) = −Σ p log q, H(p) = −Σ p log p, D_KL(p‖q) = Σ p log(p/q)"),
-    foils=(Foil("D_KL(p‖q) = H(p,q) + H(p)", H_pq + H_p),
-           Foil("D_KL(p‖q) = H(p) − H(p,q)", H_p - H_pq)),
+    statement=Statement("D_KL(p‖q) = Σ p log(p/q) equals H(p,q) − H(p), with H(p,q) = −Σ p log q "
+                        "and H(p) = −Σ p log p", H_PQ - H_P, lhs=KL_SUM),
+    premises=("p, q are distributions on n outcomes with q > 0 where p > 0",),
+    foils=(Foil("D_KL(p‖q) = H(p,q) + H(p)", H_PQ + H_P),
+           Foil("D_KL(p‖q) = H(q,p) − H(q) (the arguments swapped)",
+                _sum(-q[x] * sp.log(p[x])) - _sum(-q[x] * sp.log(q[x]))),
+           Foil("D_KL(p‖q) = H(p,q) (the entropy term forgotten)", H_PQ)),
     sources=(COVER_THOMAS, LEI_MAO),
     tags=("information", "loss"),
     formulas=(r"H(p, q) = -\sum_{x} p(x) \log q(x)",
@@ -54,141 +64,143 @@ class CrossEntropyKlDecomposition:
 
     def prove(self, value, proof):
         kl = (proof.chain(KL_SUM, "D_KL(p‖q)")
-              .equals(_sum(p[x] * sp.log(p[x])) - _sum(p[x] * sp.log(q[x])),
-                      "log(p/q) = log p − log q; the sum splits", method="expand_log")
-              .substitute({_sum(p[x] * sp.log(q[x])): -H_pq, _sum(p[x] * sp.log(p[x])): -H_p},
-                          premise="definitions of H(p,q) and H(p)"))
+              .equals(_sum(p[x] * sp.log(p[x]) - p[x] * sp.log(q[x])), "log(p/q) = log p − log q",
+                      method="expand_log")
+              .apply(SPLIT_SUM))
         proof.conclude(value, kl)
 
     def check(self, value, experiment):
-        stated = sp.lambdify((H_pq, H_p), value, "numpy")
-        for k, conc in SETTINGS:
-            P, Q = (random_simplex(experiment.rng, 4000, k, conc) for _ in range(2))
-            h_pq, h_p = cross_entropy(P, Q), entropy(P)
-            experiment.close(kl_divergence(P, Q), stated(h_pq, h_p),
-                             _sum_tol(k, np.max(h_pq + h_p)), f"Σ p log(p/q) vs stated form, k={k}",
-                             inputs="4000 Dirichlet pairs")
+        for point in experiment.draw(OUTCOMES, count=3):
+            k, P, Q, tol = _pairs(experiment, point)
+            experiment.close(kl_divergence(P, Q), evaluate_indexed(value, {p: P, q: Q}, {n: k}),
+                             tol, "Σ p log(p/q) vs the stated form", f"{len(P)} pairs", at=point)
+
+
+GIBBS_LHS = (KL_SUM, sp.Symbol("t*"))
 
 
 @claim(
     id="gibbs-inequality",
     title="Gibbs' inequality: D_KL(p‖q) ≥ 0, with equality only when q = p",
     section="12.1",
-    statement=Statement("D_KL(p‖q) = Σ p(x)·φ(q(x)/p(x)) with φ(r) = r − 1 − log r ≥ 0, which "
-                        "vanishes only at r = 1; hence D_KL ≥ 0, and = 0 iff q = p",
-                        r - 1 - sp.log(r), lhs=sp.Function("phi")(r)),
-    premises=("p, q are distributions on n outcomes with full support: Σp = Σq = 1",),
-    foils=(Foil("the gap function is φ(r) = r − log r", r - sp.log(r)),
-           Foil("the gap function is φ(r) = 1 − r + log r (log r ≥ r − 1)", 1 - r + sp.log(r))),
-    depends_on=("cross-entropy-kl-decomposition",),
+    statement=Statement("D_KL(p‖q) ≥ 0, from log t ≤ t − 1 applied to t = q/p; that bound is "
+                        "tight only at t* = 1, so D_KL(p‖q) = 0 only when q = p", (0, 1),
+                        lhs=GIBBS_LHS, relation=(">=", "=")),
+    premises=(DISTRIBUTIONS,),
+    foils=(Foil("D_KL(p‖q) ≥ ½·Σ|p − q| (Pinsker's bound without its square)",
+                (_sum(sp.Abs(p[x] - q[x])) / 2, 1)),
+           Foil("the bound log t ≤ t − 1 is tight at t = e", (0, sp.E))),
     sources=(COVER_THOMAS,),
     tags=("information", "inequality"),
 )
 class GibbsInequality:
-    """Adding Σq − Σp = 0 turns every term of the divergence into p·(r − 1 − log r) with
-    r = q/p; that function is convex, zero and flat at r = 1, hence positive elsewhere."""
+    """−log lies above its tangent at 1, so each term of the divergence is at least p − q and
+    the sum at least Σp − Σq = 0. The gap t − 1 − log t of that bound is convex with its only
+    critical point at t = 1, where it vanishes: equality needs q(x) = p(x) for every x."""
 
-    def prove(self, phi, proof):
-        proof.fact(phi.subs(r, 1), 0, "φ(1) = 0")
-        proof.fact(sp.diff(phi, r).subs(r, 1), 0, "φ'(1) = 0: r = 1 is a stationary point")
-        proof.holds(sp.diff(phi, r, 2) > 0, "φ'' > 0 on r > 0: strictly convex, so r = 1 is "
-                                            "the unique minimum and φ ≥ 0")
-        add_zero = Rule("Σq − Σp = 1 − 1 = 0 may be added",
-                        lambda e: e + _sum(q[x]) - _sum(p[x]))
-        kl = (proof.chain(KL_SUM, "D_KL(p‖q)").apply(add_zero)
-              .equals(_sum(p[x] * (q[x] / p[x] - 1 - sp.log(q[x] / p[x]))),
-                      "collect the three sums term by term", method="expand_log"))
-        proof.conclude(_sum(p[x] * phi.subs(r, q[x] / p[x])), kl)
+    def prove(self, value, proof):
+        bound = divergence_bound(proof, p[x], q[x], (x, 1, n), DISTRIBUTIONS)
+        tight = proof.minimizer(t - 1 - sp.log(t), t, GIBBS_LHS[1], "where log t = t − 1")
+        proof.conclude(value, bound, tight)
 
-    def check(self, phi, experiment):
-        gap = sp.lambdify(r, phi, "numpy")
-        grid = np.logspace(-4, 4, 2001)
-        # r − 1 − log r at r = 1: three operations and a log on numbers of size 1
-        experiment.close(gap(1.0), 0.0, tolerance(4), "φ(1) = 0")
-        experiment.holds(bool(np.all(gap(grid[grid != 1.0]) > 0)), "φ(r) > 0 for r ≠ 1",
-                         "on 2000 points of [1e-4, 1e4]")
-        for k, conc in SETTINGS:
-            P, Q = (random_simplex(experiment.rng, 4000, k, conc) for _ in range(2))
-            D, tol = kl_divergence(P, Q), _sum_tol(k, np.max(cross_entropy(P, Q) + entropy(P)))
-            experiment.close(D, (P * gap(Q / P)).sum(-1), tol, f"D_KL vs Σ p·φ(q/p), k={k}")
+    perturbations = stronger_only(GIBBS_LHS, (">=", "="))  # D_KL ≥ −1 is true
+
+    def check(self, value, experiment):
+        for point in experiment.draw(OUTCOMES, count=3):
+            k, P, Q, tol = _pairs(experiment, point)
+            D, floor = kl_divergence(P, Q), evaluate_indexed(value[0], {p: P, q: Q}, {n: k})
+            experiment.holds(bool(np.all(D >= floor - tol)), "D_KL(p‖q) ≥ the stated bound",
+                             f"min D_KL − bound = {np.min(D - floor):.3g}", at=point)
             pinsker = 0.5 * np.abs(P - Q).sum(-1) ** 2  # D ≥ ½‖p − q‖₁² > 0 when q ≠ p
-            experiment.holds(bool(np.all(D >= pinsker - tol)), f"D_KL > 0 when q ≠ p, k={k}",
-                             f"min D_KL − ½‖p−q‖₁² = {np.min(D - pinsker):.3g}")
-            experiment.close(kl_divergence(P, P), np.zeros(len(P)), tol, f"D_KL(p‖p) = 0, k={k}")
+            experiment.holds(bool(np.all(D - floor >= pinsker - tol)),
+                             "D_KL exceeds the bound when q ≠ p (Pinsker)", at=point)
+            scaled = point.value(value[1]) * P[:k]  # the equality case q = t*·p: a distribution
+            gaps = np.abs([scaled.sum(-1) - 1, kl_divergence(P[:k], scaled) - floor[:k]])
+            experiment.close(gaps, np.zeros_like(gaps), tol,
+                             "q = t*·p is a distribution with D_KL at the bound", at=point)
+
+
+ARGMIN = (sp.Symbol("argmin_q H(p,q)_j"), sp.Symbol("argmin_q D_KL(p‖q)_j"))
 
 
 @claim(
     id="cross-entropy-argmin",
     title="Cross-entropy and KL divergence are both minimised at q = p",
     section="12.1",
-    statement=Statement("argmin_q H(p,q) = argmin_q D_KL(p‖q) = p, i.e. q*_j = p_j", p[j],
-                        lhs=sp.Symbol("q*_j")),
-    premises=("q ranges over distributions with full support on n outcomes", "Σ_x p(x) = 1"),
-    foils=(Foil("the minimiser is the uniform distribution", 1 / n),
-           Foil("the minimiser is p mixed half-and-half with uniform", (p[j] + 1 / n) / 2)),
-    depends_on=("cross-entropy-kl-decomposition",),
+    statement=Statement("argmin over distributions q of H(p,q), and of D_KL(p‖q), is q = p: "
+                        "q*_j = p_j", (p[j], p[j]), lhs=ARGMIN),
+    premises=("q ranges over distributions with full support on n outcomes",
+              Premise("Σ_x p(x) = 1", {_sum(p[x]): 1})),
+    foils=(Foil("the minimiser is the uniform distribution", (1 / n, 1 / n)),
+           Foil("the minimiser is p mixed half-and-half with uniform",
+                ((p[j] + 1 / n) / 2, (p[j] + 1 / n) / 2)),
+           Foil("the minimiser is p sharpened, p_j²/Σp²",
+                (p[j] ** 2 / _sum(p[x] ** 2), p[j] ** 2 / _sum(p[x] ** 2)))),
     sources=(COVER_THOMAS, LEI_MAO),
     tags=("information", "loss", "optimisation"),
     formulas=(r"\arg\min_\theta H(p, q_\theta) = \arg\min_\theta D_{KL}(p \| q_\theta)",),
 )
 class CrossEntropyArgmin:
-    """H(p,q) and D_KL(p‖q) differ by H(p), which does not move with q; the Lagrangian of
-    −Σ p log q under Σq = 1 is strictly convex with its one stationary point at q = p."""
+    """With a multiplier λ for Σq = 1 the Lagrangian separates over the coordinates; each part
+    is convex in q_j with its one critical point at p_j/λ, and the constraint then forces
+    λ = Σp = 1. H and D_KL differ by H(p), which does not move with q: same minimiser."""
 
-    def prove(self, q_star, proof):
-        qj = q[j]
-        proof.fact(sp.diff(-p[j] * sp.log(qj), qj), sp.diff(p[j] * sp.log(p[j] / qj), qj),
-                   "H and D_KL have the same gradient in q (they differ by H(p))")
-        lagrangian = -p[j] * sp.log(qj) + lam * qj  # q_j-part of −Σ p log q + λ(Σ q − 1)
-        proof.holds(sp.diff(lagrangian, qj, 2) > 0, "∂²L/∂q_j² = p_j/q_j² > 0: strictly convex")
-        mult = (proof.chain(_sum(p[x] / lam), "Σ_x q_x at the stationary point")
-                .equals(_sum(p[x]) / lam, "λ is constant")
-                .substitute({_sum(p[x]): 1}, premise="Σ p = 1")
-                .apply(Rule("the constraint Σ q = 1 fixes λ", lambda e: sp.solve(e - 1, lam)[0])))
-        stat = (proof.chain(sp.diff(lagrangian, qj), "∂L/∂q_j")
-                .apply(Rule("stationary point: solve ∂L/∂q_j = 0", lambda e: sp.solve(e, qj)[0]))
-                .substitute({lam: mult.value}, premise="λ = 1 from the constraint"))
-        proof.conclude(q_star, stat)
+    def prove(self, value, proof):
+        # the q_j parts of loss + λ(Σq − 1), a Lagrangian that separates over the coordinates
+        cross = proof.minimizer(-p[j] * sp.log(q_j) + lam * q_j, q_j, ARGMIN[0], "argmin H")
+        divergence = proof.minimizer(p[j] * sp.log(p[j] / q_j) + lam * q_j, q_j, ARGMIN[1],
+                                     "argmin D_KL")
+        constraint = (proof.chain(_sum(cross.value.subs(j, x)) - 1, "Σ_x q*_x − 1")
+                      .apply(FACTOR_OUT)
+                      .substitute({_sum(p[x]): 1}, premise="Σ_x p(x) = 1"))
+        multiplier = proof.root(constraint, lam, lam, "λ")
+        proof.conclude(value, cross.substitute(from_chain=multiplier),
+                       divergence.substitute(from_chain=multiplier))
 
-    def check(self, q_star, experiment):
-        rule = sp.lambdify((p[j], n), q_star, "numpy")
-        for k in (3, 8):
-            P = random_simplex(experiment.rng, 40, k, 0.7)
-            Q_star = np.broadcast_to(rule(P, k), P.shape)
-            experiment.holds(bool(np.allclose(Q_star.sum(-1), 1, rtol=0, atol=tolerance(k))
-                                  and np.all(Q_star >= 0)), f"q* is a distribution, k={k}")
-            others = random_simplex(experiment.rng, (40, 500), k, 1.0)
-            for loss, name in ((cross_entropy, "H(p,q)"), (kl_divergence, "D_KL(p‖q)")):
-                at_star = loss(P, Q_star)
-                tol = tolerance(3 * (k + 3), np.max(cross_entropy(P, Q_star) + entropy(P)))
-                beaten = loss(P[:, None], others) < at_star[:, None] - tol
-                found = [minimize(lambda z: loss(pk, softmax(z)), np.zeros(k)).x for pk in P[:5]]
-                beaten_opt = loss(P[:5], softmax(np.array(found))) < at_star[:5] - tol
-                experiment.holds(not beaten.any() and not beaten_opt.any(),
-                                 f"no q does better than q* on {name}, k={k}",
-                                 f"{beaten.sum()} of 20000 random q and {beaten_opt.sum()} of "
-                                 f"5 BFGS optima beat q*")
+    def check(self, value, experiment):
+        for point in experiment.draw(OUTCOMES, count=3):
+            k, rows, count = point[n], 20, max(10, 20_000 // point[n])
+            P = random_simplex(experiment.rng, rows, k, point["concentration"])
+            rivals = random_simplex(experiment.rng, (rows, count), k, 1.0)
+            for part, loss, name in ((0, cross_entropy, "H(p,q)"), (1, kl_divergence, "D_KL")):
+                q_star = evaluate_indexed(value[part], {p: P}, {n: k}, index=j)
+                experiment.holds(bool(np.all(np.abs(q_star.sum(-1) - 1) <= tolerance(k))
+                                      and np.all(q_star >= 0)), "q* is a distribution", at=point)
+                near = softmax(np.log(np.abs(q_star[:, None]) + 1e-300)
+                               + experiment.rng.normal(0, 1e-2, (rows, count, k)))
+                at_star = loss(P, q_star)
+                tol = tolerance(3 * (k + 3), np.max(cross_entropy(P, P)))
+                beaten = [(loss(P[:, None], other) < at_star[:, None] - tol).sum()
+                          for other in (rivals, near)]
+                experiment.holds(bool(np.isfinite(at_star).all() and sum(beaten) == 0),
+                                 f"no q does better than q* on {name}",
+                                 f"beaten by {beaten[0]} random q and {beaten[1]} nearby q",
+                                 at=point)
 
 
-c, s = sp.IndexedBase("c", nonnegative=True), sp.IndexedBase("s")  # counts, sampled labels
-i = sp.Symbol("i", positive=True, integer=True)
-GROUP_BY_LABEL = Rule(
-    "group equal labels: Σ_i f(s_i) = Σ_x c_x f(x), c_x = #{i : s_i = x}",
-    lambda e: e.replace(lambda a: isinstance(a, sp.Sum) and a.limits[0][0] == i,
-                        lambda a: _sum(c[x] * a.function.subs(s[i], x))))
+c, s = sp.IndexedBase("c", nonnegative=True), sp.IndexedBase("s", positive=True)
+i, N = sp.symbols("i N", positive=True, integer=True)
+MEAN_NLL = -sp.Sum(sp.log(q[s[i]]), (i, 1, N)) / N
+LABELS = Premise("each label s_i is one of the outcomes 1..n: log q(s_i) = Σ_x δ(x, s_i) log q(x)",
+                 {sp.log(q[s[i]]): _sum(sp.KroneckerDelta(x, s[i]) * sp.log(q[x]))})
+COUNTS = Premise("c_x = Σ_i δ(x, s_i) counts the samples equal to x",
+                 {sp.Sum(sp.KroneckerDelta(x, s[i]), (i, 1, N)): c[x]})
+MLE = sp.Symbol("argmax_q likelihood_x")
 
 
 @claim(
     id="empirical-cross-entropy-is-mle",
     title="Mean negative log-likelihood is the cross-entropy from the empirical distribution",
     section="12.1",
-    statement=Statement("−(1/N) Σ_i log q(x_i) = H(p̂, q) with p̂(x) = c_x/N, so the "
-                        "maximum-likelihood q is p̂", c[x] / N, lhs=sp.Symbol("p̂(x)")),
-    premises=("N samples x_1..x_N with labels in 1..n; c_x counts the samples equal to x",
-              "q has full support"),
+    statement=Statement("−(1/N) Σ_i log q(s_i) = H(p̂, q) = −Σ_x (c_x/N) log q(x), so the "
+                        "maximum-likelihood q is p̂, q_x = c_x/N",
+                        (_sum(-c[x] / N * sp.log(q[x])), c[x] / N), lhs=(MEAN_NLL, MLE)),
+    premises=(LABELS, COUNTS, "q has full support; the counts add up to N, so p̂ = c/N sums to 1"),
     foils=(Foil("the weights are the raw counts c_x (summed, not averaged, log-likelihood)",
-                c[x]),
-           Foil("the weights are uniform, 1/n", 1 / n)),
+                (_sum(-c[x] * sp.log(q[x])), c[x])),
+           Foil("the weights are uniform, 1/n", (_sum(-sp.log(q[x]) / n), 1 / n)),
+           Foil("add-one smoothing gives the maximum likelihood",
+                (_sum(-c[x] / N * sp.log(q[x])), (c[x] + 1) / (N + n)))),
     depends_on=("cross-entropy-argmin",),
     sources=(LEI_MAO, COVER_THOMAS),
     tags=("information", "loss", "likelihood"),
@@ -196,51 +208,55 @@ GROUP_BY_LABEL = Rule(
               r"\arg\min_\theta \left(-\frac{1}{N} \sum_{i=1}^{N} \log q_\theta(x_i)\right)",),
 )
 class EmpiricalCrossEntropyIsMle:
-    """Summing log q over samples groups into counts times log q; dividing by N turns the
-    counts into the empirical distribution, and cross-entropy-argmin then puts the optimum
-    there."""
+    """Writing each sample's log q as a delta-weighted sum over outcomes and exchanging the
+    two sums groups equal labels into counts; dividing by N turns them into the empirical
+    distribution, and cross-entropy-argmin with p = p̂ places the optimum there."""
 
-    def prove(self, weight, proof):
-        nll = (proof.chain(-sp.Sum(sp.log(q[s[i]]), (i, 1, N)) / N, "mean NLL")
-               .apply(GROUP_BY_LABEL)
-               .equals(-_sum(c[x] / N * sp.log(q[x])), "1/N moves inside the sum"))
-        proof.conclude(-_sum(weight * sp.log(q[x])), nll)
+    def prove(self, value, proof):
+        nll = (proof.chain(MEAN_NLL, "mean NLL").substitute(dict(LABELS.equations), premise=LABELS)
+               .apply(inner_sum(i))
+               .substitute(dict(COUNTS.equations), premise=COUNTS).apply(DISTRIBUTE))
+        best = proof.chain(MLE, "maximum likelihood").substitute(
+            lemma="cross-entropy-argmin", rename={ARGMIN[0]: MLE, p[j]: c[x] / N})
+        proof.conclude(value, nll, best)
 
-    def check(self, weight, experiment):
-        rng, k = experiment.rng, 6
-        to_weights = sp.lambdify((c[x], N, n), weight, "numpy")
-        p_true = random_simplex(rng, 1, k, 1.0)[0]
-        for size in (10, 1000):
-            labels = rng.choice(k, size=(50, size), p=p_true)
+    def check(self, value, experiment):
+        rng = experiment.rng
+        for point in experiment.draw({n: Integers(2, 50), N: Integers(1, 2000)}, count=3):
+            k, size = point[n], point[N]
+            labels = rng.choice(k, size=(50, size), p=random_simplex(rng, 1, k, 1.0)[0])
             counts = np.stack([np.bincount(row, minlength=k) for row in labels])
             Q = random_simplex(rng, 50, k, 1.0)
-            logq = np.log(Q)
-            nll = -np.take_along_axis(logq, labels, axis=1).mean(1)
-            p_hat = np.broadcast_to(to_weights(counts, size, k), Q.shape)
-            tol = tolerance(size + 3 * k + 5, np.max(np.abs(logq)))  # N-term mean, k-term sum
-            experiment.close(nll, -(p_hat * logq).sum(1), tol, f"mean NLL vs H(p̂, q), N={size}")
+            nll = -np.take_along_axis(np.log(Q), labels, axis=1).mean(1)
+            stated = evaluate_indexed(value[0], {c: counts, q: Q}, {N: size, n: k})
+            tol = tolerance(size + 3 * k + 5, np.max(np.abs(np.log(Q))))  # N-term mean, k-term sum
+            experiment.close(nll, stated, tol, "mean NLL vs H(p̂, q)", at=point)
+            p_hat = evaluate_indexed(value[1], {c: counts[:1]}, {N: size, n: k}, index=x)[0]
             loglik = lambda qq: np.log(qq)[..., labels[0]].mean(-1)  # noqa: E731
-            rivals = random_simplex(rng, 2000, k, 1.0)
-            best = minimize(lambda z: -loglik(softmax(z)), np.zeros(k)).x
-            is_dist = np.allclose(p_hat.sum(1), 1, rtol=0, atol=tolerance(k))
-            beats = (loglik(rivals) > loglik(p_hat[0]) + tol).sum()
-            experiment.holds(bool(is_dist and beats == 0
-                                  and loglik(softmax(best)) <= loglik(p_hat[0]) + tol),
-                             f"p̂ maximises the likelihood, N={size}",
-                             f"sums to 1: {is_dist}; beaten by {beats} of 2000 random q")
+            rivals = np.concatenate([random_simplex(rng, 2000, k, 1.0), softmax(
+                np.log(np.abs(p_hat) + 1e-300) + rng.normal(0, 1e-2, (200, k)))])
+            is_dist = bool(np.all(p_hat >= 0) and abs(p_hat.sum() - 1) <= tolerance(k))
+            beats = int((loglik(rivals) > loglik(p_hat) + tol).sum())
+            experiment.holds(is_dist and beats == 0 and np.isfinite(loglik(p_hat)),
+                             "p̂ maximises the likelihood",
+                             f"sums to 1: {is_dist}; beaten by {beats} of 2200 q", at=point)
 
 
-Q_TRUE = q[sp.Symbol("k", positive=True, integer=True)]  # probability of the correct class k
+Y = sp.IndexedBase("y", nonnegative=True)
+k, m = sp.Symbol("k", positive=True, integer=True), sp.Symbol("m", nonnegative=True, integer=True)
+ONE_HOT = Premise("the label is one-hot at the correct class k of n = k + m classes: "
+                  "y_x = δ(x, k)", {Y[x]: sp.KroneckerDelta(x, k)})
 
 
 @claim(
     id="one-hot-cross-entropy",
     title="With a one-hot label, cross-entropy is −log of the correct class's probability",
     section="12.2",
-    statement=Statement("H(onehot_k, q) = −log q_k", -sp.log(Q_TRUE), lhs=sp.Symbol("H(p,q)")),
-    premises=("p(x) = 1 if x = k else 0, for a class k among n ≥ k classes",),
-    foils=(Foil("H = −q_k log q_k", -Q_TRUE * sp.log(Q_TRUE)), Foil("H = 1 − q_k", 1 - Q_TRUE)),
-    depends_on=("cross-entropy-kl-decomposition",),
+    statement=Statement("H(onehot_k, q) = −Σ_x y_x log q_x = −log q_k", -sp.log(q[k]),
+                        lhs=_sum(-Y[x] * sp.log(q[x]), k + m)),
+    premises=(ONE_HOT,),
+    foils=(Foil("H = −q_k log q_k", -q[k] * sp.log(q[k])), Foil("H = 1 − q_k", 1 - q[k]),
+           Foil("H = −log of the largest probability", -sp.log(sp.Max(q[k], q[k + 1])))),
     sources=(COVER_THOMAS, LEI_MAO),
     tags=("information", "loss"),
     formulas=(r"H(p, q) = -\log q_\theta(x_{correct})",),
@@ -249,18 +265,18 @@ class OneHotCrossEntropy:
     """A Kronecker delta in the sum keeps only the term of the correct class."""
 
     def prove(self, value, proof):
-        cls, after = Q_TRUE.indices[0], sp.Symbol("m", nonnegative=True, integer=True)
-        h = (proof.chain(sp.Sum(-sp.KroneckerDelta(x, cls) * sp.log(q[x]), (x, 1, cls + after)),
-                         "H(onehot_k, q) with n = k + m classes")
-             .evaluate("only the term x = k survives"))
+        h = (proof.chain(_sum(-Y[x] * sp.log(q[x]), k + m), "H(onehot_k, q)")
+             .substitute({Y[x]: sp.KroneckerDelta(x, k)}, premise=ONE_HOT)
+             .apply(sift(1, k + m)))
         proof.conclude(value, h)
 
     def check(self, value, experiment):
-        stated = sp.lambdify(Q_TRUE, value, "numpy")
-        for k in (2, 10, 1000):
-            Q = softmax(experiment.rng.normal(0, 3, size=(2000, k)))
-            labels = experiment.rng.integers(0, k, size=2000)
-            onehot = np.eye(k)[labels]
-            h = cross_entropy(onehot, Q)
-            experiment.close(h, stated(Q[np.arange(2000), labels]),
-                             tolerance(k + 3, np.max(h)), f"H(onehot, q) vs stated, k={k}")
+        for point in experiment.draw({n: Integers(2, 1000), "logit scale": Reals(0.1, 10.0)}):
+            size = point[n]
+            rows = max(50, min(2000, 100_000 // size))
+            Q = softmax(experiment.rng.normal(0, point["logit scale"], size=(rows, size)))
+            labels = experiment.rng.integers(0, size, size=rows)
+            h = cross_entropy(np.eye(size)[labels], Q)
+            stated = evaluate_indexed(value, {q: Q}, index=k)[np.arange(rows), labels]
+            experiment.close(h, stated, tolerance(size + 3, np.max(h)), "H(onehot, q) vs stated",
+                             f"{rows} random labels and q", at=point)
