@@ -1,11 +1,14 @@
 """Section 5: multi-head attention: shapes, projection parameters, and the one-head case."""
 
+import math
+
 import numpy as np
 import sympy as sp
 
 from tmath import Figure, Foil, Source, Statement, claim
-from tmath.reference.heads import (merge_heads, multi_head, multi_head_by_slices, multi_head_tolerance,
-                         projection_parameters, split_heads)
+from tmath.engine.experiment import Integers
+from tmath.reference.heads import (head_points, multi_head, multi_head_by_slices,
+                                   multi_head_tolerance, projection_parameters, split_heads)
 from tmath.reference.nn import attention
 
 VASWANI = Source("Vaswani et al. (2017), Attention Is All You Need, §3.2.2", arxiv="1706.03762")
@@ -15,16 +18,24 @@ GPT2 = Source("OpenAI (2019), gpt-2 release, models/124M/hparams.json: n_embd=76
               "(the smallest GPT-2; larger ones use 16, 20, 25 heads)",
               url="https://github.com/openai/gpt-2")
 
-d_model, h, d_k = sp.symbols("d_model h d_k", positive=True, integer=True)
+d_model, h = sp.symbols("d_model h", positive=True, integer=True)
 i = sp.Symbol("i", positive=True, integer=True)
+w = sp.Symbol("w", positive=True)                # a candidate head width
+d_k = sp.Function("d_k")                         # d_k(d_model, h): the width of each head
 D_K = d_model / h
 # Published hyperparameters (facts about models, recorded with their sources above).
 PUBLISHED = {"BERT-base": {"d_model": 768, "heads": 12},
              "GPT-2 (124M)": {"d_model": 768, "heads": 12}}
+HEADS, WIDTHS = Integers(1, 16, (12, 16)), Integers(1, 48, (64, 1))   # d_model ≤ 768; BERT first
 
 
 def _weights(rng, dm):
     return [rng.standard_normal((dm, dm)) / np.sqrt(dm) for _ in range(4)]
+
+
+def _whole(x):
+    """x as an int when it is a positive whole number, else None (a false width)."""
+    return int(round(x)) if np.isfinite(x) and x >= 0.5 and abs(x - round(x)) < 1e-9 else None
 
 
 @claim(
@@ -32,9 +43,9 @@ def _weights(rng, dm):
     title="Splitting d_model features into h heads gives heads of width d_model/h",
     section="5.1",
     statement=Statement("Q⁽ⁱ⁾, head_i ∈ R^{T×d_k} with d_k = d_model/h, and "
-                        "Concat(head_1…head_h)·W_O ∈ R^{T×d_model}", D_K, lhs=d_k),
-    premises=("Q, K, V ∈ R^{T×d_model} are split along the feature axis into h equal blocks",
-              "W_O ∈ R^{d_model×d_model}", "h divides d_model"),
+                        "Concat(head_1…head_h)·W_O ∈ R^{T×d_model}", D_K, lhs=d_k(d_model, h)),
+    premises=("Q, K, V ∈ R^{T×d_model} are split along the feature axis into h blocks of one "
+              "width, which together cover it", "W_O ∈ R^{d_model×d_model}", "h divides d_model"),
     foils=(Foil("each head keeps all d_model features", d_model),
            Foil("d_k = d_model/h² (heads split twice)", d_model / h**2)),
     sources=(VASWANI, BERT, GPT2),
@@ -55,30 +66,25 @@ class MultiHeadShapes:
     each block's width (it averages rows of V⁽ⁱ⁾), and the concatenation feeds W_O exactly."""
 
     def prove(self, width, proof):
-        concat = (proof.chain(sp.Sum(width, (i, 1, h)), "width of Concat(head_1, …, head_h)")
-                  .evaluate("h blocks, each as wide as V⁽ⁱ⁾"))
-        proof.conclude(d_model, concat)
+        tiling = (proof.chain(sp.Sum(w, (i, 1, h)) - d_model, "h blocks of width w, less d_model")
+                  .evaluate("h equal widths"))
+        proof.conclude(width, proof.root(tiling, w, d_k(d_model, h), "head width"))
 
     def check(self, width, experiment):
         rng = experiment.rng
-        configs = [(c["d_model"], c["heads"]) for c in PUBLISHED.values()]
-        for dm, heads in configs[:1] + [(64, 8), (48, 3)]:      # 48 = 3·16: an odd h
-            dk = width.subs({d_model: dm, h: heads})
-            tiles = bool(dk.is_integer) and int(dk) * heads == dm
+        for p in head_points(experiment, 3, d_model, h, HEADS, WIDTHS):
+            dm, heads = p[d_model], p[h]
+            dk = _whole(p.value(width))
+            tiles = dk is not None and dk * heads == dm
             experiment.holds(tiles, "h heads of width d_k tile d_model",
-                             f"h={heads}, d_k={dk}, d_model={dm}: h·d_k "
-                             + ("= d_model" if tiles else "≠ d_model"))
-            if not tiles:
-                continue
+                             f"h·d_k {'=' if tiles else '≠'} d_model", at=p)
             x, ws = rng.standard_normal((5, dm)), _weights(rng, dm)
-            q_heads = split_heads(x @ ws[0], heads)
             out = multi_head(x, *ws, heads)
-            experiment.holds(q_heads.shape == (heads, 5, int(dk)) and out.shape == (5, dm),
-                             "shapes",
-                             f"Q heads {q_heads.shape}, output {out.shape}")
-            experiment.close(out, multi_head_by_slices(x, *ws, int(dk)),
-                             multi_head_tolerance(x, *ws, heads),
-                             "reshape vs per-head weight slices", inputs=f"d_model={dm}, h={heads}")
+            shapes = split_heads(x @ ws[0], heads).shape == (heads, 5, dk) and out.shape == (5, dm)
+            experiment.holds(shapes, "Q⁽ⁱ⁾ is T×d_k and the output T×d_model", at=p)
+            sliced = multi_head_by_slices(x, *ws, dk) if tiles else math.nan
+            experiment.close(sliced, out, multi_head_tolerance(x, *ws, heads),
+                             "per-head weight slices of width d_k vs the reshape", at=p)
 
 
 @claim(
@@ -86,11 +92,16 @@ class MultiHeadShapes:
     title="W_Q, W_K, W_V, W_O hold 4·d_model² weights and 4·d_model biases for any h",
     section="5.2",
     statement=Statement("weights = 4·d_model², biases = 4·d_model, independent of h",
-                        (4 * d_model**2, 4 * d_model)),
+                        (4 * d_model**2, 4 * d_model),
+                        lhs=(sp.Sum(3 * d_model * d_k(d_model, h), (i, 1, h))
+                             + h * d_k(d_model, h) * d_model,
+                             sp.Sum(3 * d_k(d_model, h), (i, 1, h)) + d_model)),
     premises=("head i has W_Q⁽ⁱ⁾, W_K⁽ⁱ⁾, W_V⁽ⁱ⁾ ∈ R^{d_model×d_k} and biases in R^{d_k}",
-              "W_O ∈ R^{h·d_k×d_model} with a bias in R^{d_model}", "d_k = d_model/h"),
+              "W_O ∈ R^{h·d_k×d_model} with a bias in R^{d_model}"),
     foils=(Foil("every head has full-size projections: 4h·d_model² weights",
-                (4 * h * d_model**2, 4 * h * d_model)),),
+                (4 * h * d_model**2, 4 * h * d_model)),
+           Foil("only Q, K, V are projections: 3·d_model² weights (W_O forgotten)",
+                (3 * d_model**2, 3 * d_model))),
     depends_on=("multi-head-shapes",),
     sources=(VASWANI,),
     tags=("multi-head", "parameters"),
@@ -100,25 +111,19 @@ class ProjectionParameters:
     full-width head would have; so splitting redistributes parameters, it does not add any."""
 
     def prove(self, value, proof):
-        weights = (proof.chain(sp.Sum(3 * d_model * d_k, (i, 1, h)) + h * d_k * d_model,
-                               "weights: 3 per-head blocks + W_O")
-                   .evaluate("h identical heads")
-                   .substitute({d_k: D_K}, lemma="multi-head-shapes"))
-        biases = (proof.chain(sp.Sum(3 * d_k, (i, 1, h)) + d_model, "biases: 3 per-head + b_O")
-                  .evaluate("h identical heads")
-                  .substitute({d_k: D_K}, lemma="multi-head-shapes"))
-        proof.fact(sp.diff(weights.value + biases.value, h), 0, "no dependence on h")
+        weights, biases = (proof.chain(part, label).evaluate("h identical heads")
+                           .substitute({d_k(d_model, h): D_K}, lemma="multi-head-shapes")
+                           for part, label in zip(proof.statement.lhs, ("weights: 3 per-head "
+                                                  "blocks + W_O", "biases: 3 per-head + b_O")))
         proof.conclude(value, weights, biases)
 
     def check(self, value, experiment):
-        for dm in (64, 768):
-            for heads in [n for n in (1, 2, 3, 4, 8, 12, 64) if dm % n == 0]:
-                params = projection_parameters(dm, heads)
-                counted = tuple(sum(a.size for name, arrays in params.items() for a in arrays
-                                    if name.startswith(kind)) for kind in ("W", "b"))
-                stated = tuple(int(part.subs({d_model: dm, h: heads})) for part in value)
-                experiment.holds(counted == stated, "parameter count",
-                                 f"d_model={dm}, h={heads}: counted {counted}, stated {stated}")
+        for p in head_points(experiment, 4, d_model, h, HEADS, WIDTHS):
+            params = projection_parameters(p[d_model], p[h])
+            counted = tuple(sum(a.size for name, arrays in params.items() for a in arrays
+                                if name.startswith(kind)) for kind in ("W", "b"))
+            experiment.close(counted, p.value(value), 0.0, "parameter count (weights, biases)",
+                             inputs=f"counted {counted}", at=p)
 
 
 @claim(
@@ -126,7 +131,7 @@ class ProjectionParameters:
     title="With one head, multi-head attention is single-head attention with d_k = d_model",
     section="5.2",
     statement=Statement("h = 1: MultiHead = softmax(QKᵀ/√d_k)V·W_O with d_k = d_model", d_model,
-                        lhs=d_k),
+                        lhs=d_k(d_model, 1)),
     premises=("h = 1", "d_k = d_model/h (claim multi-head-shapes)"),
     foils=(Foil("one head still uses the per-head width 64 (and the scale 1/8)", sp.Integer(64)),),
     depends_on=("multi-head-shapes",),
@@ -138,18 +143,20 @@ class SingleHeadReduction:
     thing h = 1 fixes is the head width, hence the score scale 1/√d_model."""
 
     def prove(self, value, proof):
-        width = (proof.chain(d_k, "head width").substitute({d_k: D_K}, lemma="multi-head-shapes")
-                 .substitute({h: 1}, premise="a single head"))
-        proof.conclude(value, width)
+        width = proof.chain(d_k(d_model, 1), "head width, h = 1")
+        proof.conclude(value, width.substitute({d_k(d_model, 1): d_model}, lemma="multi-head-shapes"))
 
     def check(self, value, experiment):
         rng = experiment.rng
-        for dm, t in ((128, 6), (768, 4)):
-            x, ws = rng.standard_normal((t, dm)), _weights(rng, dm)
-            scale = 1 / np.sqrt(float(value.subs(d_model, dm)))
-            single = attention(x @ ws[0], x @ ws[1], x @ ws[2], scale=scale) @ ws[3]
-            experiment.close(multi_head(x, *ws, 1), single, multi_head_tolerance(x, *ws, 1),
-                             "MultiHead with h=1 vs single-head attention", inputs=f"d_model={dm}")
-            same = np.array_equal(merge_heads(split_heads(x, 1)), x)
-            experiment.holds(same, "split then merge with h=1 is the identity",
-                             f"d_model={dm}: " + ("holds" if same else "does not hold"))
+        for p in experiment.draw({d_model: Integers(1, 768, (768, 1)), "T": Integers(2, 8)}):
+            dm, width = p[d_model], p.value(value)
+            x, ws = rng.standard_normal((p.T, dm)), _weights(rng, dm)
+            single = attention(x @ ws[0], x @ ws[1], x @ ws[2], scale=1 / math.sqrt(width)) @ ws[3] \
+                if width > 0 else math.nan
+            tol = multi_head_tolerance(x, *ws, 1)
+            experiment.close(multi_head(x, *ws, 1), single, tol,
+                             "MultiHead with h = 1 vs one head scaled by 1/√d_k", at=p)
+            heads = _whole(dm / width) if width > 0 else None
+            split = multi_head(x, *ws, heads) if heads and dm % heads == 0 else math.nan
+            experiment.close(split, single, tol, "MultiHead with d_model/d_k heads vs one head",
+                             at=p)

@@ -7,9 +7,12 @@ by column (the way the per-head formulas are written). Claims compare the two.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from tmath.engine.experiment import tolerance
+from tmath.engine.parameters import Integers, Point
 from tmath.reference.nn import attention
 
 
@@ -71,3 +74,12 @@ def multi_head_tolerance(x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, w_v: n
     big = float(np.max(qa @ ka.transpose(0, 2, 1))) / np.sqrt(d_k)
     size = float(np.max(ax @ np.abs(w_v))) * float(np.max(np.abs(w_o).sum(axis=0)))
     return tolerance(6 * d_model + 2 * d_k + 2 * t + 3, 2 * (1 + 2 * big) * size)
+
+
+def head_points(experiment: Any, count: int, d_model: Any, h: Any, heads: Integers,
+                widths: Integers) -> list[Point]:
+    """Points (d_model, h) with h dividing d_model: h and the per-head width are drawn from the
+    claim's stream (edges first) and d_model = h · width."""
+    drawn = experiment.draw({h: heads, "width": widths}, count)
+    return [Point(((str(d_model), int(p[h]) * int(p.width)), (str(h), int(p[h]))), (d_model, h))
+            for p in drawn]
