@@ -1,58 +1,39 @@
 """Section 6: masks: −∞ entries, causal and padding masks, their sum, finite stand-ins."""
 
-import itertools
+import math
 
 import numpy as np
 import sympy as sp
 
-from tmath import Foil, Source, Statement, claim
-from tmath.engine.experiment import tolerance
-from tmath.reference.kernels import attention_tolerance, softmax_tolerance
-from tmath.reference.nn import attention, softmax
+from tmath import Foil, Premise, Source, Statement, claim
+from tmath.engine.experiment import Integers, Reals, tolerance
 from tmath.engine.plots import Plot
+from tmath.engine.rules import FACTOR_OUT
+from tmath.reference.kernels import (attention_tolerance, formula_values, log10_of, mask_entry,
+                                     masked_logits, softmax_tolerance)
+from tmath.reference.nn import attention, softmax
 
 VASWANI = Source("Vaswani et al. (2017), Attention Is All You Need, §3.2.3 (masking with −∞)",
                  arxiv="1706.03762")
 IEEE = Source("IEEE 754-2019: the smallest positive float64 is 2^−1074, so exp(x) rounds to 0 "
               "for x < ln 2^−1075 ≈ −745.13", url="https://doi.org/10.1109/IEEESTD.2019.8766229")
 
-z_j, z_m, s_ = sp.symbols("z_j z_m s", real=True)          # a visible / a masked logit, a score
+z, s, v = (sp.IndexedBase(name, real=True) for name in ("z", "s", "v"))   # logits, scores, values
 S, R = sp.symbols("S R", positive=True)   # Σ_visible e^{z}, Σ_masked e^{z}
 c = sp.Symbol("c", real=True)             # the value put in masked entries
-a, b = sp.symbols("a b")                  # entries of two masks
 d_k, T, n = sp.symbols("d_k T n", positive=True, integer=True)
-i, j, l = sp.symbols("i j l", positive=True, integer=True)
-delta = sp.Symbol("delta", nonnegative=True, integer=True)
-sc, v = sp.IndexedBase("s", real=True), sp.IndexedBase("v", real=True)   # scores s_ij, values
-VISIBLE_WEIGHT = sp.exp(z_j) / S
-CAUSAL_VISIBLE = sp.Ge(i, j)                                   # key j visible to query i
-MASK_PAIRS = tuple(itertools.product((0, -sp.oo), repeat=2))   # (M_causal, M_pad): all cases
-
-# Chinese texts shared by the causal and the padding claims
-
-
-def _score(row, col):
-    return sc[row, col]
+i, j, l, p = sp.symbols("i j l p", positive=True, integer=True)
+S_i = sp.Symbol("S_i", positive=True)     # row i's normaliser over the keys it sees
+SUMS = Premise("visible positions 1…n, masked n+1…T: S = Σ_visible e^{z_l}, R = Σ_masked e^{z_l}",
+               {sp.Sum(sp.exp(z[l]), (l, 1, n)): S, sp.Sum(sp.exp(z[l]), (l, n + 1, T)): R})
+PENALISED = sp.Sum(sp.exp(z[l]), (l, 1, n)) + sp.Sum(sp.exp(z[l]) * sp.exp(c), (l, n + 1, T))
+ROWS = Integers(2, 256, (2, 256))         # sequence lengths of the mask checks (one masked key)
+MASKED_SHARE = Reals(0, 0.95, (0.5, 0.95))
 
 
-def _visible_range(relation):
-    """The positions j ∈ [1, T] for which ``relation`` (in i, j) holds, as (first, last)."""
-    span = sp.solve_univariate_inequality(relation, j, relational=False)
-    first = 1 if span.inf == -sp.oo else span.inf + (1 if span.left_open else 0)
-    last = T if span.sup == sp.oo else span.sup - (1 if span.right_open else 0)
-    return first, last
-
-
-def _derivative(proof, out, var, label):
-    """∂out/∂var, evaluated: Kronecker deltas whose index lies outside a sum's range vanish."""
-    return proof.chain(sp.diff(out, var), label).evaluate("sum the Kronecker δ", method="expand")
-
-
-def _logits(rng, rows, t, masked_share):
-    z = rng.normal(0.0, 2.0, (rows, t))
-    masked = rng.random((rows, t)) < masked_share
-    masked[np.arange(rows), rng.integers(0, t, rows)] = False   # keep one visible per row
-    return z, masked
+def _sums(chain):
+    """Constants out of the sums, then S and R."""
+    return chain.apply(FACTOR_OUT).substitute(dict(SUMS.equations), premise=SUMS)
 
 
 @claim(
@@ -60,11 +41,13 @@ def _logits(rng, rows, t, masked_share):
     title="A −∞ logit gets weight exactly 0; the others renormalise over the visible set",
     section="6.1",
     statement=Statement("softmax(z + M)_j = e^{z_j}/S for visible j and 0 for masked j, "
-                        "S = Σ_visible e^{z_l}", (VISIBLE_WEIGHT, sp.Integer(0))),
-    premises=("M_j ∈ {0, −∞}", "at least one visible position",
-              "−∞ is the limit c → −∞ of a finite c"),
+                        "S = Σ_visible e^{z_l}", (sp.exp(z[j]) / S, sp.Integer(0)),
+                        lhs=(sp.Limit(sp.exp(z[j]) / PENALISED, c, -sp.oo),
+                             sp.Limit(sp.exp(z[p]) * sp.exp(c) / PENALISED, c, -sp.oo))),
+    premises=(SUMS, "M_j ∈ {0, −∞}, −∞ being the limit c → −∞ of a finite entry c",
+              "at least one visible position"),
     foils=(Foil("the visible weights keep their unmasked values e^{z_j}/(S + R)",
-                (sp.exp(z_j) / (S + R), sp.Integer(0))),),
+                (sp.exp(z[j]) / (S + R), sp.Integer(0))),),
     sources=(VASWANI,),
     tags=("mask", "softmax"),
 )
@@ -73,38 +56,48 @@ class MaskedSoftmaxRenormalises:
     vanishes, so masking is the same as a softmax over the visible positions only."""
 
     def prove(self, value, proof):
-        visible = (proof.chain(sp.exp(z_j) / (S + R * sp.exp(c)), "visible weight, penalty c")
-                   .limit(c, -sp.oo))
-        masked = (proof.chain(sp.exp(z_m) * sp.exp(c) / (S + R * sp.exp(c)),
-                              "masked weight, penalty c").limit(c, -sp.oo))
+        visible, masked = (_sums(proof.chain(part.args[0], label)).limit(c, -sp.oo)
+                           for part, label in zip(proof.statement.lhs, ("visible weight, penalty c",
+                                                                        "masked weight, penalty c")))
         proof.conclude(value, visible, masked)
 
     def check(self, value, experiment):
-        z, masked = _logits(experiment.rng, 6, 9, 0.4)
-        w = softmax(z + np.where(masked, -np.inf, 0.0))
-        e = np.exp(z)
-        s_vis = np.where(masked, 0.0, e).sum(axis=1, keepdims=True)
-        r_mask = np.where(masked, e, 0.0).sum(axis=1, keepdims=True)
-        stated = np.broadcast_to(sp.lambdify((z_j, S, R), value[0])(z, s_vis, r_mask), z.shape)
-        experiment.holds(bool(np.all(w[masked] == float(value[1]))), "masked weights are exactly 0")
-        experiment.close(w[~masked], stated[~masked], softmax_tolerance(z),
-                         "visible weights vs the stated e^{z_j}/S", inputs="6 rows × 9 logits")
-        per_row = [softmax(z[r][~masked[r]]) for r in range(len(z))]
-        experiment.close(w[~masked], np.concatenate(per_row), softmax_tolerance(z),
-                         "masked softmax vs softmax of the visible logits alone")
+        for pt in experiment.draw({T: ROWS, "masked share": MASKED_SHARE}):
+            logits, masked = masked_logits(experiment.rng, 4, pt[T], pt["masked share"])
+            e = np.exp(logits)
+            sums = {S: np.where(masked, 0.0, e).sum(axis=1), R: np.where(masked, e, 0.0).sum(axis=1)}
+            positions = np.arange(1, pt[T] + 1)
+            stated = [formula_values(part, {z: logits.T}, {j: positions, p: positions, **sums},
+                                     shape=logits.T.shape).T for part in value]
+            weights = softmax(logits + np.where(masked, -np.inf, 0.0))
+            experiment.holds(np.array_equal(weights[masked], stated[1][masked]),
+                             "masked weights are exactly the stated value", at=pt)
+            experiment.close(weights[~masked], stated[0][~masked], softmax_tolerance(logits),
+                             "visible weights vs the stated e^{z_j}/S", at=pt)
+
+
+OUT_I = sp.Sum(sp.exp(s[i, j]) * v[j], (j, 1, i)) / S_i        # out_i over the keys j ≤ i
+
+
+def _dependence(relation):
+    return sp.Piecewise((sp.exp(s[i, p]), relation), (0, True)) / S_i
 
 
 @claim(
     id="causal-mask-no-future",
     title="Under the causal mask, output i depends on tokens 1…i only, itself included",
     section="6.2",
-    statement=Statement("M_ij = 0 iff i ≥ j: ∂out_i/∂(s_ip, v_p) = 0 for p > i, and token i "
-                        "is seen", CAUSAL_VISIBLE, lhs=sp.Symbol("visible(i, j)")),
-    premises=("M_ij = 0 where visible(i, j), −∞ elsewhere", "positions 1 ≤ i ≤ T",
-              "key k_p reaches out_i only through the score s_ip = q_iᵀk_p/√d_k"),
-    foils=(Foil("the mask is upper triangular (i ≤ j visible)", sp.Le(i, j)),
-           Foil("a token must not see itself (i > j visible)", sp.Gt(i, j),
-                why="row 1 is then entirely masked and its softmax is 0/0")),
+    statement=Statement("M_ij = 0 iff i ≥ j: ∂out_i/∂v_p = e^{s_ip}/S_i for p ≤ i and 0 for p > i "
+                        "(future keys and values have no effect, token i is seen)",
+                        _dependence(sp.Ge(i, p)), lhs=sp.Derivative(OUT_I, v[p])),
+    premises=("M_ij = 0 if i ≥ j, −∞ if i < j: by masked-softmax-renormalises the keys j > i get "
+              "weight 0, so out_i = Σ_{j≤i} e^{s_ij} v_j / S_i, S_i = Σ_{l≤i} e^{s_il}",
+              "positions 1 ≤ i, p ≤ T", "key k_p reaches out_i only through the score s_ip"),
+    foils=(Foil("the mask is upper triangular (i ≤ j visible)", _dependence(sp.Le(i, p))),
+           Foil("a token must not see itself (i > j visible)", _dependence(sp.Gt(i, p)),
+                why="row 1 is then entirely masked and its softmax is 0/0"),
+           Foil("a causal window of 4 tokens (i − 4 < j ≤ i visible)",
+                _dependence(sp.And(sp.Ge(i, p), sp.Lt(i - p, 4))))),
     depends_on=("masked-softmax-renormalises",),
     sources=(VASWANI,),
     tags=("mask", "causal"),
@@ -114,69 +107,60 @@ class CausalMaskNoFuture:
     """Masked keys drop out of both sums of the softmax, so every later key and value is
     absent from output i, for any sequence length, position and head width."""
 
-    def perturbations(self, value):
-        return [("one future token leaks in (i ≥ j − 1 visible)", sp.Ge(i, j - 1))]
+    def prove(self, value, proof):
+        proof.conclude(value, proof.chain(OUT_I, "out_i over the unmasked j").differentiate(v[p]))
 
-    def prove(self, relation, proof):
-        first, last = _visible_range(relation)
-        w = sp.Function("w")
-        weight = sp.exp(_score(i, j)) / sp.Sum(sp.exp(_score(i, l)), (l, first, last))
-        out = (proof.chain(sp.Sum(w(i, j) * v[j], (j, first, last)), "out_i over the unmasked j")
-               .substitute({w(i, j): weight}, lemma="masked-softmax-renormalises")).value
-        p = i + 1 + delta
-        future_v = _derivative(proof, out, v[p], "∂out_i/∂v_p, p = i+1+δ")
-        future_k = _derivative(proof, out, sc[i, p], "∂out_i/∂s_ip, p = i+1+δ")
-        itself = _derivative(proof, out, v[i], "∂out_i/∂v_i")
-        own = sp.exp(_score(i, i)) / sp.Sum(sp.exp(_score(i, l)), (l, 1, i))
-        proof.conclude((0, 0, own), future_v, future_k, itself, method="expand")
-
-    def check(self, relation, experiment):
-        rng, t = experiment.rng, 8
-        pos = np.arange(1, t + 1)
-        visible = np.broadcast_to(sp.lambdify((i, j), relation)(pos[:, None], pos[None, :]), (t, t))
-        mask = np.where(visible, 0.0, -np.inf)
-        experiment.holds(np.array_equal(visible, np.tril(np.ones((t, t), bool))),
-                         "visible set is the lower triangle with the diagonal")
-        x = rng.standard_normal((3, t, 4))
-        out, tol = attention(*x, mask=mask), attention_tolerance(*x, 0.5)
-        kept, again, moved = [], [], []
-        for p in range(t):
-            later = x.copy()
-            later[:, p + 1:] = rng.standard_normal(later[:, p + 1:].shape)
-            kept.append(out[:p + 1])
-            again.append(attention(*later, mask=mask)[:p + 1])
-            own = x.copy()
-            own[1:, p] = rng.standard_normal((2, 4))
-            moved.append(np.max(np.abs(attention(*own, mask=mask)[p] - out[p])))
-        experiment.close(np.concatenate(again), np.concatenate(kept), tol,
-                         "rows 1…p unchanged when tokens after p are redrawn", inputs="T=8, d=4")
-        experiment.holds(bool(np.all(np.array(moved) > tol)), "row p moves when token p changes",
-                         f"smallest change {np.nanmin(moved):.2g}, tol {tol:.2g}")
+    def check(self, value, experiment):
+        rng = experiment.rng
+        for pt in experiment.draw({T: Integers(1, 64, (1, 64), log=False), d_k: Integers(1, 64)}):
+            t, dk = pt[T], pt[d_k]
+            q, k, vals = rng.standard_normal((3, t, dk))
+            mask = np.where(np.tril(np.ones((t, t), bool)), 0.0, -np.inf)     # the notes' M
+            scores = q @ k.T / math.sqrt(dk)
+            normalisers = np.where(np.isfinite(mask), np.exp(scores), 0.0).sum(axis=1)
+            rows = np.arange(1, t + 1)
+            stated = formula_values(value, {s: scores}, {i: rows[:, None], p: rows[None, :],
+                                                         S_i: normalisers[:, None]}, shape=(t, t))
+            experiment.close(stated, attention(q, k, np.eye(t), mask=mask),
+                             softmax_tolerance(scores), "∂out_i/∂v_p vs the masked softmax weights", at=pt)
+            out, moved = attention(q, k, vals, mask=mask), 0.0
+            for row in range(t):
+                ignored = stated[row] == 0          # where the statement says out_i does not look
+                k2, v2 = k.copy(), vals.copy()
+                k2[ignored], v2[ignored] = rng.standard_normal((2, int(ignored.sum()), dk))
+                moved = max(moved, float(np.max(np.abs(attention(q[row:row + 1], k2, v2,
+                                                                 mask=mask[row:row + 1])[0] - out[row]))))
+            experiment.close(moved, 0.0, attention_tolerance(q, k, vals, 1 / math.sqrt(dk)),
+                             "out_i unchanged when the tokens it ignores are redrawn", at=pt)
 
     def plot(self):
         # Illustrative only, not part of the check: fixed seed, T = 16 tokens, d = 8.
         rng, t = np.random.default_rng(606), 16
-        pos = np.arange(1, t + 1)
-        visible = np.broadcast_to(sp.lambdify((i, j), CAUSAL_VISIBLE)(pos[:, None], pos[None, :]),
-                                  (t, t))
         q, k = rng.standard_normal((2, t, 8))
-        weights = softmax(q @ k.T / np.sqrt(8) + np.where(visible, 0.0, -np.inf))
+        weights = softmax(q @ k.T / np.sqrt(8) + np.where(np.tril(np.ones((t, t), bool)), 0.0, -np.inf))
         return Plot("Causal attention weights, T = 16 (exactly 0 above the diagonal)",
                     heatmap=tuple(tuple(float(w) for w in row) for row in weights),
                     xlabel="key position j (0-based)", ylabel="query position i (0-based)")
+
+
+u, s_p, v_p = sp.Symbol("u", nonnegative=True), sp.Symbol("s_p", real=True), sp.Symbol("v_p", real=True)
+A, B, R_p = sp.symbols("A B R_p", real=True)
 
 
 @claim(
     id="padding-mask-invariance",
     title="With −∞ on padded columns, outputs ignore whatever the padded tokens hold",
     section="6.3",
-    statement=Statement("M_ij = −∞ for padded j makes every output independent of padded k_j, v_j",
-                        -sp.oo, lhs=sp.Symbol("M_ij (j padded)")),
-    premises=("tokens n+1…T are padding (right padding; attention is invariant to reordering "
-              "key/value pairs, so any padded set works the same)", "M_ij = 0 for real j",
-              "key k_p reaches out_i only through the score s_ip = q_iᵀk_p/√d_k"),
-    foils=(Foil("no mask is needed (M = 0)", sp.Integer(0)),
-           Foil("a mild penalty −10 suffices", sp.Integer(-10))),
+    statement=Statement("exp(M_ij) = 0 for padded j (M_ij = −∞) makes every output independent "
+                        "of padded k_j, v_j", sp.Integer(0), lhs=sp.Symbol("exp(M_pad)")),
+    premises=(Premise("a mask entry M multiplies its key's e^{s} by u = e^M ∈ [0, 1]; with "
+                      "padded key p: out_i = (A + u·(e^{s_p} v_p + B)) / (S + u·(e^{s_p} + R_p)), "
+                      "A, S over the real keys, B, R_p over the other padded keys"),
+              "key k_p reaches out_i only through the weight u·e^{s_ip}, so u = 0 removes it too"),
+    foils=(Foil("no mask is needed (M = 0)", sp.Integer(1)),
+           Foil("a mild penalty −10 suffices", sp.exp(-10)),
+           Foil("a penalty of −1000 is −∞ (its factor underflows to 0 in float64)", sp.exp(-1000),
+                why="e^{−1000} ≈ 5·10⁻⁴³⁵ is not 0: the padded keys keep a positive weight")),
     sources=(VASWANI,),
     tags=("mask", "padding"),
     formulas=(r"M_{ij} = \begin{cases} 0 & \text{if } j \text{ 不是 padding} \\ -\infty & \text{if } j \text{ 是 padding} \end{cases}",),
@@ -184,79 +168,83 @@ class CausalMaskNoFuture:
         r"M_{ij} = \begin{cases} 0 & \text{if } j \text{ is not padding} \\ -\infty & \text{if } j \text{ is padding} \end{cases}",)},
 )
 class PaddingMaskInvariance:
-    """exp(s − ∞) = 0 removes padded keys from numerator and normaliser alike; any finite
-    penalty leaves them a positive weight."""
+    """The padded value v_p moves out_i by u·e^{s_p}/(S + u(e^{s_p} + R_p)), zero only for
+    u = e^M = 0, i.e. M = −∞; any finite penalty leaves a positive weight, which the check
+    finds in the log domain even when float64 outputs cannot show it."""
 
-    def perturbations(self, value):
-        return [("a finite penalty −20 (weight ≈ 2·10⁻⁹ per padded key)", sp.Integer(-20))]
+    def prove(self, factor, proof):
+        out = (A + u * (sp.exp(s_p) * v_p + B)) / (S + u * (sp.exp(s_p) + R_p))
+        by_value = proof.chain(out, "out_i with padded key p").differentiate(v_p)
+        proof.conclude(factor, proof.root(by_value, u, sp.Symbol("exp(M_pad)"),
+                                          "the factor that removes v_p"))
 
-    def prove(self, pad, proof):
-        def part(first, last, extra, f):
-            return sp.Sum(sp.exp(_score(i, j) + extra) * f, (j, first, last))
-        out = (proof.chain((part(1, n, 0, v[j]) + part(n + 1, T, pad, v[j]))
-                           / (part(1, n, 0, 1) + part(n + 1, T, pad, 1)),
-                           "out_i, padded keys n+1…T")
-               .evaluate("exp(s + M) for padded keys")).value
-        p = n + 1 + delta
-        by_v = _derivative(proof, out, v[p], "∂out_i/∂v_p, p padded")
-        by_k = _derivative(proof, out, sc[i, p], "∂out_i/∂s_ip, p padded")
-        proof.conclude((0, 0), by_v, by_k, method="expand")
-
-    def check(self, pad, experiment):
-        rng, t, fill = experiment.rng, 9, float(pad)
-        x = rng.standard_normal((3, 2, t, 4))
-        for batch, real in enumerate((6, 3)):
-            seq = x[:, batch]
+    def check(self, factor, experiment):
+        rng, fill = experiment.rng, mask_entry(factor)
+        for pt in experiment.draw({T: Integers(2, 128, (2, 128)), "padded share": Reals(0.05, 0.9),
+                                   d_k: Integers(1, 32)}):
+            t, dk = pt[T], pt[d_k]
+            real = min(t - 1, max(1, int(round(t * (1 - pt["padded share"])))))
+            q, k, vals = rng.standard_normal((3, t, dk))
             mask = np.where(np.arange(t) >= real, fill, 0.0)
-            out, tol = attention(*seq, mask=mask), attention_tolerance(*seq, 0.5)
-            experiment.close(out[:real], attention(*seq[:, :real]), tol,
-                             "same as the unpadded sequence", inputs=f"n={real} real of T={t}")
-            redrawn = seq.copy()
-            redrawn[:, real:] = 5 * rng.standard_normal(redrawn[:, real:].shape)
-            experiment.close(attention(*redrawn, mask=mask)[:real], out[:real], tol,
-                             "padded tokens redrawn", inputs=f"n={real} real of T={t}")
+            logits = q @ k.T / math.sqrt(dk) + mask
+            shifted = logits - np.max(logits, axis=1, keepdims=True)
+            log_weights = shifted - np.log(np.exp(shifted).sum(axis=1, keepdims=True))
+            experiment.holds(np.all(log_weights[:, real:] == -np.inf),
+                             "padded keys have log-weight −∞ (weight exactly 0)", at=pt)
+            k2, v2 = k.copy(), vals.copy()
+            k2[real:], v2[real:] = 5 * rng.standard_normal((2, t - real, dk))
+            experiment.close(attention(q, k2, v2, mask=mask), attention(q, k, vals, mask=mask),
+                             attention_tolerance(q, k2, v2, 1 / math.sqrt(dk)),
+                             "outputs unchanged when the padded tokens are redrawn", at=pt)
+
+
+a, b = sp.symbols("a b", real=True)       # entries of the causal and the padding mask
 
 
 @claim(
     id="masks-combine",
     title="Adding a causal and a padding mask keeps a position only if both keep it",
     section="6.3",
-    statement=Statement("M_causal + M_pad = min(M_causal, M_pad) entrywise on {0, −∞}",
-                        sp.Min(a, b), lhs=sp.Symbol("M_causal + M_pad")),
-    premises=("both masks take values in {0, −∞}",),
-    foils=(Foil("a position is kept if either mask keeps it (max)", sp.Max(a, b)),),
+    statement=Statement("exp(M_causal + M_pad) = exp(M_causal)·exp(M_pad): the two masks' weight "
+                        "factors multiply, so on {0, −∞} a key is kept only where both keep it",
+                        sp.exp(a) * sp.exp(b), lhs=sp.exp(a + b)),
+    premises=("entries in {0, −∞} (−∞ as the limit of a finite penalty), or any finite penalties",),
+    foils=(Foil("a position is kept if either mask keeps it (max)", sp.Max(sp.exp(a), sp.exp(b))),
+           Foil("the padding mask is lost: only M_causal counts", sp.exp(a))),
     sources=(VASWANI,),
     tags=("mask", "causal", "padding"),
 )
 class MasksCombine:
-    """In the weight domain exp(M) ∈ {1, 0} is an indicator, and exp(a + b) = exp(a)·exp(b):
-    the sum of masks is the logical AND of the two visibility patterns."""
+    """In the weight domain a mask multiplies each key's e^{s} by e^M ∈ {1, 0}, and
+    exp(a + b) = exp(a)·exp(b): the sum of masks is the logical AND of the two visibility
+    patterns. The identity holds for finite penalties too, which the check also uses."""
 
-    def perturbations(self, value):
-        return [("the padding mask is lost: only M_causal counts", a)]
+    def prove(self, value, proof):
+        proof.conclude(value, proof.chain(sp.exp(a + b), "weight factor of M_causal + M_pad")
+                       .equals(sp.exp(a) * sp.exp(b), "e^{a+b} = e^a·e^b", method="expand"))
 
-    def prove(self, combine, proof):
-        chains = [proof.chain(sp.exp(sp.Add(x, y, evaluate=False)), f"exp(M) at ({x}, {y})")
-                  .evaluate("exp(−∞) = 0") for x, y in MASK_PAIRS]    # the whole domain
-        proof.conclude(tuple(sp.exp(combine.subs({a: x, b: y})) for x, y in MASK_PAIRS), *chains)
-
-    def check(self, combine, experiment):
-        rng, t = experiment.rng, 7
-        lengths = np.array([7, 4, 1])
-        causal = np.where(np.tril(np.ones((t, t), bool)), 0.0, -np.inf)
-        pad = np.where(np.arange(t)[None, None, :] >= lengths[:, None, None], -np.inf, 0.0)
-        mc, mp = np.broadcast_arrays(causal, pad)
-        stated = np.broadcast_to(sp.lambdify((a, b), combine)(mc, mp), mc.shape)
-        experiment.holds(np.array_equal(mc + mp, stated), "M_causal + M_pad equals the stated rule")
-        x = rng.standard_normal((3, len(lengths), t, 4))
-        expected = np.zeros((len(lengths), t, 4))
-        for bi, length in enumerate(lengths):
-            for row in range(t):
-                keep = (np.arange(t) <= row) & (np.arange(t) < length)
-                q_row, k_kept, v_kept = x[0, bi, row:row + 1], x[1, bi, keep], x[2, bi, keep]
-                expected[bi, row] = attention(q_row, k_kept, v_kept)[0]
-        experiment.close(attention(*x, mask=stated), expected, attention_tolerance(*x, 0.5),
-                         "attention with the stated mask vs softmax over j ≤ i and j unpadded")
+    def check(self, value, experiment):
+        rng = experiment.rng
+        for pt in experiment.draw({T: Integers(2, 64, (2, 64)), "c_causal": Reals(-40, -0.1),
+                                   "c_pad": Reals(-40, -0.1, (-0.1, -40))}):
+            t, lengths = pt[T], rng.integers(1, pt[T] + 1, size=3)
+            causal = np.where(np.tril(np.ones((t, t), bool)), 0.0, 1.0)
+            pad = (np.arange(t)[None, None, :] >= lengths[:, None, None]).astype(float)
+            scores = rng.standard_normal((3, t, t)) * 3
+            for penalty, label in ((-np.inf, "−∞ masks"), (None, "finite penalties")):
+                mc = np.where(causal > 0, pt.c_causal if penalty is None else penalty, 0.0)
+                mp = np.where(pad > 0, pt.c_pad if penalty is None else penalty, 0.0)
+                mc, mp = np.broadcast_arrays(mc, mp)
+                factor = formula_values(value, {}, {a: mc, b: mp}, shape=mc.shape)
+                # e^a·e^b: 3 roundings; e^{a+b}: the sum's rounding u|a+b| becomes a relative
+                # error of exp, and (3 + |x|)·e^x ≤ 3 for x ≤ 0
+                experiment.close(factor, np.exp(mc + mp), tolerance(3, 1.0),
+                                 f"stated factor vs exp(M_causal + M_pad), {label}", at=pt)
+                weighted = factor * np.exp(scores)
+                experiment.close(weighted / weighted.sum(axis=-1, keepdims=True),
+                                 softmax(scores + mc + mp), softmax_tolerance(scores),
+                                 f"weights from the stated factor vs softmax(S + M_causal + M_pad), {label}",
+                                 at=pt)
 
 
 @claim(
@@ -264,9 +252,11 @@ class MasksCombine:
     title="A finite penalty c moves the weights by 2Re^c/(S+Re^c); at −10⁹ that is 0 in float64",
     section="6.3",
     statement=Statement("‖softmax(z + c·1_masked) − softmax(z + M_∞)‖₁ = 2Re^c/(S + Re^c)",
-                        2 * R * sp.exp(c) / (S + R * sp.exp(c))),
-    premises=("S = Σ_visible e^{z_j}, R = Σ_masked e^{z_j}",
-              "float64 exp rounds x < ln 2^−1075 to 0"),
+                        2 * R * sp.exp(c) / (S + R * sp.exp(c)),
+                        lhs=sp.Sum(sp.Abs(sp.exp(z[l]) / (S + R * sp.exp(c)) - sp.exp(z[l]) / S),
+                                   (l, 1, n))
+                        + sp.Sum(sp.exp(z[l]) * sp.exp(c) / (S + R * sp.exp(c)), (l, n + 1, T))),
+    premises=(SUMS, "float64 exp rounds x < ln 2^−1075 to 0"),
     foils=(Foil("the distance is Re^c/(S + Re^c) (visible side forgotten)",
                 R * sp.exp(c) / (S + R * sp.exp(c))),
            Foil("the distance is 2Re^c/S", 2 * R * sp.exp(c) / S)),
@@ -276,48 +266,51 @@ class MasksCombine:
 class LargeNegativeMask:
     """The masked keys take total weight ε = Re^c/(S+Re^c) and the visible ones lose exactly
     ε, so the L1 gap is 2ε. With c = −10⁹ and |scores| ≤ 10⁸ the shifted masked logit is below
-    −745.14, where float64 exp is exactly 0: the computed weights are identical to the −∞ ones."""
+    −745.14, where float64 exp is exactly 0: the computed weights are identical to the −∞ ones.
+    A row with every key masked is outside the statement: −∞ gives 0/0 there, −10⁹ a uniform
+    row, which the check records."""
 
     def prove(self, value, proof):
-        zz, jj = sp.IndexedBase("z", real=True), sp.Symbol("j", integer=True, positive=True)
-        loss = 1 / S - 1 / (S + R * sp.exp(c))
-        proof.holds(loss > 0, "visible weights only shrink, so |Δw_j| = Δw_j")
-        visible_sum = sp.Sum(sp.exp(zz[jj]), (jj, 1, n))
-        masked_mass = R * sp.exp(c) / (S + R * sp.exp(c))
-        gap = (proof.chain(sp.Sum(sp.exp(zz[jj]) * loss, (jj, 1, n)) + masked_mass,
-                           "Σ_visible |Δw_j| + Σ_masked w_m")
-               .equals(loss * visible_sum + masked_mass, "the factor is free of j")
-               .substitute({visible_sum: S}, premise="S = Σ_visible e^{z_j}"))
-        proof.holds(sp.Integer(-10**9) + 2 * 10**8 < sp.log(sp.Rational(1, 2**1075)),
-                    "−10⁹ + 2·10⁸ < ln 2^−1075")
-        proof.conclude(value, gap)
+        shrink = sp.Sum(sp.exp(z[l]) * R * sp.exp(c) / (S * (S + R * sp.exp(c))), (l, 1, n))
+        gap = (proof.chain(proof.statement.lhs, "Σ_visible |Δw_j| + Σ_masked w_m")
+               .equals(shrink + proof.statement.lhs.args[0], "visible weights only shrink",
+                       method="doit"))
+        proof.conclude(value, _sums(gap))
 
     def check(self, value, experiment):
-        z, masked = _logits(experiment.rng, 5, 12, 0.5)
-        e = np.exp(z)
-        s_vis = np.where(masked, 0.0, e).sum(axis=1)
-        r_mask = np.where(masked, e, 0.0).sum(axis=1)
-        w_inf = softmax(z + np.where(masked, -np.inf, 0.0))
-        gap = sp.lambdify((S, R, c), value)
-        for pen in (-2.0, -8.0):
-            logits = z + np.where(masked, pen, 0.0)
-            l1 = np.abs(softmax(logits) - w_inf).sum(axis=1)
+        for pt in experiment.draw({T: Integers(2, 256, (2, 256)), "masked share": MASKED_SHARE,
+                                   c: Reals(-20, 2, (-20, 2))}):
+            logits, masked = masked_logits(experiment.rng, 4, pt[T], pt["masked share"])
+            e = np.exp(logits)
+            sums = {S: np.where(masked, 0.0, e).sum(axis=1), R: np.where(masked, e, 0.0).sum(axis=1)}
+            w_inf = softmax(logits + np.where(masked, -np.inf, 0.0))
+            penalised = logits + np.where(masked, pt[c], 0.0)
+            l1 = np.abs(softmax(penalised) - w_inf).sum(axis=1)
             # T weight differences, each within softmax_tolerance of the larger-range logits;
             # summing T terms of total ≤ 2 adds γ_T·2; the stated gap's own exp/sums ≤ γ_{T+4}·2
-            tol = z.shape[1] * softmax_tolerance(logits) + tolerance(2 * z.shape[1] + 4, 2.0)
-            experiment.close(l1, gap(s_vis, r_mask, pen), tol, "L1 gap", inputs=f"c = {pen:g}")
+            tol = pt[T] * softmax_tolerance(penalised) + tolerance(2 * pt[T] + 4, 2.0)
+            experiment.close(l1, formula_values(value, {}, {**sums, c: pt[c]}, shape=l1.shape), tol,
+                             "L1 gap", at=pt)
+        log_gap = sp.expand_log(sp.log(value), force=True)    # the true gap, in the log domain
+        logits, masked = masked_logits(experiment.rng, 4, 16, 0.5)
+        e = np.exp(logits)
+        sums = {S: np.where(masked, 0.0, e).sum(axis=1), R: np.where(masked, e, 0.0).sum(axis=1)}
+        w_inf = softmax(logits + np.where(masked, -np.inf, 0.0))
+        for name, pen in (("−10⁹", -1e9), ("float32 min", float(np.finfo(np.float32).min))):
+            l1 = np.abs(softmax(logits + np.where(masked, pen, 0.0)) - w_inf).sum(axis=1)
+            digits = max(log10_of(log_gap.subs({S: sp.Float(sv), R: sp.Float(rm), c: sp.Float(pen)}))
+                         for sv, rm in zip(sums[S], sums[R]) if rm > 0)
+            experiment.holds(bool(np.all(l1 == 0.0)) and digits < -1074 * math.log10(2.0),
+                             f"c = {name}: computed gap exactly 0, true gap below 2^−1074",
+                             f"largest computed {l1.max():.2g}, largest true 10^{digits:.4g}")
         experiment.holds(np.exp(-745.14) == 0.0 < np.exp(-745.13),
-                         "float64 exp underflows to 0 just below −745.13")
-        for name, pen in (("−10⁹", -1e9), ("float64 min", float(np.finfo(np.float64).min)),
-                          ("float32 min", float(np.finfo(np.float32).min))):
-            l1 = np.abs(softmax(z + np.where(masked, pen, 0.0)) - w_inf).sum(axis=1)
-            exact = [value.subs({S: sp.Float(sv), R: sp.Float(rm), c: sp.Float(pen)}).evalf(30)
-                     for sv, rm in zip(s_vis, r_mask)]
-            digits = max(float(sp.log(g, 10).evalf()) for g in exact)   # log10 of the true gap
-            experiment.holds(bool(np.all(l1 == 0.0)) and digits < -1074 * np.log10(2.0),
-                             "computed gap exactly 0, true gap below 2^−1074",
-                             f"c = {name}: largest computed {l1.max():.2g}, "
-                             f"largest true 10^{digits:.4g}")
+                         "float64 exp underflows to 0 just below −745.13",
+                         sanity="the float64 fact the −10⁹ stand-in relies on")
+        full = np.zeros((1, 4))
+        experiment.holds(bool(np.all(np.isnan(softmax(full - np.inf))))
+                         and np.allclose(softmax(full - 1e9), 0.25),
+                         "a fully masked row: NaN with −∞, uniform with −10⁹",
+                         sanity="documents what the notes leave out: a row with no visible key")
 
 
 @claim(
@@ -325,9 +318,11 @@ class LargeNegativeMask:
     title="Inside (QKᵀ + M)/√d_k a mask entry c acts as c/√d_k, and −∞/√d_k = −∞",
     section="6.1",
     statement=Statement("the penalty a mask entry c adds to the scaled logit is c/√d_k",
-                        c / sp.sqrt(d_k), lhs=sp.Symbol("penalty")),
+                        c / sp.sqrt(d_k), lhs=(sp.Symbol("s", real=True) + c) / sp.sqrt(d_k)
+                        - sp.Symbol("s", real=True) / sp.sqrt(d_k)),
     premises=("d_k > 0", "M_ij ∈ {0, c}, −∞ being the limit c → −∞"),
-    foils=(Foil("dividing by √d_k leaves a finite mask value unchanged (penalty c)", c),),
+    foils=(Foil("dividing by √d_k leaves a finite mask value unchanged (penalty c)", c),
+           Foil("the mask is divided by d_k (penalty c/d_k)", c / d_k)),
     sources=(VASWANI,),
     tags=("mask", "scaling"),
     formulas=(r"\text{Attention}(Q, K, V) = \text{softmax}\left(\frac{QK^T + M}{\sqrt{d_k}}\right) V",),
@@ -337,25 +332,17 @@ class MaskInsideScaling:
     limit c → −∞ still removes masked keys, so the notes' placement of M is harmless for ±∞."""
 
     def prove(self, penalty, proof):
-        shift = (proof.chain((s_ + c) / sp.sqrt(d_k) - s_ / sp.sqrt(d_k),
-                             "scaled logit minus the unmasked one")
-                 .equals(c / sp.sqrt(d_k), "expand", method="expand"))
-        masked = (proof.chain(sp.exp(z_m + penalty) / (S + R * sp.exp(penalty)), "masked weight")
-                  .limit(c, -sp.oo))
-        visible = (proof.chain(sp.exp(z_j) / (S + R * sp.exp(penalty)), "visible weight")
-                   .limit(c, -sp.oo))
-        proof.conclude((penalty, 0, VISIBLE_WEIGHT), shift, masked, visible)
+        proof.conclude(penalty, proof.chain(proof.statement.lhs, "scaled logit minus the unmasked one")
+                       .equals(c / sp.sqrt(d_k), "expand", method="expand"))
 
     def check(self, penalty, experiment):
-        rng, d = experiment.rng, 16
-        z, masked = _logits(rng, 6, 7, 0.4)
-        z *= np.sqrt(d)                       # raw scores qᵀk have spread √d_k
-        for entry in (-3.0, -1e9, -np.inf):
-            notes = softmax((z + np.where(masked, entry, 0.0)) / np.sqrt(d))
-            entry_sym = sp.Float(entry) if np.isfinite(entry) else -sp.oo
-            pen = float(penalty.subs({c: entry_sym, d_k: d}))
-            usual = softmax(z / np.sqrt(d) + np.where(masked, pen, 0.0))
-            # the notes' form rounds twice more per logit (add, divide): doubling covers it
-            experiment.close(notes, usual, softmax_tolerance(z / np.sqrt(d)) * 2,
-                             "softmax((S+M)/√d_k) vs softmax(S/√d_k + penalty)",
-                             inputs=f"M_ij = {entry:g}")
+        for pt in experiment.draw({d_k: Integers(1, 1024), c: Reals(-40, -0.5, (-40, -0.5))}):
+            raw, masked = masked_logits(experiment.rng, 6, 7, 0.4)
+            raw *= math.sqrt(pt[d_k])                  # raw scores qᵀk have spread √d_k
+            for entry, label in ((pt[c], "a finite entry c"), (-np.inf, "−∞ entries")):
+                notes = softmax((raw + np.where(masked, entry, 0.0)) / math.sqrt(pt[d_k]))
+                stated = formula_values(penalty, {}, {c: entry, d_k: pt[d_k]})
+                usual = softmax(raw / math.sqrt(pt[d_k]) + np.where(masked, stated, 0.0))
+                # the notes' form rounds twice more per logit (add, divide): doubling covers it
+                experiment.close(notes, usual, 2 * softmax_tolerance(raw / math.sqrt(pt[d_k])),
+                                 f"softmax((S+M)/√d_k) vs softmax(S/√d_k + penalty), {label}", at=pt)
