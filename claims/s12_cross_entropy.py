@@ -5,8 +5,8 @@ import sympy as sp
 
 from tmath import Foil, Premise, Source, Statement, claim
 from tmath.engine.experiment import Integers, Reals, tolerance
-from tmath.engine.rules import DISTRIBUTE, FACTOR_OUT, SPLIT_SUM, sift
-from tmath.engine.rules_inner_sums import inner_sum
+from tmath.engine.rules import DISTRIBUTE, FACTOR_OUT, SPLIT_SUM, SWAP_SUMS, sift
+from tmath.engine.rules_sums import FACTOR_OUT_OF_INNER
 from tmath.reference.bounds import stronger_only
 from tmath.reference.information import (batch_rows, cross_entropy, divergence_bound,
                                          evaluate_indexed, kl_divergence, random_simplex)
@@ -214,7 +214,7 @@ class EmpiricalCrossEntropyIsMle:
 
     def prove(self, value, proof):
         nll = (proof.chain(MEAN_NLL, "mean NLL").substitute(dict(LABELS.equations), premise=LABELS)
-               .apply(inner_sum(i))
+               .apply(SWAP_SUMS).apply(FACTOR_OUT_OF_INNER)
                .substitute(dict(COUNTS.equations), premise=COUNTS).apply(DISTRIBUTE))
         best = proof.chain(MLE, "maximum likelihood").substitute(
             lemma="cross-entropy-argmin", rename={ARGMIN[0]: MLE, p[j]: c[x] / N})
