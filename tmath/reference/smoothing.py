@@ -18,24 +18,36 @@ __all__ = ["gap_loss", "numeric_gap", "gap_loss_plot", "saturation_logits"]
 
 def gap_loss(gap: float, classes: int, epsilon: float) -> float:
     """Cross-entropy of the logits (g, 0, …, 0) against the label of class 1 smoothed by ε."""
-    target = smooth_labels(np.eye(classes)[0], epsilon)
-    return float(cross_entropy(target, softmax(np.concatenate([[gap], np.zeros(classes - 1)]))))
+    logits = np.zeros(classes)
+    logits[0] = gap
+    target = smooth_labels(np.eye(1, classes)[0], epsilon)
+    return float(cross_entropy(target, softmax(logits)))
 
 
 def numeric_gap(classes: int, epsilon: float) -> tuple[float, float]:
-    """The gap g that minimises :func:`gap_loss`, by Brent's method (the loss is convex), and
-    how far from the true minimiser it may be: a loss known to within its rounding error δL
-    (Higham's bound over its 3K + 10 operations) pins the minimum down to √(2δL/L''), with
-    the curvature L'' from a central difference."""
-    from scipy.optimize import minimize_scalar
-
+    """The gap g that minimises :func:`gap_loss` (a convex function of g, smallest at some g > 0
+    for 0 < ε < 1), by golden-section search, and how far from the true minimiser it may be: a loss known to within its rounding
+    error δL (Higham's bound over its 3K + 10 operations) pins the minimum down to √(2δL/L''),
+    with the curvature L'' from a central difference."""
     from tmath.engine.stats import rounding_tolerance
 
-    g = float(minimize_scalar(gap_loss, bracket=(0.0, 1.0), args=(classes, epsilon),
-                              tol=1e-12).x)
-    h = 1e-2
-    curvature = (gap_loss(g + h, classes, epsilon) - 2 * gap_loss(g, classes, epsilon)
-                 + gap_loss(g - h, classes, epsilon)) / h**2
+    def loss(g: float) -> float:
+        return gap_loss(g, classes, epsilon)
+
+    low, high = -1.0, 1.0
+    while loss(high) < loss(high / 2):  # walk right until the minimum is bracketed
+        high *= 2
+    ratio = (np.sqrt(5) - 1) / 2
+    a, b = high - ratio * (high - low), low + ratio * (high - low)
+    while high - low > 1e-12 * (1 + abs(high)):
+        if loss(a) <= loss(b):
+            high, b = b, a
+            a = high - ratio * (high - low)
+        else:
+            low, a = a, b
+            b = low + ratio * (high - low)
+    g, h = (low + high) / 2, 1e-2
+    curvature = (loss(g + h) - 2 * loss(g) + loss(g - h)) / h**2
     rounding = rounding_tolerance(3 * classes + 10, 1 + abs(g))
     return g, 1e-9 * (1 + abs(g)) + float(np.sqrt(2 * rounding / curvature))
 
