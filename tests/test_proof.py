@@ -294,3 +294,32 @@ def test_linearity_reaches_inside_a_scaled_sum():
     rules = Moments(random=(xs,))
     rewritten = rules.linearity.apply(E((1 - b) * sp.Sum(xs[i], (i, 1, n))))
     assert sp.simplify(rewritten - (1 - b) * sp.Sum(E(xs[i]), (i, 1, n))) == 0
+
+
+# -- induction ------------------------------------------------------------------------------------
+
+def _sum_of_odds(proof: Derivation, m: sp.Symbol, use_hypothesis: bool = True):
+    """Σ_{i=1}^{m} (2i − 1) = m², by induction on m."""
+    s = sp.Sum(2 * i - 1, (i, 1, m))
+    induction = proof.induction(m, 1, s, m**2)
+    induction.base(proof.chain(s.subs(m, 1), "m = 1").evaluate())
+    step = proof.chain(s.subs(m, m + 1), "m + 1").equals(s + 2 * m + 1, "split off the last term",
+                                                          method="doit")
+    if use_hypothesis:
+        step = induction.hypothesis(step)
+    induction.step(step.equals((m + 1) ** 2, "algebra", method="factor"))
+    return induction
+
+
+def test_induction_proves_a_formula_for_every_whole_number():
+    m = sp.Symbol("m", integer=True, positive=True)
+    proof = derivation(sp.Sum(2 * i - 1, (i, 1, m)), m**2)
+    proof.conclude(m**2, _sum_of_odds(proof, m).result())
+    assert finished(proof) == ("proved", ())
+
+
+def test_an_induction_step_that_ignores_its_hypothesis_fails():
+    m = sp.Symbol("m", integer=True, positive=True)
+    proof = derivation(sp.Sum(2 * i - 1, (i, 1, m)), m**2)
+    with pytest.raises(ProofFailure):
+        _sum_of_odds(proof, m, use_hypothesis=False)

@@ -62,13 +62,41 @@ def _termwise(expr: sp.Basic, variable: sp.Symbol, point: Any, direction: str,
         names[total] = symbol
         limits[symbol] = sp.Sum(term, (index, low, high)).doit()
     outer = expr.xreplace(names)
-    if outer.has(variable):
-        raise LimitUnknown(f"{variable} appears outside the sums too; rewrite so that it enters "
-                           "only through them, or take the limit of the parts")
-    value = sp.simplify(outer.xreplace(limits))
+    value = sp.simplify(_laws(outer, variable, point, direction, limits))
     if not _determined(value) or value.has(sp.oo, -sp.oo):
         raise LimitUnknown("the expression is not finite at the sums' limits, so continuity "
                            "does not give its limit")
+    return value
+
+
+def _laws(expr: sp.Basic, variable: sp.Symbol, point: Any, direction: str,
+          limits: dict) -> sp.Basic:
+    """The limit of ``expr`` (in which each finite sum is a symbol with a known limit) by the
+    sum, product and quotient laws: a term or factor free of the variable is continuous at the
+    sums' limits; one free of the sums is left to SymPy; each must be finite, and a
+    denominator's limit nonzero. A piece that mixes the variable and the sums is refused."""
+    sums = set(limits)
+    if not expr.has(variable):
+        value = expr.xreplace(limits)
+        return _finite(value, "a part continuous in the sums")
+    if not (expr.free_symbols & sums):
+        return _finite(sp.limit(expr, variable, point, dir=direction), sp.sstr(expr))
+    if isinstance(expr, sp.Add):
+        return sp.Add(*[_laws(a, variable, point, direction, limits) for a in expr.args])
+    if isinstance(expr, sp.Mul):
+        return sp.Mul(*[_laws(a, variable, point, direction, limits) for a in expr.args])
+    if isinstance(expr, sp.Pow) and not expr.exp.has(variable) and not (expr.exp.free_symbols & sums):
+        base = _laws(expr.base, variable, point, direction, limits)
+        if (expr.exp.is_negative or not expr.exp.is_nonnegative) and sp.simplify(base) == 0:
+            raise LimitUnknown("a denominator tends to 0: the quotient law does not apply")
+        return base ** expr.exp
+    raise LimitUnknown(f"{variable} and the finite sums are mixed inside {sp.sstr(expr)}: "
+                       "rewrite so that each factor holds one or the other")
+
+
+def _finite(value: sp.Basic, what: str) -> sp.Basic:
+    if not _determined(value) or sp.sympify(value).has(sp.oo, -sp.oo):
+        raise LimitUnknown(f"{what} has no finite limit")
     return value
 
 

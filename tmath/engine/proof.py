@@ -114,10 +114,17 @@ def show(expr: Any) -> str:
 
 
 def _same(a: Any, b: Any) -> bool:
+    """Structurally equal, up to the names of bound indices (Σ_i f(i) is Σ_k f(k))."""
     try:
-        return sp.sympify(a) == sp.sympify(b)
+        a, b = sp.sympify(a), sp.sympify(b)
     except (sp.SympifyError, TypeError):
         return a == b
+    if a == b:
+        return True
+    try:
+        return isinstance(a, sp.Basic) and isinstance(b, sp.Basic) and a.dummy_eq(b)
+    except (TypeError, ValueError, AttributeError):
+        return False
 
 
 def _vanishes(difference: Any, method: str = "simplify") -> bool:
@@ -146,7 +153,10 @@ def _equal_memo(before: str, after: str, method: str, a: Any, b: Any) -> tuple[b
 
 
 def equal(a: Any, b: Any, method: str = "simplify") -> tuple[bool, str]:
-    """Whether SymPy shows ``a = b`` and random points agree; the detail says why not."""
+    """Whether SymPy shows ``a = b`` and random points agree; the detail says why not.
+    Expressions that differ only in the names of bound indices are equal."""
+    if not isinstance(a, sp.MatrixBase) and not isinstance(b, sp.MatrixBase) and _same(a, b):
+        return True, ""
     return _equal_memo(sp.srepr(a), sp.srepr(b), method, a, b)
 
 
@@ -483,7 +493,8 @@ class Derivation:
         return fact
 
     def root(self, equation: Any, variable: sp.Symbol, name: Any, label: str = "",
-             why: str = N_("the only root of the equation in the variable's domain")) -> Chain:
+             why: str = N_("the only root of the equation in the variable's domain"),
+             given: Fact | Sequence[Fact] = ()) -> Chain:
         """A chain that starts at ``name`` (the statement's left side, e.g. ``T*``) and moves to
         the one solution of ``equation = 0`` for ``variable`` that its assumptions allow
         (checked by substituting it back). ``equation`` may be a chain: its result is used."""
@@ -492,6 +503,7 @@ class Derivation:
         expr = self._take(equation)
         roots = [r for r in solutions(expr, variable) if _admissible(r, variable)]
         chain = self.chain(name, label)
+        chain._use(given)
         if len(roots) != 1:
             return chain._record(name, why, "failed",
                                  f"{show(expr)} = 0 has {len(roots)} admissible roots for "
@@ -499,7 +511,8 @@ class Derivation:
         return chain._record(roots[0], f"{why} [SymPy solve, checked by substitution]",
                              "checked")
 
-    def minimizer(self, objective: Any, variable: sp.Symbol, name: Any, label: str = "") -> Chain:
+    def minimizer(self, objective: Any, variable: sp.Symbol, name: Any, label: str = "",
+                  given: Fact | Sequence[Fact] = ()) -> Chain:
         """A chain from ``name`` (e.g. ``g*``, the statement's left side) to the minimizer of
         ``objective`` over ``variable``: the engine shows the objective is convex (second
         derivative ≥ 0 on the domain) and that its derivative has exactly one root there; a
@@ -513,7 +526,18 @@ class Derivation:
             return chain._record(name, "convexity", "failed",
                                  f"cannot show the objective is convex in {variable}: {detail}")
         return self.root(sp.diff(expr, variable), variable, name, label,
-                         why=N_("the only critical point of a convex objective is its minimum"))
+                         why=N_("the only critical point of a convex objective is its minimum"),
+                         given=given)
+
+    def induction(self, variable: sp.Symbol, first: Any, lhs: Any, value: Any,
+                  label: str = "") -> Induction:
+        """Prove ``lhs(n) = value(n)`` for every whole ``n ≥ first`` by induction on ``n``:
+        give it a base chain (``lhs(first)`` to ``value(first)``) and a step chain
+        (``lhs(n+1)`` to ``value(n+1)``, using the hypothesis ``lhs(n) = value(n)`` through
+        ``induction.hypothesis(chain)``); then ``induction.result()`` is a chain from ``lhs``
+        to ``value``."""
+        return Induction(self, sp.sympify(variable), sp.sympify(first), sp.sympify(lhs),
+                         sp.sympify(value), label or f"induction on {variable}")
 
     def _take(self, source: Any) -> Any:
         if isinstance(source, Chain):
@@ -554,13 +578,13 @@ class Derivation:
         if declared is None:
             self.assume(f"premise: {text}")
             return "assumed", "not a declared premise of the claim"
-        equations = dict(getattr(declared, "equations", ()) or ())
+        equations = list(getattr(declared, "equations", ()) or ())
         if not equations:
             self.assume(f"premise: {text}")
             return "assumed", "the premise gives no equations: declare Premise(text, {lhs: rhs})"
         for key, val in mapping.items():
             if not any(_same(key, k) and (_same(val, v) or equal(val, v)[0])
-                       for k, v in equations.items()):
+                       for k, v in equations):
                 raise ProofFailure(f"premise {text!r} does not say {show(key)} = {show(val)}")
         return "premise", ""
 
@@ -589,7 +613,8 @@ class Derivation:
             if not any(_instance(key, val, a, b) for a, b in parts):
                 raise ProofFailure(
                     f"{show(key)} = {show(val)} is not an instance of claim {claim_id}'s "
-                    f"statement ({'; '.join(f'{show(a)} = {show(b)}' for a, b in parts)})")
+                    f"statement ({'; '.join(f'{show(a)} = {show(b)}' for a, b in parts)}); "
+                    "to rename its symbols, pass rename={its symbol: yours}")
         return pairs
 
     # -- concluding ----------------------------------------------------------------------------
@@ -785,7 +810,7 @@ def _operation_matches(done: tuple, wanted: tuple) -> bool:
 def _instance(key: Any, val: Any, lhs: Any, value: Any) -> bool:
     """``key = val`` is ``lhs = value`` with the statement's free symbols renamed."""
     lhs, value = sp.sympify(lhs), sp.sympify(value)
-    symbols = sorted(lhs.free_symbols | value.free_symbols, key=str)
+    symbols = sorted(lhs.free_symbols, key=str)  # the value's other symbols stay as they are
     wild = {s: sp.Wild(f"w{k}") for k, s in enumerate(symbols)}
     match = sp.sympify(key).match(lhs.xreplace(wild))
     if match is None:
@@ -816,3 +841,68 @@ def _admissible(root: Any, variable: sp.Symbol) -> bool:
         if getattr(variable, f"is_{assumption}") and getattr(root, f"is_{assumption}") is False:
             return False
     return True
+
+
+class Induction:
+    """Mathematical induction over a whole number, checked by the engine: the base chain must
+    run from ``lhs(first)`` to ``value(first)``, the step chain from ``lhs(n+1)`` to
+    ``value(n+1)`` and use the hypothesis ``lhs(n) = value(n)``."""
+
+    def __init__(self, derivation: Derivation, variable: sp.Symbol, first: Any, lhs: Any,
+                 value: Any, label: str) -> None:
+        if not variable.is_integer:
+            raise ProofDefinitionError(f"induction needs a whole-number variable; declare "
+                                       f"{variable} with integer=True")
+        self._derivation, self.variable, self.first = derivation, variable, first
+        self.lhs, self.value, self.label = lhs, value, label
+        self._base: Chain | None = None
+        self._step: Chain | None = None
+        self._hypothesis_in: set[int] = set()
+
+    def hypothesis(self, chain: Chain) -> Chain:
+        """Substitute ``lhs(n) = value(n)`` into ``chain`` (the step's chain)."""
+        result = chain.value.xreplace({self.lhs: self.value})
+        if _same(result, chain.value):
+            return chain._record(result, "induction hypothesis", "failed",
+                                 f"{show(self.lhs)} does not occur here")
+        self._hypothesis_in.add(chain.index)
+        return chain._record(result, f"induction hypothesis: {show(self.lhs)} = {show(self.value)}",
+                             "premise")
+
+    def base(self, chain: Chain) -> None:
+        start, end = self.lhs.xreplace({self.variable: self.first}), \
+            self.value.xreplace({self.variable: self.first})
+        self._check(chain, start, end, "base case")
+        self._base = chain
+
+    def step(self, chain: Chain) -> None:
+        following = {self.variable: self.variable + 1}
+        self._check(chain, self.lhs.xreplace(following), self.value.xreplace(following), "step")
+        if chain.index not in self._hypothesis_in:
+            chain._record(chain.value, "induction step", "failed",
+                          "the step never uses the induction hypothesis")
+        self._step = chain
+
+    def _check(self, chain: Chain, start: Any, end: Any, what: str) -> None:
+        if chain.relation != "=":
+            chain._record(chain.value, what, "failed", "an induction needs equalities")
+        if not (_same(chain.start, start) or equal(chain.start, start)[0]):
+            chain._record(chain.value, what, "failed",
+                          f"the {what} must start at {show(start)}, not {show(chain.start)}")
+        ok, detail = (True, "") if _same(chain.value, end) else equal(chain.value, end)
+        if not ok:
+            chain._record(chain.value, what, "failed",
+                          f"the {what} reaches {show(chain.value)}, not {show(end)}: {detail}")
+        chain.used = True
+
+    def result(self) -> Chain:
+        """A chain from ``lhs`` to ``value``, for every whole number ≥ ``first``."""
+        if self._base is None or self._step is None:
+            raise ProofDefinitionError("an induction needs base() and step() before result()")
+        below = sp.simplify(self.variable - self.first)
+        if not below.is_nonnegative:
+            self._derivation.assume(f"{self.variable} ≥ {show(self.first)} (the induction "
+                                    f"starts there)")
+        chain = self._derivation.chain(self.lhs, self.label)
+        return chain._record(self.value, f"by induction on {self.variable} from "
+                                         f"{show(self.first)} [base and step checked]", "derived")

@@ -77,18 +77,16 @@ SWAP_SUMS = library_rule(N_("finite sums with independent ranges can be exchange
 
 def _factor_out(expr: sp.Basic) -> sp.Basic:
     def pull(node: sp.Sum) -> sp.Basic:
-        if len(node.limits) != 1:
-            return node
-        index = node.limits[0][0]
+        indices = [limit[0] for limit in node.limits]
         inner = pull(node.function) if isinstance(node.function, sp.Sum) else node.function
-        factors = sp.Mul.make_args(sp.expand_mul(inner) if not isinstance(inner, sp.Add) else inner)
-        if isinstance(inner, sp.Add):
-            return sp.Sum(inner, node.limits[0])
-        free = [f for f in factors if _free_of(f, index)]
-        bound = [f for f in factors if not _free_of(f, index)]
+        if isinstance(inner, sp.Add):  # a sum of terms: split it first (SPLIT_SUM)
+            return sp.Sum(inner, *node.limits)
+        factors = sp.Mul.make_args(inner)
+        free = [f for f in factors if all(_free_of(f, i) for i in indices)]
+        bound = [f for f in factors if f not in free]
         if not free:
-            return sp.Sum(inner, node.limits[0])
-        return sp.Mul(*free) * sp.Sum(sp.Mul(*bound), node.limits[0])
+            return sp.Sum(inner, *node.limits)
+        return sp.Mul(*free) * sp.Sum(sp.Mul(*bound), *node.limits)
     return expr.replace(lambda e: isinstance(e, sp.Sum), pull)
 
 
@@ -179,7 +177,7 @@ def sift(lower: Any, upper: Any) -> Rule:
             if not (_provably_nonnegative(a - low) and _provably_nonnegative(high - a)):
                 raise SideConditionFailed(f"{show(a)} is not known to lie in [{show(low)}, "
                                           f"{show(high)}]: the delta does not sift")
-            return node.function.xreplace({delta: 1}).xreplace({t: a})
+            return sp.sympify(node.function).xreplace({delta: sp.Integer(1)}).xreplace({t: a})
         return expr.replace(lambda e: isinstance(e, sp.Sum) and
                             sp.sympify(e.limits[0][1]) == lower and sp.sympify(e.limits[0][2]) == upper,
                             one)
