@@ -39,7 +39,7 @@ from tmath.engine.results import ProofStep, StepKind
 from tmath.i18n.markers import N_
 
 if TYPE_CHECKING:
-    from tmath.engine.model import Premise, Statement
+    from tmath.engine.model import Statement
 
 SIMPLIFIERS: dict[str, Callable[[Any], Any]] = {
     "simplify": sp.simplify,
@@ -286,7 +286,7 @@ class Chain:
 
     def _bound(self, expr: Any, relation: str, why: str, rule: Rule | None,
                given: Fact | Sequence[Fact]) -> Chain:
-        from tmath.engine import rules as library
+        from tmath.engine import decide as library
 
         self._use(given)
         expr = sp.sympify(expr)
@@ -498,7 +498,7 @@ class Derivation:
         """A chain that starts at ``name`` (the statement's left side, e.g. ``T*``) and moves to
         the one solution of ``equation = 0`` for ``variable`` that its assumptions allow
         (checked by substituting it back). ``equation`` may be a chain: its result is used."""
-        from tmath.engine.rules import solutions
+        from tmath.engine.decide import solutions
 
         expr = self._take(equation)
         roots = [r for r in solutions(expr, variable) if _admissible(r, variable)]
@@ -517,7 +517,7 @@ class Derivation:
         ``objective`` over ``variable``: the engine shows the objective is convex (second
         derivative ≥ 0 on the domain) and that its derivative has exactly one root there; a
         convex function is smallest at its only critical point. ``objective`` may be a chain."""
-        from tmath.engine.rules import sign_holds
+        from tmath.engine.decide import sign_holds
 
         expr = self._take(objective)
         convex, detail = sign_holds(sp.diff(expr, variable, 2), 0, ">=")
@@ -722,7 +722,7 @@ class Derivation:
         if relation == "=" or _same(got, want):
             ok, detail = (True, "") if _same(got, want) else equal(got, want, method)
         else:
-            from tmath.engine.rules import sign_holds
+            from tmath.engine.decide import sign_holds
 
             ok, detail = sign_holds(got, want, relation if chain.relation == "=" else
                                     relation[0] + ("=" if len(relation) == 2 else ""))
