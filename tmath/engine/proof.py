@@ -114,16 +114,22 @@ def show(expr: Any) -> str:
 
 
 def _same(a: Any, b: Any) -> bool:
-    """Structurally equal, up to the names of bound indices (Σ_i f(i) is Σ_k f(k))."""
+    """Structurally the same expression (a step to it changes nothing)."""
     try:
-        a, b = sp.sympify(a), sp.sympify(b)
+        return sp.sympify(a) == sp.sympify(b)
     except (sp.SympifyError, TypeError):
         return a == b
-    if a == b:
+
+
+def _alike(a: Any, b: Any) -> bool:
+    """The same up to the names of bound indices: Σ_i f(i) is Σ_k f(k). (Renaming is a real
+    step, so this is for comparisons, never for deciding that a step changed nothing.)"""
+    if _same(a, b):
         return True
     try:
+        a, b = sp.sympify(a), sp.sympify(b)
         return isinstance(a, sp.Basic) and isinstance(b, sp.Basic) and a.dummy_eq(b)
-    except (TypeError, ValueError, AttributeError):
+    except (sp.SympifyError, TypeError, ValueError, AttributeError):
         return False
 
 
@@ -155,7 +161,7 @@ def _equal_memo(before: str, after: str, method: str, a: Any, b: Any) -> tuple[b
 def equal(a: Any, b: Any, method: str = "simplify") -> tuple[bool, str]:
     """Whether SymPy shows ``a = b`` and random points agree; the detail says why not.
     Expressions that differ only in the names of bound indices are equal."""
-    if not isinstance(a, sp.MatrixBase) and not isinstance(b, sp.MatrixBase) and _same(a, b):
+    if not isinstance(a, sp.MatrixBase) and not isinstance(b, sp.MatrixBase) and _alike(a, b):
         return True, ""
     return _equal_memo(sp.srepr(a), sp.srepr(b), method, a, b)
 
@@ -695,10 +701,10 @@ class Derivation:
 
     def _check_bound(self, chain: Chain, lhs: Any, stated: Any) -> None:
         start = chain.start
-        if _same(start, lhs):
+        if _alike(start, lhs):
             return
         body_op = _body_operation(lhs)
-        if body_op is not None and _same(start, lhs.args[0]):
+        if body_op is not None and _alike(start, lhs.args[0]):
             if any(_operation_matches(op, body_op) for op in chain.operations):
                 return
             self._fail(chain, f"starts from the body of {show(lhs)} but never takes its "
@@ -719,8 +725,8 @@ class Derivation:
         if not _implies(chain.relation, relation):
             self._fail(chain, f"derived lhs {SHOWN.get(chain.relation, chain.relation)} "
                               f"{show(got)}, which cannot give lhs {SHOWN[relation]} {show(want)}")
-        if relation == "=" or _same(got, want):
-            ok, detail = (True, "") if _same(got, want) else equal(got, want, method)
+        if relation == "=" or _alike(got, want):
+            ok, detail = (True, "") if _alike(got, want) else equal(got, want, method)
         else:
             from tmath.engine.decide import sign_holds
 
