@@ -12,9 +12,8 @@ from tmath.engine.plots import Plot
 from tmath.reference import illustrations
 from tmath.engine.rules import FACTOR_OUT, SPLIT_SUM
 from tmath.engine.rules_dummies import rename_index
-from tmath.reference.boltzmann import (boltzmann_weights, log_odds_distribution,
-                                       metropolis_states, resolvable_attention, spread_energies,
-                                       temperature_resolution)
+from tmath.reference.boltzmann import (boltzmann_weights, log_odds_distribution, metropolis_states,
+                                       resolvable_attention, spread_energies, temperature_resolution)
 from tmath.reference.nn import (entropy_slope_complex_step, gumbel_max_samples, scores_with_gap,
                                 softmax)
 from tmath.reference.softmax_limits import LEAD, ByLeads
@@ -29,13 +28,8 @@ e_j, e_l, s_j, s_l = sp.symbols("e_j e_l s_j s_l", real=True)
 T, Z, Z_a = sp.symbols("T Z Z_a", positive=True)   # Z, Z_a: normalising sums, one per law
 d_k, n = sp.symbols("d_k n", positive=True, integer=True)
 SIZES = Integers(2, 64)
-
-
-def _log_odds(weight_j, weight_l, total):
-    return sp.log(weight_j / total) - sp.log(weight_l / total)
-
-
-BOLTZMANN_ODDS = _log_odds(sp.exp(-e_j / T), sp.exp(-e_l / T), Z)
+BOLTZMANN_ODDS = sp.log(sp.exp(-e_j / T) / Z) - sp.log(sp.exp(-e_l / T) / Z)
+ATTENTION_ODDS = sp.log(sp.exp(s_j / sp.sqrt(d_k)) / Z_a) - sp.log(sp.exp(s_l / sp.sqrt(d_k)) / Z_a)
 ENERGIES = Premise("Boltzmann weights P(j) ∝ exp(−e_j/T) with energies e_j = −s_j",
                    {e_j: -s_j, e_l: -s_l})
 
@@ -69,10 +63,14 @@ class SoftmaxBoltzmann:
     def check(self, value, experiment):
         for point in experiment.draw({T: Reals(0.25, 4.0, log=True), "n": Integers(2, 5)}, count=3):
             t, energies = point[T], spread_energies(experiment.rng, point["n"], point[T])
-            odds = [evaluate(value, {e_j: e, e_l: energies[0], T: t}) for e in energies]
+            odds = np.array([[evaluate(value, {e_j: a, e_l: b, T: t}) for b in energies]
+                             for a in energies])
+            log_p = np.log(boltzmann_weights(energies, t))  # n + 4 roundings, |log P| ≤ 5 + log n
+            experiment.close(odds, log_p[:, None] - log_p[None, :], tolerance(point["n"] + 4, 8.0),
+                             "stated log-odds vs those of the Boltzmann law", at=point)
             # chains mixed to 10⁻⁶ in total variation, 10³ times below what the test resolves
             experiment.frequencies(lambda rng, m: metropolis_states(rng, energies, t, m, 1e-6),
-                                   log_odds_distribution(odds),
+                                   log_odds_distribution(odds[:, 0]),
                                    "Metropolis states vs softmax of the stated logits",
                                    min_effect=temperature_resolution(energies, t), at=point)
 
@@ -97,8 +95,8 @@ class AttentionTemperature:
     only positive root is T = √d_k. The scale 1/√d_k plays exactly the role of 1/T."""
 
     def prove(self, value, proof):
-        gap = (proof.chain(_log_odds(sp.exp(s_j / sp.sqrt(d_k)), sp.exp(s_l / sp.sqrt(d_k)), Z_a)
-                           - BOLTZMANN_ODDS, "log-odds of attention − those of Boltzmann")
+        gap = (proof.chain(ATTENTION_ODDS - BOLTZMANN_ODDS, "log-odds of attention − those of "
+                                                            "Boltzmann")
                .substitute({e_j: -s_j, e_l: -s_l}, premise=ENERGIES)
                .evaluate("log of a quotient, log exp x = x", method="expand_log"))
         proof.conclude(value, proof.root(gap, T, T, "T"))
