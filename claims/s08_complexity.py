@@ -325,7 +325,7 @@ class LinearAttentionCost:
                              at=point, inputs="tracked scalars")
 
 
-m_a, m_b, m_all, l_a, l_b, o_a, o_b = sp.symbols("m_a m_b m ell_a ell_b o_a o_b", real=True)
+m_a, m_b, m_all, l_a, l_b, o_a, o_b = sp.symbols("m_a m_b m ℓ_a ℓ_b o_a o_b", real=True)
 n_all, n_a, n_b = sp.symbols("n n_a n_b", positive=True, integer=True)
 
 
@@ -391,7 +391,7 @@ class OnlineSoftmaxMerge:
                              "merged o vs whole o", at=point)
 
 
-m_old, m_new, l_old, o_old = sp.symbols("m_t m_{t+1} ell_t o_t", real=True)
+m_old, m_new, l_old, o_old = sp.symbols("m_t m_{t+1} ℓ_t o_t", real=True)
 n_old, n_new = sp.symbols("n_t n_{t+1}", positive=True, integer=True)
 STEP = {m_all: m_new, m_a: m_old, m_b: m_new, n_a: n_old, n_b: n_new - n_old,  # a: blocks 1..t
         l_a: l_old, o_a: o_old, l_b: exp_sum(n_old + 1, n_new, m_new),        # b: block t + 1

@@ -27,7 +27,7 @@ SIZES = {T_dec: Integers(1, 12), T_enc: Integers(1, 12, edges=(12, 5)), d_k: Int
 
 Q, K, V = (sp.MatrixSymbol(n, rows, cols) for n, rows, cols in
            (("Q_dec", T_dec, d_k), ("K_enc", T_enc, d_k), ("V_enc", T_enc, d_v)))
-WEIGHTS = row_softmax(Q * K.T / sp.sqrt(d_k))
+WEIGHTS = row_softmax(Q * K.T, 1 / sp.sqrt(d_k))
 
 
 def cross_entry(q_of):  # component e of the output for the decoder query with features q_of(f)

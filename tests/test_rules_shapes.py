@@ -17,7 +17,7 @@ Q, K, V = sp.MatrixSymbol("Q", a, k), sp.MatrixSymbol("K", b, k), sp.MatrixSymbo
 
 
 def test_attention_shapes_are_derived_step_by_step():
-    weights = row_softmax(Q * K.T / sp.sqrt(k))
+    weights = row_softmax(Q * K.T, 1 / sp.sqrt(k))
     value = (sp.Matrix([a, b]), sp.Matrix([a, m]))
     proof = Derivation(statement=Statement("s", value, (shape(weights), shape(weights * V))),
                        value=value)

@@ -119,7 +119,7 @@ def _numeric(m: Any, arrays: dict, sizes: dict, rng: np.random.Generator) -> np.
     if isinstance(m, sp.Inverse):
         return np.linalg.inv(parts[0])
     if isinstance(m, ElementwiseApplyFunction):
-        return _elementwise(m.function)(_numeric(m.expr, arrays, sizes, rng))
+        return _elementwise(m.function.xreplace(sizes))(_numeric(m.expr, arrays, sizes, rng))
     if isinstance(m, DiagMatrix):
         return np.diagflat(_numeric(m.args[0], arrays, sizes, rng))
     raise ValueError(f"no NumPy form for {type(m).__name__}")

@@ -4,7 +4,7 @@
   the running sums of an online softmax;
 * :func:`attention_entry` — component e of Σ_t softmax_t(q·k_t/√d_k) v_t for one query;
 * :func:`row_softmax` — softmax by rows of a matrix expression in matrix algebra,
-  E ⊙ ((E·1)^{∘−1}·1ᵀ) with E = exp∘S, so that shape rules see every product it takes.
+  E ⊙ ((E·1)^{∘−1}·1ᵀ) with E = exp∘(scale·S), so that shape rules see every product it takes.
 """
 
 from __future__ import annotations
@@ -31,9 +31,10 @@ def attention_entry(q_of: Callable[[sp.Symbol], sp.Expr], keys: sp.IndexedBase,
     return sp.Sum(score * values[t, component], (t, 1, n_keys)) / sp.Sum(score, (t, 1, n_keys))
 
 
-def row_softmax(scores: sp.MatrixExpr) -> sp.MatrixExpr:
-    """softmax of each row of ``scores``, written with matrix products and entrywise maps."""
-    exp = scores.applyfunc(sp.exp)
+def row_softmax(scores: sp.MatrixExpr, scale: Any = 1) -> sp.MatrixExpr:
+    """softmax of each row of ``scale``·``scores``, written with matrix products and entrywise
+    maps (the scale inside the entrywise exp, so no product carries a scalar factor)."""
     z = sp.Symbol("z")
+    exp = scores.applyfunc(sp.Lambda(z, sp.exp(scale * z)))
     normaliser = (exp * sp.OneMatrix(scores.shape[1], 1)).applyfunc(sp.Lambda(z, 1 / z))
     return sp.HadamardProduct(exp, normaliser * sp.OneMatrix(1, scores.shape[1]))
