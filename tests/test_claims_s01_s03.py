@@ -17,7 +17,7 @@ from tmath.engine.runner import run_check, run_proof
 from tmath.reference.boltzmann import (boltzmann_weights, cohens_w, metropolis_states,
                                        resolvable_attention)
 from tmath.reference.nn import gumbel_max_samples, softmax
-from tmath.reference.positional import frequencies, numeric, turn_per_position
+from tmath.reference.positional import frequencies, numeric, rotation, turn_per_position
 from tmath.reference.softmax_limits import LEAD, ByLeads
 
 REGISTRY = load()
@@ -26,6 +26,11 @@ h, j = sp.Symbol("h", positive=True, integer=True), sp.Symbol("j", positive=True
 d = sp.Symbol("d_model", positive=True, integer=True)
 n = sp.Symbol("n", integer=True, positive=True)
 i, k = sp.Symbol("i", integer=True, nonnegative=True), sp.Symbol("k", integer=True)
+e_j, e_l = sp.symbols("e_j e_l", real=True)
+T, V = sp.Symbol("T", positive=True), sp.Symbol("Var_p(z)", nonnegative=True)
+m, theta = sp.Symbol("m", integer=True), sp.Symbol("theta", positive=True)
+QV, KV = sp.Matrix(sp.symbols("q_1 q_2", real=True)), sp.Matrix(sp.symbols("k_1 k_2", real=True))
+slope, delta = sp.Symbol("m", positive=True), sp.Symbol("delta", integer=True, nonnegative=True)
 
 
 def both(claim_id: str, value):
@@ -59,6 +64,11 @@ def test_the_period_ratio_written_as_an_exponential_still_proves():
     ("alibi-head-slopes", 2 ** (-8 * j / (h + 1))),
     ("sinusoidal-frequency-period", (10000 ** (-i / d), 2 * sp.pi * 10000 ** (i / d))),  # no 2
     ("pe-dot-depends-on-offset", sp.Sum(sp.cos(k * 10000 ** (-2 * i / d)), (i, 1, d / 2))),
+    ("softmax-boltzmann", -(e_j - e_l) / (2 * T)),
+    ("entropy-temperature", V / T**4),
+    ("rope-relative-angle", (QV.T * rotation((sp.Symbol("n", integer=True) - m) * theta / 2)
+                             * KV)[0, 0]),
+    ("alibi-distance-bias", -slope * (delta + 1)),
 ])
 def test_held_out_false_values_are_rejected_by_both_channels(claim_id, false):
     proof, check = both(claim_id, false)
