@@ -97,14 +97,27 @@ def _concrete(expr: sp.Basic, point: dict, opaque: _Opaque) -> complex | None:
     return number
 
 
+def _index_symbols(expr: sp.Basic) -> set[sp.Symbol]:
+    """Integer symbols that pick entries or compare indices (δ(i, j), q[i]): drawn from a small
+    range, so that the coincidences such terms depend on (i = j, i = j + 1) do happen."""
+    found: set[sp.Symbol] = set()
+    for node in sp.preorder_traversal(expr):
+        if isinstance(node, sp.KroneckerDelta):
+            found |= {s for a in node.args for s in sp.sympify(a).free_symbols}
+        elif isinstance(node, sp.Indexed):
+            found |= {s for a in node.indices for s in sp.sympify(a).free_symbols}
+    return {s for s in found if isinstance(s, sp.Symbol) and s.is_integer}
+
+
 def points(expressions: list[sp.Basic], seed: int = 0, tries: int = TRIES) -> Iterator[dict]:
     """Random points for the free symbols of ``expressions``."""
     rng = random.Random(seed)
     symbols = set().union(*(_plain_symbols(sp.sympify(e)) for e in expressions))
     bounding = set().union(*(_bounding_symbols(sp.sympify(e)) for e in expressions))
+    indices = set().union(*(_index_symbols(sp.sympify(e)) for e in expressions))
     ordered = sorted(symbols, key=str)
     for _ in range(tries):
-        yield {s: sample(s, rng, s in bounding) for s in ordered}
+        yield {s: sample(s, rng, s in bounding or s in indices) for s in ordered}
 
 
 def disagreement(before: Any, after: Any, seed: int = 0, tries: int = TRIES) -> tuple[str | None, int]:
