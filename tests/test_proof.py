@@ -323,3 +323,24 @@ def test_an_induction_step_that_ignores_its_hypothesis_fails():
     proof = derivation(sp.Sum(2 * i - 1, (i, 1, m)), m**2)
     with pytest.raises(ProofFailure):
         _sum_of_odds(proof, m, use_hypothesis=False)
+
+
+def test_an_inequality_lemma_cannot_be_substituted_as_an_equality():
+    """Citing "D ≥ 0" must not prove "D = 0"."""
+    y = sp.Symbol("y", positive=True)
+    lemma = Statement("y + 1/y ≥ 2", 2, y + 1 / y, ">=")
+    proof = derivation(x + 1 / x, 2, lemmas={"am-gm": lemma}, allowed=("am-gm",))
+    with pytest.raises(ProofDefinitionError, match="states an inequality"):
+        proof.chain(x + 1 / x, "x + 1/x").substitute(lemma="am-gm", rename={y: x})
+    proof = derivation(x + 1 / x, 2, relation=">=", lemmas={"am-gm": lemma}, allowed=("am-gm",))
+    proof.conclude(2, proof.chain(x + 1 / x, "x + 1/x").ge(2, lemma="am-gm", rename={y: x}))
+    assert finished(proof) == ("proved", ())
+
+
+def test_a_bound_rule_does_not_give_a_strict_inequality():
+    p, q = sp.IndexedBase("p", positive=True), sp.IndexedBase("q", positive=True)
+    s = sp.Sum(p[i] * sp.log(q[i] / p[i]), (i, 1, n))
+    proof = derivation(s, 0, relation="<")
+    with pytest.raises(ProofDefinitionError, match="not a strict"):
+        proof.chain(s, "Σ p log(q/p)").le(sp.Sum(p[i] * (q[i] / p[i] - 1), (i, 1, n)), "bound",
+                                          rule=LOG_BOUND, strict=True)

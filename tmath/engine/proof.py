@@ -171,8 +171,24 @@ def equal(a: Any, b: Any, method: str = "simplify") -> tuple[bool, str]:
 _MUTATION: dict[str, Any] = {}
 
 
+def shifted(result: Any, by: int = 42) -> Any:
+    """A wrong result for the mutation test: ``result + by`` (entrywise for a matrix; 42 for an
+    infinite result, which a shift cannot change)."""
+    if isinstance(result, sp.MatrixBase):
+        return result.applyfunc(lambda e: e + by)
+    result = sp.sympify(result)
+    if result.has(sp.oo, -sp.oo, sp.zoo):
+        return sp.Integer(by)
+    return result + by
+
+
+WRONG = (lambda r: shifted(r, 42), lambda r: shifted(r, -42))
+"""Two wrong results per computing step: a result a proof uses makes it fail for at least one
+(an upper bound made larger may still be an upper bound, so both directions are tried)."""
+
+
 @contextlib.contextmanager
-def wrong_results(index: int, change: Callable[[Any], Any] = lambda r: r + 42) -> Iterator[dict]:
+def wrong_results(index: int, change: Callable[[Any], Any] = WRONG[0]) -> Iterator[dict]:
     """Within the block, the ``index``-th computing step (evaluate, limit, differentiate; in
     order of execution) returns ``change(result)`` instead of its result, as a SymPy bug
     would. Used by the tests to show that every computed result is used: a proof that still
@@ -279,23 +295,36 @@ class Chain:
         return self._record(_computed(result), f"{why} [{how}]", "checked")
 
     # -- relations ---------------------------------------------------------------------------
-    def le(self, expr: Any, why: str, rule: Rule | None = None, given: Fact | Sequence[Fact] = (),
-           strict: bool = False) -> Chain:
+    def le(self, expr: Any, why: str = "", rule: Rule | None = None,
+           given: Fact | Sequence[Fact] = (), strict: bool = False, lemma: str | None = None,
+           rename: Mapping[Any, Any] | None = None) -> Chain:
         """Move to ``expr`` with ``current ≤ expr`` (``<`` with ``strict``): SymPy must show
-        ``expr − current`` is nonnegative (positive), or a vetted ``rule`` gives the bound."""
-        return self._bound(expr, "<" if strict else "<=", why, rule, given)
+        ``expr − current`` is nonnegative (positive), or a vetted ``rule`` gives the bound, or
+        a claim this one depends on states it (``lemma=``; ``current`` and ``expr`` must be an
+        instance of its left side and value, with ``rename`` for its symbols)."""
+        return self._bound(expr, "<" if strict else "<=", why, rule, given, lemma, rename)
 
-    def ge(self, expr: Any, why: str, rule: Rule | None = None, given: Fact | Sequence[Fact] = (),
-           strict: bool = False) -> Chain:
-        """Move to ``expr`` with ``current ≥ expr`` (``>`` with ``strict``)."""
-        return self._bound(expr, ">" if strict else ">=", why, rule, given)
+    def ge(self, expr: Any, why: str = "", rule: Rule | None = None,
+           given: Fact | Sequence[Fact] = (), strict: bool = False, lemma: str | None = None,
+           rename: Mapping[Any, Any] | None = None) -> Chain:
+        """Move to ``expr`` with ``current ≥ expr`` (``>`` with ``strict``); see :meth:`le`."""
+        return self._bound(expr, ">" if strict else ">=", why, rule, given, lemma, rename)
 
     def _bound(self, expr: Any, relation: str, why: str, rule: Rule | None,
-               given: Fact | Sequence[Fact]) -> Chain:
+               given: Fact | Sequence[Fact], lemma: str | None = None,
+               rename: Mapping[Any, Any] | None = None) -> Chain:
         from tmath.engine import decide as library
 
         self._use(given)
         expr = sp.sympify(expr)
+        if lemma is not None:
+            problem = self._derivation.lemma_bound(lemma, rename, self.value, expr, relation)
+            if problem:
+                return self._record(expr, f"by claim {lemma}", "failed", problem, relation)
+            return self._record(expr, f"by claim {lemma}", "lemma", "", relation)
+        if rule is not None and relation in ("<", ">"):
+            raise ProofDefinitionError(f"rule {rule.name!r} gives ≤ or ≥, not a strict "
+                                       "inequality: drop strict=True")
         if rule is not None:
             kind, detail = self._rule_kind(rule)
             if rule.bounds is None:
@@ -602,8 +631,12 @@ class Derivation:
         if statement is None or statement.lhs is None:  # nothing to check it against
             self.assume(f"claim {claim_id} (its statement has no lhs to match)")
             return {sp.sympify(k): sp.sympify(v) for k, v in (mapping or {}).items()}
-        parts = list(zip(statement.lhs, statement.value)) if isinstance(statement.lhs, tuple) \
-            else [(statement.lhs, statement.value)]
+        parts = _equalities(statement)  # an inequality part cannot be substituted
+        if not parts:
+            raise ProofDefinitionError(
+                f"claim {claim_id} states an inequality, which cannot be substituted as an "
+                f"equality: use it in a bound step, chain.ge(expr, why, lemma={claim_id!r}) "
+                "(or le)")
         if rename is not None:
             derived = {sp.sympify(a).xreplace(dict(rename)): sp.sympify(b).xreplace(dict(rename))
                        for a, b in parts}
@@ -622,6 +655,31 @@ class Derivation:
                     f"statement ({'; '.join(f'{show(a)} = {show(b)}' for a, b in parts)}); "
                     "to rename its symbols, pass rename={its symbol: yours}")
         return pairs
+
+    def lemma_bound(self, claim_id: str, rename: Mapping[Any, Any] | None, current: Any,
+                    target: Any, relation: str) -> str | None:
+        """What is wrong with ``current relation target`` as an instance of a cited claim's
+        inequality, or None."""
+        self.cite(claim_id)
+        statement = self._lemmas.get(claim_id)
+        if statement is None or statement.lhs is None:
+            return f"claim {claim_id}'s statement is not known here"
+        lhs = statement.lhs if isinstance(statement.lhs, tuple) else (statement.lhs,)
+        values = statement.value if isinstance(statement.lhs, tuple) else (statement.value,)
+        relations = statement.relation if isinstance(statement.relation, tuple) \
+            else (statement.relation,) * len(lhs)
+        for a, b, r in zip(lhs, values, relations):
+            if r == "=" or (r[0] != relation[0]) or (len(relation) == 1 and len(r) == 2):
+                continue  # an equality, the other direction, or non-strict for a strict step
+            a, b = sp.sympify(a), sp.sympify(b)
+            if rename is not None:
+                a, b = a.xreplace(dict(rename)), b.xreplace(dict(rename))
+                if _alike(a, current) and (_alike(b, target) or equal(b, target)[0]):
+                    return None
+            elif _instance(current, target, a, b):
+                return None
+        return (f"{show(current)} {SHOWN[relation]} {show(target)} is not an instance of what "
+                f"claim {claim_id} states")
 
     # -- concluding ----------------------------------------------------------------------------
     def conclude(self, stated: Any, *chains: Chain, method: str = "simplify",
@@ -782,6 +840,14 @@ class Derivation:
 
 
 # -- helpers ----------------------------------------------------------------------------------
+
+def _equalities(statement: Any) -> list[tuple[Any, Any]]:
+    """The (lhs, value) parts of a statement that are equalities."""
+    lhs, value, relation = statement.lhs, statement.value, statement.relation
+    parts = list(zip(lhs, value)) if isinstance(lhs, tuple) else [(lhs, value)]
+    relations = relation if isinstance(relation, tuple) else (relation,) * len(parts)
+    return [part for part, r in zip(parts, relations) if r == "="]
+
 
 def _is_tuple(x: Any) -> bool:
     return isinstance(x, (tuple, list))
