@@ -101,7 +101,7 @@ def test_skewed_means_get_more_draws():
 
 # -- parameters drawn from the domain ----------------------------------------------------------
 
-from tmath.engine.experiment import LOOKS, SPENDING, Integers, Reals  # noqa: E402
+from tmath.engine.experiment import LOOKS, PILOT_SHARE, SPENDING, Integers, Reals  # noqa: E402
 import sympy as sp  # noqa: E402
 
 
@@ -133,12 +133,14 @@ def test_a_test_records_its_point_and_a_symbolic_foil_fails_instead_of_raising()
 
 
 def test_the_sequential_design_spends_alpha_and_stops_clear_rejections_early():
-    assert sum(SPENDING) == pytest.approx(1.0) and LOOKS[-1] == 1.0
-    normal = lambda rng, m: rng.normal(10.0, 1.0, size=m)  # noqa: E731
+    assert sum(SPENDING) + PILOT_SHARE == pytest.approx(1.0) and LOOKS[-1] == 1.0
+    normal = lambda rng, m: rng.normal(10.0, 20.0, size=m)  # noqa: E731
     true = experiment().mean(normal, 10.0, "true")
+    near = experiment().mean(normal, 10.35, "3.5 % off")
     far = experiment().mean(normal, 15.0, "50 % off")
     assert true.passed and true.looks == len(LOOKS)
-    assert not far.passed and far.looks == 1 and far.n < true.n / 4
+    assert not near.passed and 1 <= near.looks < len(LOOKS) and near.n < true.n
+    assert not far.passed and far.looks == 0  # rejected by the pilot alone
     assert float(true.resolution.split("%")[0]) <= 2.0
 
 

@@ -37,10 +37,14 @@ Draw = Callable[[np.random.Generator, int], np.ndarray]
 CHUNK = 1 << 14
 PILOT = 20_000
 MAX_N = 4_000_000
+PILOT_SHARE = 1 / 128
+"""The pilot sample (which sizes the test) is also a first look, with this share of α: a
+far-off foil is rejected there, before the main sample is drawn."""
 LOOKS = (1 / 8, 1 / 4, 1 / 2, 1.0)
-"""When a statistical test looks at its data, as fractions of its largest sample."""
-SPENDING = (1 / 64, 2 / 64, 8 / 64, 53 / 64)
-"""The share of the test's α each look spends (they add to 1: Bonferroni over the looks)."""
+"""When a statistical test looks at its main sample, as fractions of its largest size."""
+SPENDING = (1 / 64, 2 / 64, 8 / 64, 1 - 11 / 64 - PILOT_SHARE)
+"""The share of the test's α each look spends; with the pilot's they add to 1 (Bonferroni
+over the looks)."""
 FINAL_SHARE = SPENDING[-1]
 
 
@@ -81,11 +85,22 @@ class Experiment:
         if expected is None:
             return self._unevaluated(label, at, alpha)
         pilot = _moments(draw, self.rng, PILOT)
-        sd = math.sqrt(pilot.variance)
-        effect = min_effect * (abs(expected) if expected else sd)
+        floor = stats.edgeworth_sample_size(pilot, alpha * PILOT_SHARE)
+        if pilot.n >= floor:  # the pilot is a look of its own (a far-off foil stops here)
+            se = math.sqrt(pilot.variance / pilot.n)
+            z = _z(pilot.mean, expected, se, pilot.skewness, pilot.n)
+            if stats.two_sided_p(z) <= alpha * PILOT_SHARE:
+                sd = math.sqrt(pilot.variance)
+                return self._z_result(label, pilot.mean, expected, se, pilot.n,
+                                      alpha * PILOT_SHARE, z,
+                                      _resolution(stats.detectable(se, alpha * PILOT_SHARE),
+                                                  expected, sd, "σ"),
+                                      at, -1, min_effect, resolution_reason)
+        sd = stats.upper_sd(pilot)
+        effect = min_effect * (abs(expected) if expected else math.sqrt(pilot.variance))
         final_alpha = alpha * FINAL_SHARE
         n = stats.sample_size(sd, effect, final_alpha) if sd > 0 and effect > 0 else 1000
-        floor = stats.edgeworth_sample_size(pilot, alpha * SPENDING[0])
+        floor = max(floor, stats.edgeworth_sample_size(pilot, alpha * SPENDING[0]))
         n = min(MAX_N, max(n, floor))
         moments = stats.RunningMoments()
         for look, (share, spent) in enumerate(zip(LOOKS, SPENDING)):
@@ -97,7 +112,8 @@ class Experiment:
             if stats.two_sided_p(z) <= alpha * spent or share == 1:
                 break
         resolution = _resolution(stats.detectable(math.sqrt(moments.variance / moments.n),
-                                                  final_alpha), expected, sd, "σ")
+                                                  final_alpha), expected,
+                                 math.sqrt(moments.variance), "σ")
         return self._z_result(label, moments.mean, expected, se, moments.n, alpha * spent, z,
                               resolution, at, look, min_effect, resolution_reason)
 
@@ -112,7 +128,16 @@ class Experiment:
         if expected is None:
             return self._unevaluated(label, at, alpha)
         pilot = _moments(draw, self.rng, PILOT)
-        sd_of_square = math.sqrt(max(pilot.fourth_central - pilot.variance**2, 0.0))
+        se = math.sqrt(stats.variance_of_sample_variance(pilot.fourth_central,
+                                                         pilot.m2 / pilot.n, pilot.n))
+        z = _z(pilot.variance, expected, se, 0.0, pilot.n)
+        if stats.two_sided_p(z) <= alpha * PILOT_SHARE:  # a far-off foil stops at the pilot
+            return self._z_result(label, pilot.variance, expected, se, pilot.n,
+                                  alpha * PILOT_SHARE, z,
+                                  _resolution(stats.detectable(se, alpha * PILOT_SHARE),
+                                              expected, 1.0, ""), at, -1, min_effect,
+                                  resolution_reason)
+        sd_of_square = stats.upper_sd_of_square(pilot)
         effect = min_effect * abs(expected) if expected else min_effect * pilot.variance
         final_alpha = alpha * FINAL_SHARE
         n = min(MAX_N, stats.sample_size(sd_of_square, effect, final_alpha)) \

@@ -69,6 +69,22 @@ def edgeworth_sample_size(moments: "RunningMoments", alpha: float) -> int:
     return math.ceil(z**4 * abs(moments.excess_kurtosis) / 12 + z**6 * moments.skewness**2 / 36)
 
 
+def upper_sd(pilot: "RunningMoments", z: float = 3.0) -> float:
+    """A pilot's standard deviation, raised to a 3σ upper confidence bound (the relative
+    standard error of s² is about √((κ + 2)/n), κ the excess kurtosis), so that a test sized
+    from it reaches the resolution it promises even when the pilot under-reads the spread."""
+    relative = math.sqrt(max(pilot.excess_kurtosis + 2.0, 0.0) / pilot.n)
+    return math.sqrt(pilot.variance * (1.0 + z * relative))
+
+
+def upper_sd_of_square(pilot: "RunningMoments", z: float = 3.0) -> float:
+    """The standard deviation of (X − μ)², √(μ₄ − σ⁴), raised by the same kind of margin (the
+    spread of an estimated fourth moment grows with the tails; the kurtosis stands in for it)."""
+    spread2 = max(pilot.fourth_central - pilot.variance**2, 0.0)
+    relative = math.sqrt(max(pilot.excess_kurtosis + 2.0, 2.0) / pilot.n)
+    return math.sqrt(spread2 * (1.0 + z * relative))
+
+
 def variance_of_sample_variance(mu4: float, sigma2: float, n: int) -> float:
     """Var(s²) of the unbiased sample variance of n i.i.d. draws: μ₄/n − σ⁴(n − 3)/(n(n − 1)).
 

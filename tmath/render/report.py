@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from tmath import __version__
 from tmath.engine.figures import show_values
+from tmath.render import STEP_MARK as TERMINAL_MARKS
 from tmath.i18n import Translator
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
 STATUS_CLASS = {"verified": "ok", "heuristic": "warn", "failed": "bad", "error": "bad",
                 "blocked": "bad", "timeout": "bad"}
-STEP_MARK = {"checked": "✓", "rule": "○", "premise": "○", "lemma": "↳", "failed": "✗"}
+STEP_MARK = {kind: mark for kind, (mark, _) in TERMINAL_MARKS.items()}
 
 CSS = """
 body{font:15px/1.5 system-ui,-apple-system,"Segoe UI","Noto Sans CJK SC",sans-serif;
