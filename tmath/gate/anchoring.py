@@ -495,8 +495,10 @@ def _acceptable(quote: Quote, candidate: Candidate, pool: Iterable[Candidate]) -
         return quote.has_context and candidate.context >= STRONG_CONTEXT and candidate.unit_match
     if not quote.has_context or candidate.context >= WEAK_CONTEXT:
         return True
-    rivals = [c for c in pool if c.tier != "context" and c.scope.depth <= candidate.scope.depth
-              and c.ident != candidate.ident and (c.in_order or not candidate.in_order)]
+    rank = {"quote": 2, "consistent": 1, "context": 0}
+    rivals = [c for c in pool if rank[c.tier] >= rank[candidate.tier]
+              and c.scope.depth <= candidate.scope.depth and c.ident != candidate.ident
+              and (c.in_order or not candidate.in_order)]
     return not rivals  # the only number in its scope (and place) that prints the quote
 
 
