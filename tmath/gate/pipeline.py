@@ -68,7 +68,10 @@ def check(documents: Sequence[Document], infos: Sequence[ClaimInfo],
         for k, figure in enumerate(info.figures):
             findings.append(judge_figure(anchors[(info.id, k)], own, info, figure,
                                          figure_result(result, k, figure), result))
-    findings += judge_formulas(documents, [i for i in infos if held.get(i.id)], results, held)
+    unheld = {path for path, _ in unbound}
+    judged = [d for d in documents if d.path not in unheld]  # an unbound document: one finding
+    if judged:
+        findings += judge_formulas(judged, [i for i in infos if held.get(i.id)], results, held)
     findings += _claim_findings(documents, infos, results, held, findings)
 
     tally: dict[tuple[str, str | None], list[int]] = {}
@@ -84,7 +87,7 @@ def check(documents: Sequence[Document], infos: Sequence[ClaimInfo],
     findings.sort(key=lambda f: (order.get(f.document, 0), f.line is None, f.line or 0,
                                  f.column or 0, kinds[f.kind]))
     held_infos = [i for i in infos if held.get(i.id)]
-    sections = section_coverage(documents, held_infos, tally, held)
+    sections = section_coverage(judged, held_infos, tally, held)
     covered = sum(c for c, _ in tally.values())
     total = sum(t for _, t in tally.values())
     reproduce = reproduce or {}
