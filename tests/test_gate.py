@@ -522,3 +522,12 @@ def test_a_document_nothing_vouches_for_fails_when_checked_with_others(dice):
     [unbound] = [f for f in doc["findings"] if f["kind"] == "document"]
     assert unbound["status"] == "unbound"
     assert unbound["document"] == str(DOCS / "unrelated_chapter.md")
+
+
+def test_the_table_is_rendered_once_for_the_screen_and_the_file(dice, tmp_path):
+    result = run(str(DOCS / "dice.txt"), "--claims", str(dice), "-o", str(tmp_path / "r.txt"))
+    assert result.exit_code == ExitCode.OK
+    written = (tmp_path / "r.txt").read_text(encoding="utf-8")
+    assert [l.rstrip() for l in written.splitlines()] == \
+        [l.rstrip() for l in result.stdout.splitlines()]
+    assert "PASSED" in written
