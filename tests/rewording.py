@@ -3,7 +3,8 @@
 Used by the anchoring tests to show that the gate survives editing: the words near each
 figure (ASCII words and CJK characters outside math) are replaced by other words, and a few
 are added or dropped, while digits, math (``$…$``, ``$$…$$``), brackets and punctuation are
-left exactly as they were. The replacement is deterministic (a seeded generator).
+left exactly as they were, and so are headings (they are the document's structure, not the
+prose around a figure). The replacement is deterministic (a seeded generator).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ FILLER_CJK = "甲乙丙丁戊己庚辛壬癸子丑寅卯辰巳午未申酉戌亥
 FILLER_WORDS = ("quite", "rather", "namely", "hence", "overall", "roughly", "thereby",
                 "indeed", "plainly", "so")
 _WORD = re.compile(r"[A-Za-z]{2,}|[\u4e00-\u9fff]")
+_HEADING = re.compile(r"^(?:#+ .*|[一二三四五六七八九十]+、.*|\d+\.\d+ .*)$", re.M)
 
 
 def math_spans(text: str) -> list[tuple[int, int]]:
@@ -40,6 +42,8 @@ def reword(text: str, figures: Iterable[tuple[int, int]], before: int = 40, afte
     rng = random.Random(seed)
     protected = math_spans(text)
     comments = [(m.start(), m.end()) for m in re.finditer(r"<!--.*?-->", text)]
+    headings = [(m.start(), m.end()) for m in _HEADING.finditer(text)]  # keep the sections
+    protected += headings
 
     def free(i: int) -> bool:
         return not any(a <= i < b for a, b in protected + comments)
@@ -51,6 +55,8 @@ def reword(text: str, figures: Iterable[tuple[int, int]], before: int = 40, afte
         if not free(at) or not any(a <= at < b for a, b in windows):
             continue
         word = match.group()
+        if word in "万亿" and re.search(r"\d[ \t]*$", text[max(0, at - 3):at]):
+            continue  # a unit of the number before it: part of the figure
         if "\u4e00" <= word[0] <= "\u9fff":
             new = rng.choice(FILLER_CJK) * (2 if rng.random() < 0.25 else 1)
         else:

@@ -270,3 +270,12 @@ def test_cache_clear_reports_what_it_could_not_remove(fresh_cache, monkeypatch):
     monkeypatch.setattr(os, "unlink", refuse)
     result = runner.invoke(app, ["cache", "clear"])
     assert result.exit_code == 4 and "Permission denied" in result.output
+
+
+def test_audits_and_plots_are_served_from_the_cache(fresh_cache):
+    args = ["audit", "dot-product-variance", "-f", "json"]
+    assert json.loads(runner.invoke(app, args).stdout)["claims"][0]["cached"] is False
+    assert json.loads(runner.invoke(app, args).stdout)["claims"][0]["cached"] is True
+    runner.invoke(app, ["explain", "dot-product-variance"])
+    assert [p for p in (fresh_cache / "results").glob("*.json")
+            if json.loads(p.read_text())["kind"] == "plot"]

@@ -92,3 +92,10 @@ def test_a_reproduce_command_reproduces(folder):
     assert json.loads(again.stdout)["claims"][0]["verdict"] == "failed"
     bare = runner.invoke(app, printed[1:5])  # the same command without --claims
     assert bare.exit_code == ExitCode.USAGE
+
+
+def test_a_folder_named_twice_is_loaded_once(folder):
+    twice = ["--claims", str(folder), "--claims", str(folder / ".." / folder.name)]
+    result = runner.invoke(app, ["list", "-f", "json", *twice, "--no-builtin"])
+    assert result.exit_code == ExitCode.OK, result.output  # no "already defined" load errors
+    assert {c["id"] for c in json.loads(result.stdout)} == {"die-mean", "die-wrong"}

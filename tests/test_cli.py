@@ -179,3 +179,6 @@ def test_verify_all_json_is_valid_for_every_claim():
     assert result.exit_code == ExitCode.OK, doc["summary"]
     assert doc["summary"]["total"] == len(doc["claims"]) >= 70
     assert doc["summary"]["failed"] == doc["summary"]["error"] == 0
+    again = json.loads(invoke("verify", "all", "-f", "json", "-j", "2").stdout)
+    uncached = [c["id"] for c in again["claims"] if not c["cached"]]
+    assert uncached == []  # every result class of every claim can be stored and read back

@@ -222,3 +222,15 @@ def test_bad_option_values_are_one_line_usage_errors(command, option):
     assert len(lines) == 1 and lines[0].startswith("error:"), result.output
     assert "internal error" not in result.output
     assert not Path("/tmp/unused-report.html").exists()
+
+
+def test_a_system_that_refuses_a_worker_is_exit_4_not_an_internal_error(monkeypatch):
+    import multiprocessing.context
+
+    def refuse(self):
+        raise BlockingIOError(errno.EAGAIN, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(multiprocessing.context.ForkProcess, "start", refuse)
+    result = runner.invoke(app, ["verify", CLAIM, "--no-cache"])
+    assert result.exit_code == ExitCode.ENVIRONMENT, result.output
+    assert "fewer --jobs" in result.output and "internal error" not in result.output

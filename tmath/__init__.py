@@ -3,6 +3,7 @@
 The public API for writing claims::
 
     from tmath import claim, Statement, Premise, Foil, Figure, Source
+    from tmath import prose, Passage                    # prose claims: facts, results, heuristics
     from tmath.engine.moments import E, Var, Moments    # symbolic expectation rules
     from tmath.engine.experiment import tolerance       # float tolerance from dtype and size
     from tmath.reference.nn import softmax, attention   # reference implementations
@@ -20,9 +21,11 @@ import importlib.abc
 import importlib.util
 import sys
 
-from tmath.engine.model import Figure, Foil, Premise, Source, Statement, claim
+from tmath.engine.model import Figure, Foil, Passage, Premise, Source, Statement, claim
+from tmath.engine.prose import prose
 
-__all__ = ["claim", "Statement", "Premise", "Foil", "Figure", "Source", "__version__"]
+__all__ = ["claim", "prose", "Statement", "Premise", "Foil", "Figure", "Source", "Passage",
+           "__version__"]
 __version__ = "0.1.0"
 
 _ENGINE = ("model", "proof", "moments", "experiment", "stats", "registry", "runner", "session",

@@ -14,8 +14,8 @@ from typing import Annotated, Optional
 import typer
 
 from tmath.cli.common import (check_output, collect, jobs_or_cores, load_catalog,
-                              parse_max_memory, parse_seed, parse_timeout, plain_text,
-                              print_details, write_bytes, write_text)
+                              parse_max_memory, parse_seed, parse_timeout, print_details,
+                              write_bytes, write_text)
 from tmath.cli.console import err, out
 from tmath.cli.options import (DEFAULT_MAX_MEMORY_MB, ClaimsOption, JobsOption, MaxMemoryOption,
                                NoBuiltinOption, NoCacheOption, SeedOption, TimeoutOption,
@@ -231,9 +231,17 @@ def _render(report, format: CheckFormat, seed: int, load_errors, to_file: bool) 
 
     if format is CheckFormat.table:
         renderables = report_renderables(report)
-        for r in renderables:
-            out.print(r)
-        return plain_text(renderables) if to_file else ""
+        if not to_file:
+            for r in renderables:
+                out.print(r)
+            return ""
+        recording, out.record = out.record, True  # rendered once: for the screen and the file
+        try:
+            for r in renderables:
+                out.print(r)
+            return out.export_text(clear=True, styles=False)
+        finally:
+            out.record = recording
     if format is CheckFormat.json:
         text = dumps(report_json(report, seed, load_errors)) + "\n"
     elif format is CheckFormat.junit:

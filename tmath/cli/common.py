@@ -149,11 +149,13 @@ def collect(iterator, total: int, progress: bool):
         if show:
             from rich.progress import Progress
 
-            with Progress(console=err, transient=True) as bar:
+            # No refresh thread: claims modules imported meanwhile have stderr captured.
+            with Progress(console=err, transient=True, auto_refresh=False) as bar:
                 task = bar.add_task("verifying", total=total)
+                bar.refresh()
                 for result in iterator:
                     results.append(result)
-                    bar.update(task, advance=1, description=result.info.id)
+                    bar.update(task, advance=1, description=result.info.id, refresh=True)
         else:
             results.extend(iterator)
     except KeyboardInterrupt:

@@ -34,7 +34,9 @@ ENVIRONMENT_ERRNOS = {errno.ENOSPC: "no space left on the device",
                       errno.EFBIG: "the file is too large for the file system",
                       errno.EMFILE: "too many open files",
                       errno.ENFILE: "too many open files in the system",
-                      errno.ENOMEM: "out of memory"}
+                      errno.ENOMEM: "out of memory",
+                      errno.EAGAIN: "the system refused to start another process (a limit on "
+                                    "processes; try fewer --jobs)"}
 """errno values that are the environment's doing, not a mistake in tmath or in the command."""
 
 

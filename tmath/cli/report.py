@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import functools
 from pathlib import Path
 from typing import Annotated
 
@@ -67,7 +68,7 @@ def report(
         err.print(f"[bold red]{interrupted.what}[/]: no report written")
         raise typer.Exit(interrupted.exit_code)
     if format is ReportFormat.html:
-        text = html_report(audits, run_seed, tr, _pictures(registry))
+        text = html_report(audits, run_seed, tr, _pictures(registry, workers, timeout, memory))
     else:
         text = markdown_report(audits, run_seed, tr)
     write_text(output, text, inputs=inputs)
@@ -77,23 +78,26 @@ def report(
                      ExitCode.FAILED if failed else ExitCode.OK)
 
 
-def _pictures(registry) -> dict[str, bytes]:
-    """PNG figures of the claims that have one, or nothing when matplotlib is missing."""
+def _pictures(registry, jobs: int, timeout: float, memory) -> dict[str, bytes]:
+    """PNG figures of the claims that have one, or nothing when matplotlib is missing. Each is
+    drawn in a worker, isolated like a claim's run (timeout, memory, captured output)."""
     try:
         import matplotlib  # noqa: F401
     except ImportError:
         err.print("figures are not embedded: pip install 'tmath[plot]' to add them", markup=False)
         return {}
-    from tmath.render.plots import render_png
+    from tmath.engine.parallel import run_isolated
+    from tmath.render.plots import _pyplot, render_png
 
-    from tmath.engine.capture import Captured
-
+    _pyplot()  # imported once here, inherited by the workers
+    specs = [s for s in registry.registry() if callable(getattr(s.implementation, "plot", None))]
+    tasks = [functools.partial(lambda spec: render_png(spec.implementation.plot()), spec)
+             for spec in specs]
     pictures = {}
-    for spec in registry.registry():
-        if callable(getattr(spec.implementation, "plot", None)):
-            try:
-                with Captured():  # what a plot() prints stays out of tmath's output
-                    pictures[spec.id] = render_png(spec.implementation.plot())
-            except Exception as exc:  # a broken plot must not lose the report
-                err.print(f"figure of {spec.id} failed: {type(exc).__name__}: {exc}", markup=False)
+    for spec, outcome in zip(specs, run_isolated(tasks, jobs, timeout, memory)):
+        if outcome.kind == "ok" and isinstance(outcome.value, bytes):
+            pictures[spec.id] = outcome.value
+        else:  # a broken plot must not lose the report
+            err.print(f"figure of {spec.id} failed: {outcome.message or 'not a picture'}",
+                      markup=False)
     return pictures

@@ -31,6 +31,8 @@ UNITS = {"万": 10**4, "亿": 10**8, "%": 1, "k": 10**3, "K": 10**3, "M": 10**6,
 """Unit suffixes and what they multiply by (a percentage is compared in percent)."""
 MAX_DIGITS = 1000
 """Longest run of digits read as one number (longer ones are unreadable, never slow)."""
+FLOAT_PRECISION = Fraction(1, 2**51)
+"""Relative precision granted to a computed (float) true value: a few units in its last place."""
 MAX_EXPONENT = 10_000
 """Largest power of ten read in "…×10^N" or "…eN"."""
 
@@ -248,13 +250,16 @@ def judge(figure: Figure, printed: Sequence[Printed], true: Sequence[float]) -> 
                             "", f"prints {len(printed)} numbers, the computation gives "
                                 f"{len(true)}")
     worst, ok = 0.0, True
-    slack = 1 + Fraction(1, 10**12)  # the true value is a float: allow its last-bit rounding
+    slack = 1 + Fraction(1, 10**12)
     for p, t in zip(printed, true):
         exact_t = Fraction(t)
         allowed = Fraction(figure.rel_tol) * abs(exact_t) if figure.rel_tol is not None \
             else p.exact_half
+        # the true value is a float: it is known to its last bits only, so a figure printed
+        # to more digits than a float holds is compared to the float's own precision
+        allowed = allowed * slack + abs(exact_t) * FLOAT_PRECISION
         gap = abs(p.exact - exact_t)
-        ok &= gap <= allowed * slack
+        ok &= gap <= allowed
         if exact_t:
             worst = max(worst, to_float(gap / abs(exact_t)))
         elif p.exact:

@@ -18,21 +18,84 @@ from tmath.errors import ClaimDefinitionError
 
 CLAIM_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 SECTION = re.compile(r"^\d+(\.\d+)?$")
+KINDS = ("theorem", "empirical", "fact", "heuristic")
+"""What a claim is (see :mod:`tmath.engine.kinds`): a ``theorem`` is proved and checked; an
+``empirical`` claim is a published measurement and a ``fact`` a published configuration, both
+*cited* (never verified); a ``heuristic`` says why it cannot be verified."""
 
 
 @dataclass(frozen=True)
 class Source:
-    """A paper, book or blog post a claim comes from."""
+    """A paper, book or blog post a claim comes from.
 
-    citation: str
+    ``Source("Vaswani et al. (2017), Attention Is All You Need", arxiv="1706.03762")`` still
+    works; a source can also record its bibliographic facts (``authors`` in order, ``title``,
+    ``year``, ``venue``, ``doi``) and a ``locator`` (``"§3.2.1"``, ``"Table 3"``), which
+    ``tmath check`` compares with the citations of a document. ``unverified`` says which of
+    the recorded facts were not read from the work's own record (empty: all were).
+    """
+
+    citation: str = ""
     arxiv: str | None = None
     url: str | None = None
+    authors: tuple[str, ...] = ()
+    title: str = ""
+    year: int | None = None
+    venue: str = ""
+    locator: str = ""
+    doi: str | None = None
+    unverified: str = ""
+    key: str = ""
+    """A short name for the work, the same wherever it is cited (``"vaswani2017"``)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "authors", tuple(self.authors))
+        if not self.citation:
+            object.__setattr__(self, "citation", self._built_citation())
+
+    def _built_citation(self) -> str:
+        names = [a.split()[-1] for a in self.authors]
+        who = (names[0] if len(names) == 1 else " & ".join(names) if len(names) == 2
+               else f"{names[0]} et al." if names else "")
+        year = f" ({self.year})" if self.year else ""
+        return ", ".join(p for p in (f"{who}{year}".strip(), self.title) if p)
+
+    def at(self, locator: str) -> "Source":
+        """The same work, pointing at one place in it (``VASWANI.at("§5.4")``)."""
+        import dataclasses
+
+        return dataclasses.replace(self, locator=locator)
+
+    @property
+    def shown(self) -> str:
+        """The citation with its locator, as ``list`` and ``explain`` print it."""
+        return f"{self.citation}, {self.locator}" if self.locator else self.citation
 
     @property
     def link(self) -> str | None:
         if self.arxiv:
             return f"https://arxiv.org/abs/{self.arxiv}"
         return self.url
+
+
+@dataclass(frozen=True)
+class Passage:
+    """Where a document asserts a prose claim: a selector made of facts, never of sentences.
+
+    ``terms`` are the technical terms, names, numbers and formulas the passage uses, each a
+    string or a tuple of alternatives (``("BatchNorm", "BN")``); ``section`` is the position
+    hint (default: the claim's section). ``tmath check`` looks for the sentence or paragraph of
+    that section (or of a pinned paragraph) that holds most of them, fuzzily, like a figure's
+    anchor, and reports the best candidate's line when it is not there.
+    """
+
+    terms: tuple[tuple[str, ...], ...]
+    section: str | None = None
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "terms", tuple(
+            (t,) if isinstance(t, str) else tuple(t) for t in self.terms))
 
 
 @dataclass(frozen=True)
@@ -159,6 +222,17 @@ class ClaimInfo:
     formula_spellings: tuple[tuple[str, tuple[str, ...]], ...] = ()
     """Other spellings of a recorded formula (in another language, say): any one present in
     a document counts as the formula."""
+    kind: str = "theorem"
+    """One of :data:`KINDS`."""
+    reason: str | None = None
+    """Why a heuristic cannot be verified (for a cited claim: what it rests on)."""
+    reported: str = ""
+    """An empirical claim's published measurement, as its source reports it."""
+    passages: tuple[Passage, ...] = ()
+    not_in: tuple[tuple[Source, str], ...] = ()
+    """Works this claim's statement is *not* from, and why: a document attributing the
+    statement to one of them is reported by ``tmath check``."""
+    has_check: bool = True
 
     def spellings(self, formula: str) -> tuple[str, ...]:
         """A recorded formula and its other spellings."""
@@ -197,6 +271,11 @@ class ClaimSpec:
     summary_zh: str = ""
     glossary_zh: tuple[tuple[str, str], ...] = ()
     formula_spellings: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    kind: str = "theorem"
+    reason: str | None = None
+    reported: str = ""
+    passages: tuple[Passage, ...] = ()
+    not_in: tuple[tuple[Source, str], ...] = ()
 
     @property
     def top_section(self) -> str:
@@ -218,7 +297,9 @@ class ClaimSpec:
             no_proof=self.no_proof, path=self.path, line=self.line, summary=self.summary,
             title_zh=self.title_zh, summary_zh=self.summary_zh, glossary_zh=self.glossary_zh,
             has_plot=callable(getattr(self.implementation, "plot", None)),
-            formula_spellings=self.formula_spellings)
+            formula_spellings=self.formula_spellings, kind=self.kind, reason=self.reason,
+            reported=self.reported, passages=self.passages, not_in=self.not_in,
+            has_check=callable(getattr(self.implementation, "check", None)))
 
 
 def typeset_statement(statement: Statement, form: str) -> str | None:
@@ -266,6 +347,11 @@ def claim(
     summary_zh: str = "",
     glossary_zh: dict[str, str] | None = None,
     formula_spellings: dict[str, Sequence[str]] | None = None,
+    kind: str | None = None,
+    reason: str | None = None,
+    reported: str = "",
+    passages: Sequence[Passage] = (),
+    not_in: Sequence[tuple[Source, str]] = (),
 ) -> Callable[[type], type]:
     """Register the decorated class as a claim.
 
@@ -285,16 +371,28 @@ def claim(
     ``formula_spellings`` gives other spellings of a recorded formula, ``{formula: (other,
     ...)}`` (the same cases written in English, say): ``tmath check`` takes any one of them in
     a document as the formula.
+
+    ``kind`` is one of :data:`KINDS` (default ``"theorem"``, or ``"heuristic"`` when
+    ``no_proof`` is given); see :mod:`tmath.engine.kinds` for what each needs (``reason``,
+    ``sources`` with a locator, ``reported``). ``passages`` anchor the claim in a document's
+    prose; ``not_in`` lists ``(source, why)`` of works the statement is wrongly credited to.
     """
 
+    from tmath.engine import kinds
+
     caller = sys._getframe(1)  # the module line with "@claim(": cheap, unlike inspect's search
+    while caller.f_globals.get("__name__") == "tmath.engine.prose":  # the line with "prose("
+        caller = caller.f_back
     where = (caller.f_code.co_filename, caller.f_lineno)
+    kind = kinds.declared(kind, no_proof)
 
     def register(cls: type) -> type:
         problems = _problems(
-            id, title, section, statement, foils, cls, statistical_tests, no_proof, figures
-        ) + [f"formula_spellings names {f[:40]!r}, which is not one of the claim's formulas"
-             for f in (formula_spellings or {}) if f not in formulas]
+            id, title, section, statement, foils, cls, statistical_tests, no_proof, figures,
+            kind) + [f"formula_spellings names {f[:40]!r}, which is not one of the claim's "
+                     "formulas" for f in (formula_spellings or {}) if f not in formulas]
+        problems += kinds.problems(kind, cls, sources, reason or no_proof, reported, passages,
+                                   not_in)
         if problems:
             raise ClaimDefinitionError(
                 f"claim {id!r} ({where[0]}:{where[1]}): " + "; ".join(problems)
@@ -315,7 +413,7 @@ def claim(
                 figures=tuple(figures),
                 formulas=tuple(formulas),
                 statistical_tests=statistical_tests,
-                no_proof=no_proof,
+                no_proof=kinds.no_proof_text(kind, no_proof, reason),
                 path=where[0],
                 line=where[1],
                 summary=doc,
@@ -324,6 +422,8 @@ def claim(
                 glossary_zh=tuple((glossary_zh or {}).items()),
                 formula_spellings=tuple((f, tuple(others))
                                         for f, others in (formula_spellings or {}).items()),
+                kind=kind, reason=reason or no_proof, reported=reported,
+                passages=tuple(passages), not_in=tuple((s, why) for s, why in not_in),
             )
         )
         return cls
@@ -354,8 +454,10 @@ def _problems(
     statistical_tests: int,
     no_proof: str | None,
     figures: Sequence[Figure],
+    kind: str = "theorem",
 ) -> list[str]:
     problems = []
+    checked = callable(getattr(cls, "check", None))
     if not isinstance(id, str) or not CLAIM_ID.match(id):
         problems.append("id must be kebab-case, e.g. 'dot-product-variance'")
     if not title.strip():
@@ -364,13 +466,13 @@ def _problems(
         problems.append("section must look like '1' or '1.1'")
     if not isinstance(statement, Statement) or not statement.text.strip():
         problems.append("add a statement: Statement(text, value)")
-    if not foils:
+    if not foils and (checked or kind == "theorem"):
         problems.append("add at least one Foil (the nearest false statement)")
     if any(not isinstance(f, Foil) for f in foils):
         problems.append("foils must be Foil objects")
-    if not callable(getattr(cls, "check", None)):
+    if not checked and kind == "theorem":
         problems.append("define check(self, value, experiment)")
-    if no_proof is None and not callable(getattr(cls, "prove", None)):
+    if no_proof is None and kind == "theorem" and not callable(getattr(cls, "prove", None)):
         problems.append("define prove(self, value, proof), or pass no_proof='reason'")
     if no_proof is not None and not no_proof.strip():
         problems.append("no_proof needs a reason")

@@ -189,11 +189,15 @@ def unknown_id_message(claim_id: str, known: Iterable[str]) -> str:
 
 
 def _folders(extra_dirs: Sequence[Path], builtin: bool) -> list[Path]:
+    """The folders to load, each once (``--claims`` naming the same folder twice, or the
+    built-in one, loads it once)."""
     folders = ([builtin_claims_dir()] if builtin else []) + [Path(d) for d in extra_dirs]
+    unique: dict[str, Path] = {}
     for folder in folders:
         if not folder.is_dir():
             raise UsageError(f"claims folder not found: {folder}")
-    return [Path(os.path.abspath(f)) for f in folders]
+        unique.setdefault(os.path.realpath(folder), Path(os.path.abspath(folder)))
+    return list(unique.values())
 
 
 # -- what a folder holds ------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from tmath.engine import kinds
 from tmath.engine.figures import FigureResult
 from tmath.engine.model import ClaimInfo
 
@@ -19,8 +20,9 @@ an earlier chain · assumed: a claim-local rule or a premise without equations �
 nothing (not a check) · failed."""
 ProofStatus = Literal["proved", "proved-assuming", "proved-for-cases", "failed", "error", "none"]
 PROVED = ("proved", "proved-assuming", "proved-for-cases")
-Verdict = Literal["verified", "heuristic", "failed", "error", "blocked", "timeout"]
-PASSING = ("verified", "heuristic")
+Verdict = Literal["verified", "heuristic", "cited", "failed", "error", "blocked", "timeout"]
+PASSING = ("verified", "heuristic", "cited")
+"""``cited``: a published measurement or fact (see :mod:`tmath.engine.kinds`), never verified."""
 
 
 @dataclass(frozen=True)
@@ -149,7 +151,8 @@ def _short(value: Any) -> str:
 class EmpiricalResult:
     """The outcome of a claim's randomized check."""
 
-    status: Literal["passed", "failed", "error"]
+    status: Literal["passed", "failed", "error", "none"]
+    """``none``: the claim has no check (a heuristic or a cited claim), with the reason."""
     tests: tuple[TestResult, ...] = ()
     alpha: float = 0.0
     reason: str | None = None
@@ -196,6 +199,13 @@ class ClaimResult:
     """What the claim printed while it ran (stdout and stderr, shown with ``--verbose``)."""
     reproduce_with: tuple[str, ...] = ()
     """The ``--claims DIR`` / ``--no-builtin`` arguments the reproduce command needs."""
+
+    def __post_init__(self) -> None:
+        # the claim's kind bounds its verdict: only a theorem is ever "verified"
+        verdict, empirical = kinds.honest(self.info, self.verdict, self.proof, self.empirical,
+                                          self.figures)
+        object.__setattr__(self, "verdict", verdict)
+        object.__setattr__(self, "empirical", empirical)
 
     @property
     def reproduce(self) -> str:
@@ -320,6 +330,8 @@ class AuditResult:
 
     @property
     def strong(self) -> bool:
+        if not getattr(self.info, "has_check", True):  # nothing that could accept a foil
+            return self.statement.verdict in PASSING
         return self.statement.verdict in PASSING and bool(self.foils) \
             and all(f.rejected for f in self.foils) and not self.inert_tests
 

@@ -1,14 +1,19 @@
 """The documentation gate: hold a document to the claims that vouch for it.
 
-The pipeline reads like the document's journey through it:
+The pipeline reads like the document's journey through it, one module per stage:
 
 * :mod:`~tmath.gate.document` reads the text once: lines, sections, math, claim pins;
-* :mod:`~tmath.gate.numbers` finds every printed number and its form;
-* :mod:`~tmath.gate.anchoring` locates each figure a claim records;
+* :mod:`~tmath.gate.binding` decides which claim sets vouch for which documents (a signature
+  made of the formulas and terms the claims record; pins);
+* :mod:`~tmath.gate.numbers` finds the printed numbers: where, in which form and role;
+* :mod:`~tmath.gate.anchoring` locates every figure like an annotation (quote, prefix,
+  suffix, position hint), one number per figure;
 * :mod:`~tmath.gate.figures` and :mod:`~tmath.gate.formulas` judge figures and formulas;
 * :mod:`~tmath.gate.coverage` counts what the claims cover, per section;
-* :mod:`~tmath.gate.findings` is the report model the renderers show;
-* :mod:`~tmath.gate.pipeline` runs the stages in order (:func:`check`).
+* :mod:`~tmath.gate.findings` is the report model the renderers (:mod:`tmath.render.gate`)
+  show;
+* :mod:`~tmath.gate.pipeline` runs the stages in order (:func:`check`);
+* :mod:`~tmath.gate.fix` restates inaccurate figures for ``check --fix``.
 
 The gate reads text only; it never evaluates it.
 """

@@ -189,7 +189,7 @@ class Candidate:
     tier: str          # "quote", "consistent" or "context"
     score: float
     gap_zero: bool     # the prefix ends right before it
-    unit_match: bool = True  # a percentage read from a percentage (other units may differ)
+    percent_match: bool = True  # a percentage read from a percentage (other units may differ)
     in_order: bool = False
 
     @property
@@ -327,7 +327,7 @@ def _align(pattern: list[Word], offset: int, refs: dict[int, set[Key]], window: 
     return min(score, 1.0), touching
 
 
-class Windows:
+class Reading:
     """What anchoring reads of the documents, read once: the numbers of each scope, the
     context tokens on each side of every candidate, each candidate's tier."""
 
@@ -389,9 +389,9 @@ def _unit(text: str) -> str:
     return match.group(1) if match else ""
 
 
-def score(quote: Quote, document: Document, token: Token, scope: Scope, windows: Windows,
+def score(quote: Quote, document: Document, token: Token, scope: Scope, reading: Reading,
           slots: Slots, order: "Order | None" = None) -> Candidate:
-    before, after = windows.around(document, token)
+    before, after = reading.around(document, token)
     ctx, touching = 0.0, False
     weights = 0.0
     if quote.prefix:
@@ -406,7 +406,7 @@ def score(quote: Quote, document: Document, token: Token, scope: Scope, windows:
         w = sum(x.weight for x in quote.suffix)
         ctx, weights = ctx + s * w, weights + w
     ctx = ctx / weights if weights else 0.0
-    tier = windows.tier(quote, document, token)
+    tier = reading.tier(quote, document, token)
     total = ctx + scope.bonus + {"quote": QUOTE_BONUS, "consistent": CONSISTENT_BONUS,
                                  "context": 0.0}[tier]
     printed_unit, unit = _unit(quote.figure.printed), _unit(document.text[token.start:token.end])
@@ -419,8 +419,8 @@ def score(quote: Quote, document: Document, token: Token, scope: Scope, windows:
 
 # -- candidates ----------------------------------------------------------------------------------
 
-def _scope_tokens(quote: Quote, scope: Scope, windows: "Windows") -> list[Token]:
-    tokens, more = windows.scan(scope)
+def _scope_tokens(quote: Quote, scope: Scope, reading: "Reading") -> list[Token]:
+    tokens, more = reading.scan(scope)
     if more:  # a hostile or huge scope: follow the quote and the anchor's heaviest tokens
         tokens = _searched(quote, scope)
     role = quote.figure.role
@@ -474,12 +474,12 @@ class Order:
         return all(end <= start for end in before) and all(start < b for b in after)
 
 
-def candidates(quote: Quote, windows: Windows, slots: Slots, order: Order | None = None
+def candidates(quote: Quote, reading: Reading, slots: Slots, order: Order | None = None
                ) -> list[Candidate]:
     best: dict[tuple[str, int], Candidate] = {}
     for scope in sorted(quote.scopes, key=lambda s: s.start - s.end):  # the widest read first
-        for token in _scope_tokens(quote, scope, windows):
-            candidate = score(quote, scope.document, token, scope, windows, slots, order)
+        for token in _scope_tokens(quote, scope, reading):
+            candidate = score(quote, scope.document, token, scope, reading, slots, order)
             if not token.plain and not candidate.gap_zero:
                 continue  # an exponent, coefficient or name part: only right after the anchor
             old = best.get(candidate.ident)
@@ -492,22 +492,24 @@ def _acceptable(quote: Quote, candidate: Candidate, pool: Iterable[Candidate]) -
     if not candidate.token.plain and candidate.context < STRONG_CONTEXT:
         return False
     if candidate.tier == "context":
-        return quote.has_context and candidate.context >= STRONG_CONTEXT and candidate.unit_match
+        return quote.has_context and candidate.context >= STRONG_CONTEXT and candidate.percent_match
     if not quote.has_context or candidate.context >= WEAK_CONTEXT:
         return True
-    rivals = [c for c in pool if c.tier != "context" and c.scope.depth <= candidate.scope.depth
-              and c.ident != candidate.ident and (c.in_order or not candidate.in_order)]
+    rank = {"quote": 2, "consistent": 1, "context": 0}
+    rivals = [c for c in pool if rank[c.tier] >= rank[candidate.tier]
+              and c.scope.depth <= candidate.scope.depth and c.ident != candidate.ident
+              and (c.in_order or not candidate.in_order)]
     return not rivals  # the only number in its scope (and place) that prints the quote
 
 
 def locate_all(quotes: Sequence[Quote]) -> dict[Key, Anchor]:
     """Assign every figure its number (or none), best matches first, one number per figure."""
-    windows = Windows()
+    reading = Reading()
     slots, order = Slots(), None
     assigned: dict[Key, Candidate] = {}
     pools: dict[Key, list[Candidate]] = {}
     for _ in range(PASSES):
-        pools = {q.key: candidates(q, windows, slots, order) for q in quotes}
+        pools = {q.key: candidates(q, reading, slots, order) for q in quotes}
         new = _greedy(quotes, pools)
         if {k: c.ident for k, c in new.items()} == {k: c.ident for k, c in assigned.items()}:
             assigned = new

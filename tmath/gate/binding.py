@@ -118,7 +118,9 @@ def bind(document: Document, claim_set: ClaimSet) -> Binding:
 
 
 def _near_matches(recorded: list[tuple[str, ...]], document: Document, wanted: int) -> int:
-    shown = [normalise(m.latex) for m in document.formulas]
+    shown = [p.norm for m in document.formulas for p in parts(m.latex)
+             if p.kind != "chain"] + [p.norm for m in document.formulas
+                                      for p in parts(m.latex) if p.kind == "chain"]
     found, budget = 0, MAX_NEAR_CHECKS
     for spellings in recorded:
         for other in shown:

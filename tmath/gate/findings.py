@@ -8,12 +8,16 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 
-Kind = Literal["figure", "formula", "anchor", "claim", "document"]
+Kind = Literal["figure", "formula", "statement", "citation", "anchor", "claim", "document"]
 FAILING = {"inaccurate", "missing", "unverified", "unreadable", "changed", "unknown", "unbound",
-           "too-large"}
-"""Statuses that fail the gate. ``unverified``: a claim that vouches for the figure, formula
-or pinned text did not verify; ``unreadable``: the number printed where the figure is cannot
-be read; ``unbound``: no claim set vouches for the document."""
+           "too-large", "authors", "year", "title", "misattributed"}
+"""Statuses that fail the gate. ``unverified``: a claim that vouches for the figure, formula,
+statement or pinned text did not verify; ``unreadable``: the number printed where the figure
+is cannot be read; ``unbound``: no claim set vouches for the document; ``authors``, ``year``,
+``title``, ``misattributed``: a citation that does not match the work the claims record."""
+WARNING = {"uncovered", "shortened"}
+"""Statuses reported as warnings: a formula no claim vouches for, a shortened title."""
+GOOD = {"accurate", "covered", "anchored"}
 
 
 @dataclass(frozen=True)
@@ -50,7 +54,7 @@ class Finding:
 
     @property
     def warning(self) -> bool:
-        return self.status == "uncovered"
+        return self.status in WARNING
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"kind": self.kind, "status": self.status, "document": self.document,
@@ -67,6 +71,10 @@ class Finding:
                      tolerance=self.tolerance, located=self.located, found=self.found)
         elif self.kind == "formula":
             d.update(formula=self.formula, recorded=self.recorded, similarity=self.similarity)
+        elif self.kind == "statement":
+            d.update(label=self.label, located=self.located)
+        elif self.kind == "citation":
+            d.update(label=self.label, printed=self.printed, recorded=self.recorded)
         d["detail"] = self.detail
         return d
 
@@ -82,6 +90,8 @@ class SectionCoverage:
     covered: int
     total: int
     claims: tuple[str, ...]
+    by_kind: tuple[tuple[str, int, int], ...] = ()
+    """(kind, covered, total) for formulas, figures and statements."""
 
     @property
     def percent(self) -> float | None:
@@ -90,7 +100,8 @@ class SectionCoverage:
     def to_dict(self) -> dict[str, Any]:
         return {"document": self.document, "section": self.number, "title": self.title,
                 "line": self.line, "covered": self.covered, "total": self.total,
-                "percent": _round(self.percent), "claims": list(self.claims)}
+                "percent": _round(self.percent), "claims": list(self.claims),
+                "by_kind": {k: {"covered": c, "total": t} for k, c, t in self.by_kind}}
 
 
 @dataclass
@@ -108,6 +119,9 @@ class Report:
     """(claim id, verdict, reason, command that reproduces it) of each claim held to the
     documents that did not verify."""
     notes: tuple[str, ...] = ()
+    citations: dict[str, int] | None = None
+    """How many citations were checked against the claims' bibliography (``checked``,
+    ``right``) and how many name a work no claim records (``unknown``)."""
 
     @property
     def coverage(self) -> float | None:
@@ -140,6 +154,12 @@ class Report:
                                   "unreadable")},
             "formulas": {s: self.count("formula", s)
                          for s in ("covered", "changed", "uncovered", "missing", "unverified")},
+            "statements": {s: self.count("statement", s)
+                           for s in ("anchored", "missing", "unverified")},
+            "citations": {**(self.citations or {"checked": 0, "right": 0, "unknown": 0}),
+                          **{s: self.count("citation", s)
+                             for s in ("authors", "year", "title", "misattributed",
+                                       "shortened")}},
             "anchors": {"unknown": self.count("anchor", "unknown")},
             "claims_unverified": self.count("claim", "unverified"),
             "documents_unbound": self.count("document", "unbound"),
@@ -163,6 +183,9 @@ class Report:
                     {"document": s.document, "section": s.number, "title": s.title}
                     for s in self.sections_without_claims()],
                 "uncovered_formulas": self.count("formula", "uncovered"),
+                "statements": {"anchored": self.count("statement", "anchored"),
+                               "total": sum(1 for f in self.findings
+                                            if f.kind == "statement")},
             },
             "summary": self.summary(),
             "notes": list(self.notes),

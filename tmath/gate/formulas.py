@@ -45,7 +45,16 @@ _SPACING = re.compile(r"\\(?:[,;:! ]|q?quad(?![A-Za-z])|displaystyle|textstyle|l
 _SIZED = re.compile(r"\\(?:left|right)\.|\\(?:left|right|[bB]igg?[lr]?)(?![A-Za-z])")
 _TEXT = re.compile(r"\\(?:mathrm|textrm|operatorname|textnormal|mbox|rm)(?![A-Za-z])")
 _FRAC = re.compile(r"\\[dt]frac(?![A-Za-z])")
-_CDOT = re.compile(r"(?<![0-9])\\cdot(?![A-Za-z])(?![0-9])")
+_CDOT = re.compile(r"\\cdot(?![A-Za-z])")
+
+
+def _product(match: re.Match) -> str:
+    """``a \\cdot b`` is ``a b``; between two numbers the dot stays (2·3 is not 23)."""
+    text, at, end = match.string, match.start(), match.end()
+    before, after = text[max(0, at - 40):at].rstrip()[-1:], text[end:end + 40].lstrip()[:1]
+    return "\\cdot" if before.isdigit() and after.isdigit() else " "
+
+
 _BRACED = re.compile(r"([_^])\{([A-Za-z0-9])\}")
 _TRAILING = re.compile(r"[,.;，。；]+$")
 _ENVIRONMENT = re.compile(r"\\(begin|end)\{(aligned|align\*?|cases|gathered|split|eqnarray\*?)\}")
@@ -59,8 +68,8 @@ def normalise(latex: str) -> str:
     text = _SPACING.sub("", text)
     text = _TEXT.sub(r"\\text", text)
     text = _FRAC.sub(r"\\frac", text)
+    text = _CDOT.sub(_product, text)
     text = re.sub(r"\s+", "", text)
-    text = _CDOT.sub("", text)
     text = text.replace("{}", "")
     text = _BRACED.sub(r"\1\2", text)
     return _TRAILING.sub("", text)

@@ -6,7 +6,9 @@ The stages, each a module with one job:
 2. :mod:`~tmath.gate.binding` has decided which claims each document is held to (``held``);
 3. :mod:`~tmath.gate.anchoring` locates every figure those claims record, all at once, one
    number per figure (:func:`~tmath.gate.anchoring.locate_all`);
-4. :mod:`~tmath.gate.figures` and :mod:`~tmath.gate.formulas` judge figures and formulas;
+4. :mod:`~tmath.gate.figures` and :mod:`~tmath.gate.formulas` judge figures and formulas,
+   :mod:`~tmath.gate.statements` locates the prose claims' passages and
+   :mod:`~tmath.gate.citations` checks the citations against the claims' bibliography;
 5. this module adds what concerns claims and documents as a whole (a pinned or held claim
    that did not verify, an anchor naming no claim, a document with too many formulas),
    :mod:`~tmath.gate.coverage` counts, and the :class:`~tmath.gate.findings.Report` decides.
@@ -25,8 +27,10 @@ from tmath.gate.anchoring import build_quotes, locate_all
 from tmath.gate.coverage import section_coverage
 from tmath.gate.document import MAX_FORMULAS, MAX_LINE, Document, valid_claim_id
 from tmath.gate.figures import figure_result, judge_figure, scopes, true_value
-from tmath.gate.findings import Finding, Report
+from tmath.gate.citations import judge_citations
+from tmath.gate.findings import GOOD, Finding, Report
 from tmath.gate.formulas import heading_line, judge_formulas
+from tmath.gate.statements import judge_statements
 
 if TYPE_CHECKING:
     from tmath.engine.results import ClaimResult
@@ -68,25 +72,35 @@ def check(documents: Sequence[Document], infos: Sequence[ClaimInfo],
         for k, figure in enumerate(info.figures):
             findings.append(judge_figure(anchors[(info.id, k)], own, info, figure,
                                          figure_result(result, k, figure), result))
-    findings += judge_formulas(documents, [i for i in infos if held.get(i.id)], results, held)
+    unheld = {path for path, _ in unbound}
+    judged = [d for d in documents if d.path not in unheld]  # an unbound document: one finding
+    held_infos = [i for i in infos if held.get(i.id)]
+    citations = None
+    if judged:
+        findings += judge_formulas(judged, held_infos, results, held)
+        statements, anchored = judge_statements(judged, held_infos, results, held)
+        findings += statements
+        cited, citations = judge_citations(judged, held_infos, anchored)
+        findings += cited
     findings += _claim_findings(documents, infos, results, held, findings)
 
-    tally: dict[tuple[str, str | None], list[int]] = {}
+    tally: dict[tuple[str, str | None], dict[str, list[int]]] = {}
     for finding in findings:
-        if finding.kind == "figure" or finding.kind == "formula":
-            cell = tally.setdefault((finding.document, _top(finding.section)), [0, 0])
-            good = finding.status in ("accurate", "covered") or (
+        if finding.kind in ("figure", "formula", "statement"):
+            cells = tally.setdefault((finding.document, _top(finding.section)), {})
+            cell = cells.setdefault(finding.kind, [0, 0])
+            good = finding.status in GOOD or (
                 finding.kind == "figure" and finding.status in ("inaccurate", "unreadable"))
             cell[0] += good
             cell[1] += 1
     order = {d.path: k for k, d in enumerate(documents)}
-    kinds = {"document": 0, "anchor": 1, "claim": 2, "formula": 3, "figure": 4}
+    kinds = {"document": 0, "anchor": 1, "claim": 2, "citation": 3, "statement": 4,
+             "formula": 5, "figure": 6}
     findings.sort(key=lambda f: (order.get(f.document, 0), f.line is None, f.line or 0,
                                  f.column or 0, kinds[f.kind]))
-    held_infos = [i for i in infos if held.get(i.id)]
-    sections = section_coverage(documents, held_infos, tally, held)
-    covered = sum(c for c, _ in tally.values())
-    total = sum(t for _, t in tally.values())
+    sections = section_coverage(judged, held_infos, tally, held)
+    covered = sum(c for cells in tally.values() for c, _ in cells.values())
+    total = sum(t for cells in tally.values() for _, t in cells.values())
     reproduce = reproduce or {}
     unverified = tuple((i.id, results[i.id].verdict, results[i.id].reason,
                         reproduce.get(i.id, results[i.id].reproduce))
@@ -98,7 +112,8 @@ def check(documents: Sequence[Document], infos: Sequence[ClaimInfo],
     notes += tuple(f"{d.path}:{n}: '$$' is never closed; the text after it is not read as math"
                    for d in documents for n in d.unclosed_math[:5])
     return Report(tuple(d.path for d in documents), findings, sections, covered, total,
-                  min_coverage, tuple(i.id for i in held_infos), unverified, notes=notes)
+                  min_coverage, tuple(i.id for i in held_infos), unverified, notes=notes,
+                  citations=citations)
 
 
 def _top(section: str | None) -> str | None:

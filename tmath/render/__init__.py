@@ -10,13 +10,21 @@ PROOF_MARK = {
     "error": ("!", "red"),
     "none": ("–", "yellow"),
 }
-CHECK_MARK = {"passed": ("✓", "green"), "failed": ("✗", "red"), "error": ("!", "red")}
+CHECK_MARK = {"passed": ("✓", "green"), "failed": ("✗", "red"), "error": ("!", "red"),
+              "none": ("–", "yellow")}
 STEP_MARK = {"checked": ("✓", "green"), "rule": ("○", "cyan"), "premise": ("○", "cyan"),
              "lemma": ("↳", "cyan"), "derived": ("↳", "green"), "assumed": ("!", "yellow"),
              "noop": ("·", "dim"), "failed": ("✗", "red")}
 LEVELS = ("proved", "proved-assuming", "proved-for-cases", "none", "failed", "error")
-VERDICT_STYLE = {"verified": "green", "heuristic": "yellow", "failed": "red", "error": "red",
-                 "blocked": "red", "timeout": "red"}
+VERDICT_STYLE = {"verified": "green", "heuristic": "yellow", "cited": "cyan", "failed": "red",
+                 "error": "red", "blocked": "red", "timeout": "red"}
+KIND_LABEL = {"theorem": "theorem", "heuristic": "heuristic", "empirical": "empirical (cited)",
+              "fact": "fact (cited)"}
+
+
+def kind_label(info) -> str:
+    """How ``list`` and ``explain`` name a claim's kind."""
+    return KIND_LABEL.get(getattr(info, "kind", "theorem"), "theorem")
 
 
 def sci(x: float) -> str:

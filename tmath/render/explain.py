@@ -12,7 +12,7 @@ from rich.text import Text
 
 from tmath.engine.figures import show_values
 from tmath.i18n import Translator
-from tmath.render import STEP_MARK, VERDICT_STYLE
+from tmath.render import STEP_MARK, VERDICT_STYLE, kind_label
 from tmath.render.tables import check_cell, proof_cell
 
 if TYPE_CHECKING:
@@ -30,9 +30,11 @@ def explain_page(audit: AuditResult, dependants: Sequence[str], tr: Translator |
 
     head = Text(f"{info.id}", style=f"bold {VERDICT_STYLE[result.verdict]}")
     head.append(f"  §{info.section}  {tr.ui(result.verdict)}", style=VERDICT_STYLE[result.verdict])
+    head.append(f"  ({tr.ui('kind')}: {tr.ui(kind_label(info))})", style="dim")
     parts += [head, Text(tr.title(info), style="bold")]
     if tr.summary(info):
         parts.append(Text(tr.summary(info)))
+    kind = getattr(info, "kind", "theorem")
 
     section("statement")
     parts.append(Text(tr.text(info.statement, info)))
@@ -40,11 +42,17 @@ def explain_page(audit: AuditResult, dependants: Sequence[str], tr: Translator |
     if formula:
         parts.append(Padding(Text(formula), (1, 0, 0, 2)))
 
-    section("premises")
-    parts += [Text(f"• {tr.text(p, info)}") for p in info.premises]
+    if kind != "theorem":
+        parts += _kind_section(info, tr)
+    if info.premises:
+        section("premises")
+        parts += [Text(f"• {tr.text(p, info)}") for p in info.premises]
+    if kind != "theorem" and not info.has_check:
+        parts += _closing(info, result, dependants, tr)
+        return Group(*parts)
 
     section("derivation")
-    parts.append(proof_cell(result.proof, tr))
+    parts.append(proof_cell(result.proof, tr, info.kind))
     if result.proof.status == "none":
         parts.append(Text(f"{tr.ui('reason')}: {tr.text(result.proof.reason or '', info)}",
                           style="yellow"))
@@ -113,15 +121,45 @@ def explain_page(audit: AuditResult, dependants: Sequence[str], tr: Translator |
         parts.append(Text(f"    {tr.ui('randomized check')}: {tr.ui(foil.empirical.status)} — "
                           f"{foil.empirical.headline}", style="dim"))
 
-    if info.sources or info.depends_on or dependants:
-        section("sources and related claims")
+    parts += _closing(info, result, dependants, tr)
+    return Group(*parts)
+
+
+def _kind_section(info, tr: Translator) -> list[RenderableType]:
+    """What a heuristic or cited claim rests on: its reason, its sources with their locators,
+    the measurement it reports, the passages that anchor it, the works it is not from."""
+    kind = info.kind
+    parts: list[RenderableType] = [Rule(tr.ui("why this is not verified" if kind == "heuristic"
+                                              else "what it is cited from"), align="left")]
+    if info.reason:
+        parts.append(Text(f"{tr.ui('reason')}: {tr.text(info.reason, info)}", style="yellow"))
     for source in info.sources:
-        parts.append(Text(f"• {source.citation}" + (f"  {source.link}" if source.link else "")))
+        parts.append(Text(f"• {source.shown}" + (f"  {source.link}" if source.link else "")))
+        if source.unverified:
+            parts.append(Text(f"    {tr.ui('not verified')}: {source.unverified}", style="yellow"))
+    if info.reported:
+        parts.append(Text(f"{tr.ui('reported')}: {tr.text(info.reported, info)}"))
+    for source, why in info.not_in:
+        parts.append(Text(f"{tr.ui('not from')} {source.shown}: {tr.text(why, info)}",
+                          style="magenta"))
+    for passage in info.passages:
+        terms = " · ".join(" | ".join(t) for t in passage.terms)
+        parts.append(Text(f"{tr.ui('anchored by')} §{passage.section or info.section}: {terms}",
+                          style="dim"))
+    return parts
+
+
+def _closing(info, result, dependants, tr: Translator) -> list[RenderableType]:
+    parts: list[RenderableType] = []
+    cited = getattr(info, "kind", "theorem") != "theorem"  # its sources are shown above
+    if (info.sources and not cited) or info.depends_on or dependants:
+        parts.append(Rule(tr.ui("sources and related claims"), align="left"))
+    for source in () if cited else info.sources:
+        parts.append(Text(f"• {source.shown}" + (f"  {source.link}" if source.link else "")))
     if info.depends_on:
         parts.append(Text(f"{tr.ui('builds on')}: " + ", ".join(info.depends_on)))
     if dependants:
         parts.append(Text(f"{tr.ui('used by')}: " + ", ".join(dependants)))
     parts.append(Text(f"{tr.ui('defined in')} {info.path}:{info.line}", style="dim"))
-    parts.append(Text(f"{tr.ui('reproduce')}: {result.reproduce}",
-                      style="dim"))
-    return Group(*parts)
+    parts.append(Text(f"{tr.ui('reproduce')}: {result.reproduce}", style="dim"))
+    return parts

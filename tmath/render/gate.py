@@ -21,6 +21,8 @@ MARK = {
     "inaccurate": ("✗", "red"), "missing": ("✗", "red"), "unverified": ("!", "red"),
     "changed": ("≠", "red"), "unknown": ("?", "red"), "uncovered": ("–", "yellow"),
     "unreadable": ("?", "red"), "unbound": ("✗", "red"), "too-large": ("✗", "red"),
+    "anchored": ("✓", "green"), "authors": ("✗", "red"), "year": ("✗", "red"),
+    "title": ("✗", "red"), "misattributed": ("✗", "red"), "shortened": ("–", "yellow"),
 }
 SHORT = 90
 
@@ -41,6 +43,12 @@ def describe(finding: Finding) -> str:
     f = finding
     if f.kind in ("anchor", "claim", "document"):
         return f.detail
+    if f.kind == "statement":
+        if f.status == "anchored":
+            return f"{f.label} ({f.located})"
+        return f"{f.label}: {f.detail}"
+    if f.kind == "citation":
+        return f"{_short(f.printed, 70)}: {f.detail}"
     if f.kind == "figure":
         if f.status == "missing" or f.printed is None:
             return f"{f.label}: {f.detail}"
@@ -94,8 +102,9 @@ def report_renderables(report: Report) -> list[Any]:
             header.append(f"§{number} {section.title if section else ''}", style="bold")
             if section is not None:
                 percent = section.percent
-                cover = "no formulas or figures" if percent is None else \
-                    f"coverage {percent:.0f}% ({section.covered}/{section.total})"
+                parts_shown = ", ".join(f"{c}/{t} {k}s" for k, c, t in section.by_kind if t)
+                cover = "no formulas, figures or statements" if percent is None else \
+                    f"coverage {percent:.0f}% ({section.covered}/{section.total}: {parts_shown})"
                 claims = f"{len(section.claims)} claim(s)" if section.claims else "no claims"
                 header.append(f"  · {cover} · {claims}",
                               style="yellow" if not section.claims else "dim")
@@ -120,6 +129,7 @@ def report_renderables(report: Report) -> list[Any]:
 def summary_text(report: Report) -> Group:
     s = report.summary()
     fig, form = s["figures"], s["formulas"]
+    stmt, cit = s["statements"], s["citations"]
     unreadable = f" · {fig['unreadable']} unreadable" if fig["unreadable"] else ""
     unverified_formulas = f" · {form['unverified']} unverified" if form["unverified"] else ""
     lines = [
@@ -128,6 +138,15 @@ def summary_text(report: Report) -> Group:
              f"formulas: {form['covered']} covered · {form['changed']} changed · "
              f"{form['uncovered']} uncovered · {form['missing']} missing{unverified_formulas}"),
     ]
+    if sum(stmt.values()):
+        lines.append(Text(f"statements: {stmt['anchored']} anchored · {stmt['missing']} "
+                          f"missing · {stmt['unverified']} unverified"))
+    if cit["checked"] or cit["unknown"]:
+        wrong = sum(cit[k] for k in ("authors", "year", "title", "misattributed"))
+        lines.append(Text(f"citations: {cit['checked']} checked · {cit['right']} right · "
+                          f"{wrong} finding(s) · {cit['shortened']} shortened title(s) · "
+                          f"{cit['unknown']} naming a work no claim records",
+                          style="red" if wrong else ""))
     coverage = "n/a (nothing to check)" if report.coverage is None else \
         f"{report.coverage:.1f}% ({report.covered}/{report.total})"
     below = not report.coverage_ok
@@ -146,7 +165,8 @@ def summary_text(report: Report) -> Group:
     failures = report.failures
     if report.passed:
         lines.append(Text("PASSED: every figure accurate, no formula changed or missing, "
-                          "every claim verified, coverage met", style="bold green"))
+                          "every statement anchored, no citation wrong, every claim verified, "
+                          "coverage met", style="bold green"))
     else:
         reasons = [f"{n} {status} {kind}(s)" for (kind, status), n in _tally(failures).items()]
         if below:
@@ -213,8 +233,8 @@ def report_junit(report: Report) -> str:
         if findings is None:
             _coverage_case(suite, report, counts)
         for f in findings or ():
-            if f.kind == "figure":
-                what = f.label
+            if f.kind in ("figure", "statement", "citation"):
+                what = _short(f.label, 60)
             elif f.kind == "formula":
                 what = _short(f.formula or f.recorded, 60)
             else:
@@ -290,8 +310,11 @@ def report_github(report: Report) -> str:
         coverage = "n/a" if report.coverage is None else f"{report.coverage:.1f}%"
         out.append(f"::error title=tmath%3A coverage::{_data(f'coverage {coverage} is below the minimum {report.min_coverage:g}%')}")
     s = report.summary()
-    counts = ", ".join(f"{n} {status} {kind}" for kind in ("figures", "formulas")
+    counts = ", ".join(f"{n} {status} {kind}" for kind in ("figures", "formulas", "statements")
                        for status, n in s[kind].items() if n)
+    wrong = sum(s["citations"][k] for k in ("authors", "year", "title", "misattributed"))
+    if wrong:
+        counts += f", {wrong} wrong citation(s)"
     coverage = "n/a" if report.coverage is None else f"{report.coverage:.1f}%"
     out.append(f"tmath check: {'passed' if report.passed else 'failed'} ({counts or 'nothing found'}; "
                f"coverage {coverage})")

@@ -40,8 +40,30 @@ def _finite(x: Any) -> Any:
 def claim_listing(specs: Sequence[ClaimInfo]) -> list[dict[str, Any]]:
     return [{"id": s.id, "section": s.section, "title": s.title, "tags": list(s.tags),
              "statement": s.statement, "depends_on": list(s.depends_on),
-             "proof": "none" if s.no_proof else "symbolic", "path": s.path}
+             "proof": "none" if s.no_proof else "symbolic", "path": s.path, **kind_fields(s)}
             for s in specs]
+
+
+def source_json(source: Any) -> dict[str, Any]:
+    """A claim's source with its bibliographic facts and locator."""
+    return {"citation": source.citation, "locator": source.locator or None,
+            "authors": list(source.authors), "title": source.title or None,
+            "year": source.year, "venue": source.venue or None, "arxiv": source.arxiv,
+            "doi": source.doi, "url": source.link, "verified": not source.unverified,
+            "unverified": source.unverified or None}
+
+
+def kind_fields(info: ClaimInfo) -> dict[str, Any]:
+    """What a claim's kind adds to its JSON: the kind, its reason or reported number, its
+    sources, the passages that anchor it and the works it is not from."""
+    return {"kind": getattr(info, "kind", "theorem"), "reason": getattr(info, "reason", None),
+            "reported": getattr(info, "reported", "") or None,
+            "sources": [source_json(x) for x in info.sources],
+            "passages": [{"section": p.section or info.section,
+                          "terms": [list(t) for t in p.terms]}
+                         for p in getattr(info, "passages", ())],
+            "not_in": [{"source": source_json(x), "why": why}
+                       for x, why in getattr(info, "not_in", ())]}
 
 
 def load_errors(errors: Sequence[LoadError]) -> list[dict[str, Any]]:
@@ -57,12 +79,14 @@ def verify_document(results: Sequence[ClaimResult], seed: int, seconds: float,
         "seed": seed,
         "alpha_per_claim": ALPHA_PER_CLAIM,
         "suite_false_alarm_bound": ALPHA_PER_CLAIM * statistical,
-        "claims": [r.to_dict() for r in results],
+        "claims": [{**r.to_dict(), **kind_fields(r.info)} for r in results],
         "load_errors": load_errors(errors),
         "summary": {
             "total": len(results),
-            **{v: verdicts.count(v) for v in ("verified", "heuristic", "failed", "error",
-                                              "blocked", "timeout")},
+            **{v: verdicts.count(v) for v in ("verified", "heuristic", "cited", "failed",
+                                              "error", "blocked", "timeout")},
+            "kinds": {k: sum(getattr(r.info, "kind", "theorem") == k for r in results)
+                      for k in ("theorem", "heuristic", "empirical", "fact")},
             "proofs": {level: sum(r.proof.status == level for r in results)
                        for level in ("proved", "proved-assuming", "proved-for-cases", "none",
                                      "failed", "error")},

@@ -20,8 +20,8 @@ from tmath.i18n import Translator
 if TYPE_CHECKING:
     from tmath.engine.results import AuditResult
 
-STATUS_CLASS = {"verified": "ok", "heuristic": "warn", "failed": "bad", "error": "bad",
-                "blocked": "bad", "timeout": "bad"}
+STATUS_CLASS = {"verified": "ok", "heuristic": "warn", "cited": "warn", "failed": "bad",
+                "error": "bad", "blocked": "bad", "timeout": "bad"}
 STEP_MARK = {kind: mark for kind, (mark, _) in TERMINAL_MARKS.items()}
 
 CSS = """
@@ -153,7 +153,7 @@ def _html_claim(audit: AuditResult, tr: Translator, picture: bytes | None) -> st
     parts.append("</ul></details>")
     if info.sources:
         parts.append("<p class=\"meta\">" + "<br>".join(
-            _e(s.citation) + (f" — <a href=\"{_e(s.link)}\">{_e(s.link)}</a>" if s.link else "")
+            _e(s.shown) + (f" — <a href=\"{_e(s.link)}\">{_e(s.link)}</a>" if s.link else "")
             for s in info.sources) + "</p>")
     parts.append("</div>")
     return "\n".join(parts)

@@ -11,7 +11,7 @@ from rich.text import Text
 from tmath.engine.figures import show_values
 from tmath.i18n import Translator
 from tmath.engine.model import ClaimInfo
-from tmath.render import CHECK_MARK, LEVELS, PROOF_MARK, VERDICT_STYLE, sci
+from tmath.render import CHECK_MARK, LEVELS, PROOF_MARK, VERDICT_STYLE, kind_label, sci
 from tmath.engine.results import PASSING
 from tmath.defaults import ALPHA_PER_CLAIM
 
@@ -24,22 +24,26 @@ def claims_table(infos: Sequence[ClaimInfo], tr: Translator | None = None) -> Ta
     table = Table(box=None, header_style="bold", pad_edge=False)
     table.add_column(tr.ui("claim"), no_wrap=True)
     table.add_column("§", no_wrap=True)
-    for column in ("title", "tags", "proof"):
+    for column in ("title", "tags", "kind"):
         table.add_column(tr.ui(column), overflow="fold")
     for info in infos:
-        kind = tr.ui("none (heuristic)" if info.no_proof else "symbolic")
+        kind = tr.ui(kind_label(info))
+        if getattr(info, "kind", "theorem") == "theorem" and info.no_proof:
+            kind = tr.ui("none (heuristic)")
         table.add_row(info.id, info.section, Text(tr.title(info)), Text(", ".join(info.tags)),
                       kind)
     return table
 
 
-def proof_cell(proof: ProofResult, tr: Translator | None = None) -> Text:
+def proof_cell(proof: ProofResult, tr: Translator | None = None, kind: str = "theorem") -> Text:
     tr = tr or Translator()
     mark, style = PROOF_MARK[proof.status]
     if proof.status == "proved-for-cases":
         label = f"{tr.ui('proved for')} {proof.cases}"
+    elif proof.status == "none":
+        label = tr.ui("none (cited)" if kind in ("fact", "empirical") else "none (heuristic)")
     else:
-        label = tr.ui("none (heuristic)" if proof.status == "none" else proof.status)
+        label = tr.ui(proof.status)
     return Text(f"{mark} {label}", style=style)
 
 
@@ -53,8 +57,13 @@ def check_cell(empirical: EmpiricalResult, tr: Translator | None = None) -> Text
     mark, style = CHECK_MARK[empirical.status]
     passed = sum(t.passed for t in empirical.tests)
     if empirical.reason:
-        return Text(f"{mark} {empirical.reason}", style=style)
+        reason = tr.ui(empirical.reason) if tr and empirical.status == "none" \
+            else empirical.reason
+        return Text(f"{mark} {reason}", style=style)
     failed = [t for t in empirical.tests if not t.passed]
+    if not empirical.tests:
+        return Text(f"{mark} {tr.ui('no tests recorded') if tr else 'no tests recorded'}",
+                    style=style)
     shown = failed[0] if failed else empirical.tests[0]
     return Text(f"{mark} {passed}/{len(empirical.tests)} · {shown.summary}", style=style)
 
@@ -80,7 +89,7 @@ def verify_table(results: Sequence[ClaimResult], tr: Translator | None = None) -
         claim_text = Text(r.info.id, style=VERDICT_STYLE[r.verdict])
         if r.verdict == "blocked":
             claim_text.append(f" ({tr.ui('blocked')}: {', '.join(r.blocked_by)})", style="red")
-        table.add_row(claim_text, r.info.section, proof_cell(r.proof, tr),
+        table.add_row(claim_text, r.info.section, proof_cell(r.proof, tr, r.info.kind),
                       check_cell(r.empirical, tr), figures_cell(r),
                       tr.ui("cached") if r.cached else f"{r.seconds:.1f}s")
     return table
@@ -89,14 +98,15 @@ def verify_table(results: Sequence[ClaimResult], tr: Translator | None = None) -
 def verify_summary(results: Sequence[ClaimResult], seed: int, seconds: float,
                    load_errors: int = 0) -> Group:
     counts = {v: sum(r.verdict == v for r in results)
-              for v in ("verified", "heuristic", "failed", "error", "blocked", "timeout")}
+              for v in ("verified", "heuristic", "cited", "failed", "error", "blocked",
+                        "timeout")}
     parts = [f"{counts['verified']} verified"]
     parts += [f"{n} {v}" for v, n in counts.items() if v != "verified" and n]
     if not counts["failed"] and not counts["error"]:
         parts.insert(1, "0 failed")
     bound = ALPHA_PER_CLAIM * sum(1 for r in results if r.empirical.alpha > 0)
     parts += [f"seed {seed}", f"suite false-alarm bound {sci(bound)}", f"{seconds:.1f} s"]
-    style = "green" if counts["verified"] + counts["heuristic"] == len(results) else "red"
+    style = "green" if sum(counts[v] for v in PASSING) == len(results) else "red"
     lines: list[Text] = [Text(" · ".join(parts), style=f"bold {style}")]
     levels = {level: sum(r.proof.status == level for r in results) for level in LEVELS}
     lines.append(Text("proofs: " + " · ".join(f"{n} {level}" for level, n in levels.items() if n),
@@ -104,6 +114,12 @@ def verify_summary(results: Sequence[ClaimResult], seed: int, seconds: float,
     for r in results:
         if r.proof.status in ("proved-assuming", "proved-for-cases") and r.proof.rests_on:
             lines.append(Text(f"  {r.info.id} rests on: {rests_on_text(r.proof)}", style="cyan"))
+    by_kind = {k: sum(getattr(r.info, "kind", "theorem") == k for r in results)
+               for k in ("theorem", "heuristic", "empirical", "fact")}
+    if any(by_kind[k] for k in ("heuristic", "empirical", "fact")):
+        lines.append(Text("kinds: " + " · ".join(f"{n} {k}" for k, n in by_kind.items() if n)
+                          + " (only a theorem can be verified; empirical results and facts "
+                            "are cited)", style="dim"))
     wrong = [(r.info.id, f) for r in results for f in r.wrong_figures]
     total = sum(len(r.figures) for r in results)
     if total:
@@ -132,6 +148,12 @@ def audit_table(audits: Sequence[AuditResult]) -> Group:
     for column in ("claim", "foil", "proof", "randomized check"):
         table.add_column(column, overflow="fold")
     for audit in audits:
+        if not getattr(audit.info, "has_check", True):
+            table.add_row(Text(audit.info.id, style="green" if audit.strong else "red"),
+                          Text(f"(nothing to audit: {kind_label(audit.info)})", style="dim"),
+                          proof_cell(audit.statement.proof, kind=audit.info.kind),
+                          check_cell(audit.statement.empirical))
+            continue
         if audit.statement.verdict not in PASSING:
             table.add_row(Text(audit.info.id, style="red"), "(the statement itself)",
                           proof_cell(audit.statement.proof), check_cell(audit.statement.empirical))
@@ -179,7 +201,9 @@ def audit_summary(audits: Sequence[AuditResult], seconds: float) -> Text:
     weak = [a.info.id for a in audits if not a.strong]
     inert = sum(len(a.inert_tests) for a in audits)
     tests = sum(len(a.tests) for a in audits)
-    text = f"{len(audits)} claims · {foils} foils · {tests} tests, {inert} inert · "
+    unchecked = sum(1 for a in audits if not getattr(a.info, "has_check", True))
+    text = f"{len(audits)} claims · {foils} foils · {tests} tests, {inert} inert · " + (
+        f"{unchecked} with no check to audit · " if unchecked else "")
     if weak:
         return Text(text + f"{len(weak)} weak: {', '.join(weak)} · {seconds:.1f} s", style="bold red")
     return Text(text + f"every foil rejected by both checks · {seconds:.1f} s", style="bold green")

@@ -1,0 +1,123 @@
+"""``tmath check --fix``: a diff that restates wrong figures in the printed style, and
+``--fix --write`` that applies it without losing anything else of the file."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import stat
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from test_gate import DICE_CLAIMS
+from tmath.cli import boundary
+from tmath.cli.check import check
+from tmath.exitcodes import ExitCode
+from tmath.gate.fix import restate
+
+DOCS = Path(__file__).parent / "docs"
+
+app = typer.Typer()
+
+
+@app.callback()
+def _main() -> None:
+    """A test app that registers the command the way tmath.cli does."""
+
+
+app.command("check")(boundary(check))
+runner = CliRunner()
+OMEGA = 1 / 10000 ** (510 / 512)
+
+
+@pytest.mark.parametrize("old, true, new", [
+    ("1/9770", OMEGA, "1/9647"),                       # a reciprocal: its denominator
+    ("61400", 2 * math.pi / OMEGA, "60611"),           # an integer: to the unit
+    ("61,400", 2 * math.pi / OMEGA, "60,611"),         # separators kept
+    ("1600 万", 4096**2, "1678 万"),                    # the unit kept
+    ("255/512", 0.5, "256/512"),                       # another fraction: its numerator
+    ("\\frac{1}{38}", 1 / 36, "\\frac{1}{36}"),        # LaTeX kept
+    ("[0.17, 0.20, 0.17]", [1 / 6] * 3, "[0.17, 0.17, 0.17]"),  # only the wrong entry
+    ("[≈1.00, ≈0.10]", [0.99995, 4.5e-5], "[≈1.00, ≈0.00]"),
+    ("3.6", 3.5, "3.5"), ("−0.52", -0.5, "−0.50"), ("93%", 92.0, "92%"),
+    ("1.7×10⁴", 16_000, "1.6×10⁴"), ("17k", 16_000, "16k"), ("2.0e3", 1600, "1.6e3"),
+])
+def test_a_wrong_figure_is_restated_at_its_precision_and_in_its_style(old, true, new):
+    values = true if isinstance(true, list) else [true]
+    assert restate(old, values) == new
+
+
+def test_a_figure_that_cannot_be_restated_is_left_alone():
+    assert restate("[0.5, 0.5]", [0.2, 0.3, 0.5]) is None  # three values, two printed
+    assert restate("1/3", [0.0]) in (None, "0/3")
+
+
+@pytest.fixture
+def dice(claims_dir):
+    return claims_dir({"dice_claims.py": DICE_CLAIMS})
+
+
+def planted(tmp_path: Path, newline: str = "\n", bom: bool = False) -> tuple[Path, str]:
+    text = (DOCS / "dice.txt").read_text(encoding="utf-8")
+    wrong = text.replace("平均点数就是 3.5", "平均点数就是 3.6").replace("1/36", "1/38")
+    path = tmp_path / "dice.txt"
+    data = wrong.replace("\n", newline).encode("utf-8")
+    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + data)
+    return path, text
+
+
+def test_fix_prints_a_unified_diff_and_changes_nothing(dice, tmp_path):
+    path, _ = planted(tmp_path)
+    before = path.read_bytes()
+    result = runner.invoke(app, ["check", str(path), "--claims", str(dice), "--fix", "-j", "1"])
+    assert result.exit_code == ExitCode.FAILED  # there is something to fix
+    diff = result.stdout
+    assert diff.startswith(f"--- {path}\n+++ {path}\n") and "@@" in diff
+    assert "-换成小数，单颗骰子的平均点数就是 3.6。" in diff
+    assert "+换成小数，单颗骰子的平均点数就是 3.5。" in diff
+    assert "1/38" in diff and "+同时掷出两个六的机会是 1/36。" in diff
+    assert path.read_bytes() == before
+    assert "2 figure(s) would be fixed" in result.output
+
+
+def test_fix_on_an_accurate_document_prints_nothing_and_passes(dice):
+    result = runner.invoke(app, ["check", str(DOCS / "dice.txt"), "--claims", str(dice), "--fix",
+                                 "-j", "1"])
+    assert result.exit_code == ExitCode.OK and result.stdout == ""
+
+
+@pytest.mark.parametrize("newline, bom", [("\n", False), ("\r\n", True)])
+def test_fix_write_applies_it_keeping_line_endings_and_byte_order_mark(dice, tmp_path, newline,
+                                                                       bom):
+    path, text = planted(tmp_path, newline, bom)
+    path.chmod(0o640)
+    result = runner.invoke(app, ["check", str(path), "--claims", str(dice), "--fix", "--write",
+                                 "-f", "json", "-j", "1"])
+    assert result.exit_code == ExitCode.OK, result.output
+    expected = (b"\xef\xbb\xbf" if bom else b"") + text.replace("\n", newline).encode("utf-8")
+    assert path.read_bytes() == expected
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640  # permissions kept
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dice.txt", "user_claims"]  # no temp file
+    after = json.loads(result.stdout)
+    assert after["summary"]["figures"]["inaccurate"] == 0
+    assert after["summary"]["figures"]["missing"] == 0 and after["summary"]["passed"]
+
+
+def test_fix_write_refuses_a_read_only_document(dice, tmp_path):
+    path, _ = planted(tmp_path)
+    path.chmod(0o444)
+    before = path.read_bytes()
+    result = runner.invoke(app, ["check", str(path), "--claims", str(dice), "--fix", "--write",
+                                 "-j", "1"])
+    if os.geteuid() == 0:
+        assert result.exit_code == ExitCode.USAGE, result.output  # refused by its mode, even for root
+    assert "read-only" in result.output and path.read_bytes() == before
+
+
+def test_write_without_fix_is_a_usage_error(dice):
+    result = runner.invoke(app, ["check", str(DOCS / "dice.txt"), "--claims", str(dice), "--write"])
+    assert result.exit_code == ExitCode.USAGE and "--fix --write" in result.output

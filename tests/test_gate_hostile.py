@@ -1,0 +1,288 @@
+"""The gate fails closed and stays bounded: claims that do not verify, NaN and huge figures,
+unreadable numbers, UTF-16 documents, control characters, and output CI servers accept."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from tmath.cli import boundary
+from tmath.cli.check import check
+from tmath.engine.figures import compare, parse_printed
+from tmath.engine.model import Figure
+from tmath.exitcodes import ExitCode
+from tmath.gate.formulas import normalise, parts
+from tmath.render.gate import _data
+
+SCHEMAS = Path(__file__).parent / "schemas"
+
+app = typer.Typer()
+
+
+@app.callback()
+def _main() -> None:
+    """A test app that registers the command the way tmath.cli does."""
+
+
+app.command("check")(boundary(check))
+runner = CliRunner()
+
+HEADER = '''
+import math
+import sympy as sp
+from tmath import Figure, Foil, Statement, claim
+from tmath.engine.experiment import tolerance
+
+E = sp.Symbol("E[X]")
+k = sp.Symbol("k", integer=True, positive=True)
+MEAN = r"E[X] = \\frac{1+2+3+4+5+6}{6} = \\frac{7}{2}"
+'''
+
+
+def die_claim(id: str = "die-mean", value: str = "sp.Rational(7, 2)", figures: str = "()",
+              formulas: str = "(MEAN,)", section: str = "1") -> str:
+    """A claim that E[X] of a die is ``value`` (true for 7/2; false otherwise: then the proof
+    and the check both fail)."""
+    return f'''
+@claim(id="{id}", title="mean of a die", section="{section}",
+       statement=Statement("E[X] = {value}", {value}, lhs=E),
+       premises=("X is uniform on 1..6",), foils=(Foil("E[X] = 3", sp.Integer(3)),),
+       figures={figures}, formulas={formulas})
+class C_{id.replace("-", "_")}:
+    """The faces averaged."""
+    def prove(self, value, proof):
+        proof.conclude(value, proof.chain(sp.Sum(k, (k, 1, 6)) / 6, "E[X]").evaluate("sum"))
+
+    def check(self, value, experiment):
+        experiment.close(sum(range(1, 7)) / 6, float(value), tolerance(7, 22.0), "mean of faces")
+'''
+
+
+DOC = """# Dice
+
+## 1. One die
+
+$$E[X] = \\frac{1+2+3+4+5+6}{6} = \\frac{7}{2}$$
+
+As a decimal the mean is 3.5, and EXTRA.
+"""
+
+
+def doc(extra: str) -> str:
+    return DOC.replace("EXTRA", extra)
+
+
+def run(path: Path, folder: Path, *args: str):
+    return runner.invoke(app, ["check", str(path), "--claims", str(folder), "--no-builtin",
+                               "-j", "1", *args])
+
+
+def report(path: Path, folder: Path, *args: str) -> tuple[int, dict]:
+    result = run(path, folder, "-f", "json", *args)
+    assert result.exit_code in (0, 1), result.output
+    return result.exit_code, json.loads(result.stdout)
+
+
+def write(tmp_path: Path, text: str, name: str = "doc.md") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+# -- fail closed -------------------------------------------------------------------------------------
+
+def test_a_claim_that_does_not_verify_makes_its_formula_unverified_and_fails(claims_dir, tmp_path):
+    folder = claims_dir({"c.py": HEADER + die_claim(value="sp.Integer(3)")})
+    path = write(tmp_path, doc("nothing more"))
+    code, rep = report(path, folder)
+    assert code == ExitCode.FAILED
+    [formula] = [f for f in rep["findings"] if f["kind"] == "formula"]
+    assert formula["status"] == "unverified" and "die-mean (failed)" in formula["detail"]
+    [entry] = rep["summary"]["unverified_claims"]
+    assert entry["claim"] == "die-mean" and entry["verdict"] == "failed"
+    assert f"--claims {folder}" in entry["reproduce"]  # the reproduce command loads the folder
+    table = run(path, folder)
+    assert table.exit_code == ExitCode.FAILED
+    assert "not verified: die-mean" in table.stdout and "PASSED" not in table.stdout
+
+
+def test_a_pinned_claim_that_fails_fails_the_gate(claims_dir, tmp_path):
+    folder = claims_dir({"c.py": HEADER + die_claim() + die_claim(
+        "die-mean-wrong", "sp.Integer(3)", formulas="()", section="2")})
+    text = doc("see below") + "\n## 2. Pinned\n\n<!-- tmath: die-mean-wrong -->\nA claim.\n"
+    code, rep = report(write(tmp_path, text), folder)
+    assert code == ExitCode.FAILED
+    [claim] = [f for f in rep["findings"] if f["kind"] == "claim"]
+    assert claim["status"] == "unverified" and claim["claim"] == "die-mean-wrong"
+    assert claim["line"] == text.split("\n").index("<!-- tmath: die-mean-wrong -->") + 1
+
+
+def test_a_figure_of_a_claim_that_does_not_verify_is_unverified(claims_dir, tmp_path):
+    figure = '(Figure("mean", "3.5", near="the mean is", compute=lambda: 3.5),)'
+    folder = claims_dir({"c.py": HEADER + die_claim(value="sp.Integer(3)", figures=figure)})
+    code, rep = report(write(tmp_path, doc("so on")), folder)
+    [fig] = [f for f in rep["findings"] if f["kind"] == "figure"]
+    assert code == ExitCode.FAILED and fig["status"] == "unverified" and fig["printed"] == "3.5"
+
+
+@pytest.mark.parametrize("value, what", [("float('nan')", "nan"), ("math.inf", "inf"),
+                                         ("10**400", "does not fit a float")])
+def test_nan_inf_and_huge_true_values_are_one_unverified_finding(claims_dir, tmp_path, value, what):
+    figures = (f'(Figure("mean", "3.5", near="the mean is", compute=lambda: {value}),'
+               ' Figure("faces", "6", near="has", compute=lambda: 6))')
+    folder = claims_dir({"c.py": HEADER + die_claim(figures=figures)})
+    text = doc("a die has 6 faces")
+    result = run(write(tmp_path, text), folder, "-f", "json")
+    assert result.exit_code == ExitCode.FAILED and "Traceback" not in result.output
+    rep = json.loads(result.stdout)
+    statuses = {f["label"]: (f["status"], f["detail"]) for f in rep["findings"]
+                if f["kind"] == "figure"}
+    assert statuses["mean"][0] == "unverified" and what in statuses["mean"][1]
+    assert statuses["faces"][0] == "unverified"  # the claim errored: nothing of it passes
+    assert run(write(tmp_path, text), folder).exit_code == ExitCode.FAILED  # table too
+
+
+def test_an_unreadable_printed_figure_is_one_finding_and_the_claim_still_verifies(claims_dir,
+                                                                                   tmp_path):
+    figures = ('(Figure("mean", "about three and a half", near="the mean is", compute=lambda: 3.5),'
+               ' Figure("faces", "about 6", near="has", compute=lambda: 6))')
+    folder = claims_dir({"c.py": HEADER + die_claim(figures=figures)})
+    code, rep = report(write(tmp_path, doc("a die has 6 faces")), folder)
+    assert rep["summary"]["unverified_claims"] == []  # the claim verified
+    faces = next(f for f in rep["findings"] if f.get("label") == "faces")
+    assert faces["status"] == "accurate"  # "about 6" is read
+
+
+def test_an_unreadable_number_in_the_document_is_one_unreadable_finding(claims_dir, tmp_path):
+    figures = '(Figure("mean", "3.5", near="the mean is", compute=lambda: 3.5),)'
+    folder = claims_dir({"c.py": HEADER + die_claim(figures=figures)})
+    huge = "1" + "0" * 1200
+    text = doc("x").replace("the mean is 3.5", f"the mean is {huge}")
+    result = run(write(tmp_path, text), folder, "-f", "json")
+    assert result.exit_code == ExitCode.FAILED and "Traceback" not in result.output
+    [fig] = [f for f in json.loads(result.stdout)["findings"] if f["kind"] == "figure"]
+    assert fig["status"] == "unreadable" and "1201 digits" in fig["detail"]
+
+
+def test_huge_printed_numbers_have_finite_correct_tolerances():
+    big = "1" + "0" * 400  # 10^400: an OverflowError before
+    [p] = parse_printed(big)
+    assert p.exact == 10**400 and p.exact_half == 5 * 10**399
+    assert compare(Figure("big", big, lambda: 1e300)).status == "inaccurate"
+    third = "1" * 400 + "/" + "3" * 400  # = 1/3 to 400 digits: an infinite tolerance before
+    [q] = parse_printed(third)
+    assert 0 < q.exact_half < Fraction(1, 10**399)  # finite, and as tight as 400 digits are
+    assert compare(Figure("third", third, lambda: 1 / 3)).status == "accurate"
+    assert compare(Figure("third", third, lambda: 0.3334)).status == "inaccurate"
+
+
+@pytest.mark.parametrize("printed, value", [
+    ("about 16", 16.2), ("~16", 16.2), ("约 16", 16.2), ("16 左右", 16.2), ("≈16", 16.2),
+    ("1.6×10⁴", 16_300), ("1.6e4", 16_300), ("16k", 16_300), ("1.6 \\times 10^{4}", 16_300),
+    ("92%", 92.2), ("1600 万", 16_000_100), ("−0.5", -0.52),
+])
+def test_figures_as_people_write_them(printed, value):
+    assert compare(Figure("f", printed, lambda: value)).status == "accurate"
+    assert compare(Figure("f", printed, lambda: value * 1.2)).status == "inaccurate"
+
+
+def test_a_rough_figure_states_its_tolerance():
+    rough = Figure("entries", "1600 万", lambda: 4096**2, rough="rounded to two digits",
+                   rel_tol=0.05)
+    result = compare(rough)
+    assert result.status == "accurate" and "±5%" in result.tolerance
+    assert compare(Figure("entries", "1600 万", lambda: 4096**2)).status == "inaccurate"
+
+
+# -- formulas: rows, links, spellings ---------------------------------------------------------------
+
+def test_a_recorded_formula_matches_a_row_or_a_link_and_spellings_that_mean_the_same():
+    block = (r"\begin{aligned} E[X] &= \frac{1+2+3+4+5+6}{6} \\ &= \frac{21}{6} \\ "
+             r"&= \tfrac{7}{2} \end{aligned}")
+    found = {p.norm for p in parts(block)}
+    assert normalise(r"E[X] = \frac{7}{2}") not in found  # not a link: it skips two steps
+    assert normalise(r"\frac{21}{6} = \frac{7}{2}") in found  # one link (rows continue the chain)
+    assert normalise(r"E[X] = \frac{1+2+3+4+5+6}{6} = \frac{21}{6}") in found  # a run of links
+    cases = r"M_{ij} = \begin{cases} 0 & i \geq j \\ -\infty & i < j \end{cases}"
+    assert normalise(r"-\infty & i < j".replace("&", "")) in {p.norm for p in parts(cases)}
+    same = [r"\left( \frac{a}{b} \right)^{2} \cdot c", r"(\dfrac{a}{b})^2 c",
+            r"\left(\tfrac{a}{b}\right)^2\, c ,"]
+    assert len({normalise(f) for f in same}) == 1
+    assert normalise("2 \\cdot 3") != normalise("23")  # a product of numbers keeps its dot
+
+
+def test_a_formula_recorded_as_one_link_covers_its_aligned_block(claims_dir, tmp_path):
+    folder = claims_dir({"c.py": HEADER + die_claim(formulas=r'(r"\frac{21}{6} = \frac{7}{2}",)')})
+    text = ("# Dice\n\n## 1. One die\n\n$$\\begin{aligned}\nE[X] &= \\frac{1+2+3+4+5+6}{6} \\\\\n"
+            "&= \\frac{21}{6} \\\\\n&= \\frac{7}{2}\n\\end{aligned}$$\n")
+    code, rep = report(write(tmp_path, text), folder)
+    [formula] = [f for f in rep["findings"] if f["kind"] == "formula"]
+    assert code == ExitCode.OK and formula["status"] == "covered"
+    changed = text.replace("\\frac{21}{6} \\\\", "\\frac{22}{6} \\\\")
+    code, rep = report(write(tmp_path, changed), folder)
+    [formula] = [f for f in rep["findings"] if f["kind"] == "formula"]
+    assert code == ExitCode.FAILED and formula["status"] == "changed"
+
+
+# -- documents and output formats -----------------------------------------------------------------
+
+@pytest.mark.parametrize("encoding, bom", [("utf-16", True), ("utf-16-le", False),
+                                           ("utf-16-be", False), ("utf-32", True)])
+def test_a_utf16_document_is_named_as_such(tmp_path, encoding, bom):
+    path = tmp_path / "notes.md"
+    path.write_bytes("# 一、骰子\n\n平均点数是 3.5，more text here.\n".encode(encoding))
+    result = runner.invoke(app, ["check", str(path)])
+    assert result.exit_code == ExitCode.USAGE
+    assert "UTF-16" in result.output or "UTF-32" in result.output
+    assert "NUL" not in result.output and "iconv -f" in result.output
+    assert ("byte-order mark" in result.output) == bom
+
+
+def _failing_report(claims_dir, tmp_path, name: str = "doc.md") -> Path:
+    figures = '(Figure("mean", "3.5", near="the mean is", compute=lambda: 3.5),)'
+    folder = claims_dir({"c.py": HEADER + die_claim(figures=figures)
+                         + die_claim("die-mean-wrong", "sp.Integer(3)", formulas="()", section="2")})
+    text = (doc("control chars \x1b[31m\x07 stay out").replace("is 3.5", "is 3.6")
+            + "\n$$a^2 + b^2 = c^2$$\n\n## 2. Pinned\n\n<!-- tmath: die-mean-wrong -->\ntext\n"
+            "<!-- tmath: no-such-claim -->\n")
+    return folder, write(tmp_path, text, name)
+
+
+@pytest.mark.parametrize("schema", ["junit-10.xsd", "JUnit-ant.xsd"])
+def test_junit_validates_against_the_schemas_ci_servers_use(claims_dir, tmp_path, schema):
+    etree = pytest.importorskip("lxml.etree", reason="lxml is in the test extra")
+    folder, path = _failing_report(claims_dir, tmp_path, "doc\x01 & <odd>.md")
+    result = run(path, folder, "-f", "junit", "-o", str(tmp_path / "r.xml"))
+    assert result.exit_code == ExitCode.FAILED
+    document = etree.parse(str(tmp_path / "r.xml"))
+    validator = etree.XMLSchema(etree.parse(str(SCHEMAS / schema)))
+    assert validator.validate(document), validator.error_log
+    kinds = {f.get("type") for f in document.iter("failure")}
+    assert {"inaccurate", "unverified", "unknown"} <= kinds
+    assert [s for s in document.iter("skipped")]  # the uncovered formula is a warning
+
+
+def test_a_broken_junit_document_does_not_validate():
+    """The schema check can fail: the output of the old format (no errors, file/line on the
+    test case, skipped on testsuites) is rejected."""
+    etree = pytest.importorskip("lxml.etree", reason="lxml is in the test extra")
+    old = ('<testsuites name="x" tests="1" failures="0" skipped="0"><testsuite name="s" tests="1" '
+           'failures="0" skipped="0"><testcase classname="c" name="n" file="f" line="3"/>'
+           '</testsuite></testsuites>')
+    validator = etree.XMLSchema(etree.parse(str(SCHEMAS / "junit-10.xsd")))
+    assert not validator.validate(etree.fromstring(old))
+
+
+def test_github_annotations_escape_control_characters(claims_dir, tmp_path):
+    assert _data("a\nb\rc%d\x1b\x07\u2028e") == "a%0Ab%0Dc%25d%1B%07%E2%80%A8e"
+    folder, path = _failing_report(claims_dir, tmp_path, "doc\x1b.md")
+    result = run(path, folder, "-f", "github")
+    lines = result.stdout.splitlines()
+    assert all(line.startswith("::") or line.startswith("tmath check:") for line in lines)
+    assert not any(ord(c) < 32 for line in lines for c in line)
+    assert any(line.startswith("::error") and "line=" in line for line in lines)

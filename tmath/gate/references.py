@@ -1,0 +1,174 @@
+"""Reading a document's citations: reference-list entries and mentions in the text.
+
+* A **reference entry** is a line that opens like a list item (``[4]``, ``4.``, ``-``, ``*``)
+  with a name, and holds a quoted title (“…” or "…"), often a year and an arXiv id:
+  ``[4] Tsai et al. (2019). “Transformer Dissection: …” EMNLP. arXiv:1908.11775``.
+* A **mention** names authors in the text: ``Vaswani et al. (2017)``, ``(Hinton et al.,
+  2015)``, ``Ma & Yarats (2024)``, ``Ba, Kiros & Hinton (2016)``, ``He et al. (CVPR 2016)``,
+  or a name right before a quoted title (``Jay Alammar, “The Illustrated Transformer”``). A
+  quoted text counts as the mention's title only when it follows the name (and its year)
+  within a few characters: a quotation further on is a quotation, not a title.
+
+Each citation keeps where it is (line, column, offsets), the surnames in the order written,
+whether the list ends in "et al.", the year, the title and the arXiv id. Text inside display
+formulas and code fences is not read. Every pattern is linear (no nested quantifiers), so a
+hostile document costs time in proportion to its size.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tmath.gate.document import Document
+
+MAX_TITLE = 300
+"""Characters of a quoted title read at most."""
+TITLE_GAP = 4
+"""Non-space characters allowed between a mention (and its year) and its quoted title."""
+
+_NAME = r"[A-ZÀ-Þ][\w'’\-]*\w"
+_SURNAMES = re.compile(rf"(?<![\w-])((?:{_NAME}[ \t]+)?{_NAME})"
+                       rf"(?:[ \t]+et[ \t]+al\.|((?:,[ \t]*{_NAME})*[ \t]*(?:&|\band\b)[ \t]*"
+                       rf"{_NAME}))")
+_ET_AL = re.compile(r"[ \t]+et[ \t]+al\.$")
+_YEAR_AFTER = re.compile(r"[ \t]*(?:\(([^()\n]{0,40}?)\b((?:19|20)\d\d)[a-z]?\)|,[ \t]*((?:19|20)\d\d)\b)")
+_QUOTE = re.compile(r"[“\"]([^”\"\n]{2,%d})[”\"]" % MAX_TITLE)
+_ARXIV = re.compile(r"arXiv[:\s]*((?:\d{4}\.\d{4,5})|(?:[a-z\-]+(?:\.[A-Z]{2})?/\d{7}))(?:v\d+)?",
+                    re.IGNORECASE)
+_ENTRY = re.compile(r"^\s*(?:\[\d{1,4}\]|\d{1,4}\.|[-*])\s+")
+_NAME_BEFORE_QUOTE = re.compile(rf"((?:{_NAME}[ \t]+)?{_NAME})[ \t,.:：，]*(?:在|的|博客|blog)?"
+                                rf"[ \t,.:：，]*$")
+
+
+@dataclass(frozen=True)
+class Citation:
+    """One citation of a document, as written."""
+
+    kind: str  # "reference" or "mention"
+    line: int
+    column: int
+    start: int
+    end: int
+    surnames: tuple[str, ...] = ()
+    et_al: bool = False
+    year: int | None = None
+    title: str | None = None
+    arxiv: str | None = None
+    text: str = ""
+
+    @property
+    def authors_shown(self) -> str:
+        if not self.surnames:
+            return "(no authors)"
+        if self.et_al:
+            return f"{self.surnames[0]} et al."
+        return " & ".join(self.surnames) if len(self.surnames) <= 2 else \
+            ", ".join(self.surnames[:-1]) + " & " + self.surnames[-1]
+
+
+def surname(name: str) -> str:
+    """The last word of a name (``Jay Alammar`` → ``Alammar``)."""
+    return name.split()[-1] if name.split() else name
+
+
+def _split_names(head: str, rest: str | None) -> tuple[str, ...]:
+    names = [head]
+    if rest:
+        names += [n for n in re.split(r"[ \t]*(?:,|&|\band\b)[ \t]*", rest) if n.strip()]
+    return tuple(surname(n.strip()) for n in names)
+
+
+def read_citations(document: Document) -> list[Citation]:
+    """Every reference entry and mention of a document, in document order."""
+    found: list[Citation] = []
+    text = document.masked
+    for line in range(1, document.lines + 1):
+        start = document.line_starts[line - 1]
+        content = text[start:start + len(document.line_text(line))]
+        if not content.strip() or document.in_display(start):
+            continue
+        if "$$" in content or _skipped(document, start):
+            continue
+        entry = _entry(document, line, start, content)
+        if entry is not None:
+            found.append(entry)
+            continue
+        found += _mentions(document, line, start, content)
+    return found
+
+
+def _skipped(document: Document, offset: int) -> bool:
+    """A code fence line (the document masks nothing there, so ask the raw text)."""
+    line = document.line_text(document.line_of(offset)).lstrip()
+    return line.startswith("```") or line.startswith("~~~")
+
+
+def _entry(document: Document, line: int, start: int, content: str) -> Citation | None:
+    opening = _ENTRY.match(content)
+    quote = _QUOTE.search(content)
+    arxiv = _ARXIV.search(content)
+    if not opening or not quote:
+        return None
+    before = content[opening.end():quote.start()]
+    year = re.search(r"\b((?:19|20)\d\d)\b", before)
+    if not re.match(_NAME, before.strip()):
+        return None  # a list item that quotes something, not a reference
+    names_part = re.split(r"\(|\.\s|\.$", before.strip(), maxsplit=1)[0]
+    et_al = bool(re.search(r"\bet[ \t]+al\b", names_part))
+    names_part = re.sub(r"\bet[ \t]+al\.?", "", names_part)
+    names = tuple(surname(n.strip()) for n in re.split(r"[ \t]*(?:,|&|\band\b)[ \t]*",
+                                                        names_part) if n.strip()
+                  and re.match(_NAME, n.strip()))
+    return Citation("reference", line, opening.end() + 1, start + opening.end(),
+                    start + len(content), names, et_al, int(year.group(1)) if year else None,
+                    quote.group(1).strip(), arxiv.group(1) if arxiv else None,
+                    content.strip())
+
+
+def _mentions(document: Document, line: int, start: int, content: str) -> list[Citation]:
+    found: list[Citation] = []
+    taken: list[tuple[int, int]] = []
+    for match in _SURNAMES.finditer(content):
+        head, rest = match.group(1), match.group(2)
+        et_al = bool(_ET_AL.search(match.group(0)))
+        names = _split_names(head, None if et_al else rest)
+        at = match.end()
+        year = None
+        after = _YEAR_AFTER.match(content, at)
+        if after:
+            year = int(after.group(2) or after.group(3))
+            at = after.end()
+        title = _title_after(content, at)
+        if year is None and title is None and not (et_al or "&" in match.group(0)):
+            continue  # "LLaMA and Gemma": two names, not a citation
+        found.append(Citation("mention", line, match.start() + 1, start + match.start(),
+                              start + at, names, et_al, year, title, None,
+                              content[match.start():at].strip()))
+        taken.append((match.start(), at))
+    for quote in _QUOTE.finditer(content):  # a single name right before a quoted title
+        if any(a <= quote.start() <= b + TITLE_GAP + 2 for a, b in taken):
+            continue
+        name = _NAME_BEFORE_QUOTE.search(content, max(0, quote.start() - 60), quote.start())
+        if name is None or name.group(1).split()[0] in _NOT_NAMES:
+            continue
+        found.append(Citation("mention", line, name.start() + 1, start + name.start(),
+                              start + quote.end(), (surname(name.group(1)),), False, None,
+                              quote.group(1).strip(), None,
+                              content[name.start():quote.end()].strip()))
+    return found
+
+
+_NOT_NAMES = {"The", "A", "An", "In", "See", "Section", "Table", "Figure", "Note", "As", "This"}
+
+
+def _title_after(content: str, at: int) -> str | None:
+    """The quoted title right after a mention (within :data:`TITLE_GAP` non-space
+    characters), else None."""
+    quote = _QUOTE.search(content, at, at + 40 + MAX_TITLE)
+    if quote is None:
+        return None
+    gap = content[at:quote.start()]
+    if len(re.sub(r"\s", "", gap)) > TITLE_GAP:
+        return None
+    return quote.group(1).strip()
