@@ -38,8 +38,8 @@ import sympy as sp
 from tmath import Figure, Foil, Statement, claim
 from tmath.engine.experiment import tolerance
 
-E = sp.Symbol("E[X]")
 k = sp.Symbol("k", integer=True, positive=True)
+E = sp.Sum(k, (k, 1, 6)) / 6  # E[X] for X uniform on 1..6
 MEAN = r"E[X] = \\frac{1+2+3+4+5+6}{6} = \\frac{7}{2}"
 '''
 
@@ -56,7 +56,7 @@ def die_claim(id: str = "die-mean", value: str = "sp.Rational(7, 2)", figures: s
 class C_{id.replace("-", "_")}:
     """The faces averaged."""
     def prove(self, value, proof):
-        proof.conclude(value, proof.chain(sp.Sum(k, (k, 1, 6)) / 6, "E[X]").evaluate("sum"))
+        proof.conclude(value, proof.chain(E, "E[X]").evaluate("sum"))
 
     def check(self, value, experiment):
         experiment.close(sum(range(1, 7)) / 6, float(value), tolerance(7, 22.0), "mean of faces")
