@@ -271,8 +271,7 @@ class PePeriodRange:
 
 
 m, n, t = sp.symbols("m n t", integer=True)
-theta = sp.Symbol("theta", positive=True)
-q1, q2, k1, k2 = sp.symbols("q_1 q_2 k_1 k_2", real=True)
+theta, (q1, q2, k1, k2) = sp.Symbol("theta", positive=True), sp.symbols("q_1 q_2 k_1 k_2", real=True)
 QV, KV = sp.Matrix([q1, q2]), sp.Matrix([k1, k2])
 
 
@@ -325,10 +324,8 @@ class RopeRelativeAngle:
 
 
 i_, j_ = sp.symbols("i j", integer=True)
-slope = sp.Symbol("m", positive=True)
-delta = sp.Symbol("delta", integer=True, nonnegative=True)
-DISTANCE = Premise("δ = |i − j| is the distance between query i and key j",
-                   {sp.Abs(i_ - j_): delta})
+slope, delta = sp.Symbol("m", positive=True), sp.Symbol("delta", integer=True, nonnegative=True)
+DISTANCE = Premise("δ = |i − j| is the distance between query i and key j", {sp.Abs(i_ - j_): delta})
 MOVED = -slope * sp.Abs(sp.Add(i_ + t, -(j_ + t), evaluate=False), evaluate=False)
 
 
