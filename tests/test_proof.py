@@ -256,7 +256,7 @@ def test_when_sympy_wrongly_says_equal_the_numbers_catch_it(monkeypatch):
     proof_module._equal_memo.cache_clear()
     monkeypatch.setitem(proof_module.SIMPLIFIERS, "simplify", lambda e: sp.Integer(0))
     proof = derivation((x + 1) ** 2, x**2 + 1)
-    with pytest.raises(ProofFailure, match="says equal, but numerically"):
+    with pytest.raises(ProofFailure, match="numerically"):
         proof.chain((x + 1) ** 2, "square").equals(x**2 + 1)
     proof_module._equal_memo.cache_clear()
 

@@ -186,7 +186,7 @@ def audit_table(audits: Sequence[AuditResult]) -> Group:
                 cell = Text(f"none (sanity: {test.sanity})", style="dim")
             else:
                 cell = Text("none: inert, it rejects no foil", style="red")
-            matrix.add_row(audit.info.id if k == 0 else "", test.title, cell)
+            matrix.add_row(audit.info.id if k == 0 else "", Text(test.title), cell)
     return Group(table, Text(""), Text("which test rejects which foil", style="bold"), matrix)
 
 
