@@ -12,6 +12,7 @@ from tmath.engine.rules import FACTOR_OUT
 from tmath.reference.kernels import (attention_tolerance, formula_values, log10_of, mask_entry,
                                      masked_logits, softmax_tolerance)
 from tmath.reference.nn import attention, softmax
+from ._notes import formula
 
 VASWANI = Source("Vaswani et al. (2017), Attention Is All You Need, §3.2.3 (masking with −∞)",
                  arxiv="1706.03762")
@@ -163,9 +164,10 @@ A, B, R_p = sp.symbols("A B R_p", real=True)
                 why="e^{−1000} ≈ 5·10⁻⁴³⁵ is not 0: the padded keys keep a positive weight")),
     sources=(VASWANI,),
     tags=("mask", "padding"),
-    formulas=(r"M_{ij} = \begin{cases} 0 & \text{if } j \text{ 不是 padding} \\ -\infty & \text{if } j \text{ 是 padding} \end{cases}",),
-    formula_spellings={r"M_{ij} = \begin{cases} 0 & \text{if } j \text{ 不是 padding} \\ -\infty & \text{if } j \text{ 是 padding} \end{cases}": (
-        r"M_{ij} = \begin{cases} 0 & \text{if } j \text{ is not padding} \\ -\infty & \text{if } j \text{ is padding} \end{cases}",)},
+    formulas=(formula("padding mask"),),
+    formula_spellings={formula("padding mask"): (
+        r"M_{ij} = \begin{cases} 0 & \text{if } j \text{ is not padding} \\ -\infty & "
+        r"\text{if } j \text{ is padding} \end{cases}",)},
 )
 class PaddingMaskInvariance:
     """The padded value v_p moves out_i by u·e^{s_p}/(S + u(e^{s_p} + R_p)), zero only for

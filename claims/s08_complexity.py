@@ -13,6 +13,7 @@ from tmath.reference import flops, indexed, tiling
 from tmath.reference.flops import count
 from tmath.reference.formulas import exp_sum, s as s_, v as v_
 from tmath.reference.nn import attention
+from ._notes import printed
 
 VASWANI = Source("Vaswani et al. (2017), Attention Is All You Need, §4 and Table 1",
                  arxiv="1706.03762")
@@ -77,16 +78,12 @@ def printed_entries(length):
     sources=(VASWANI, RADFORD),
     tags=("complexity", "attention"),
     figures=(
-        Figure("score-matrix entries at T = 512", "26 万", near="T = 512",
-               compute=lambda: printed_entries(512)),
-        Figure("score-matrix entries at T = 4096", "1600 万", near="T = 4096",
-               compute=lambda: printed_entries(4096)),
-        Figure("score-matrix entries at T = 32768", "10 亿", near="T = 32768",
-               compute=lambda: printed_entries(32768)),
-        Figure("GPT context length (fact about the model, Radford et al. 2019 §2.3)", "512",
-               near="限制在", compute=lambda: CONTEXT_LENGTH["GPT"]),
-        Figure("GPT-2 context length (fact about the model, Radford et al. 2019 §2.3)", "1024",
-               near="512 或", compute=lambda: CONTEXT_LENGTH["GPT-2"]),
+        *(Figure(label, compute=lambda t=t: printed_entries(t), **printed(label))
+          for label, t in ((f"score-matrix entries at T = {t}", t) for t in (512, 4096, 32768))),
+        *(Figure(f"{model} context length (fact about the model, Radford et al. 2019 §2.3)",
+                 compute=lambda m=model: CONTEXT_LENGTH[m],
+                 **printed(f"{model} context length (fact about the model, Radford et al. 2019 §2.3)"))
+          for model in ("GPT", "GPT-2")),
     ),
 )
 class AttentionCostTable:

@@ -15,6 +15,7 @@ from tmath.reference.gradients import (check_jacobian_case, delta_sum_chain, ene
                                        residual_block_case, residual_stack, residual_stack_case,
                                        skip_term_chain)
 from tmath.reference.norms import centred_moments, layer_norm_entry, layer_norm_jacobian
+from ._notes import printed
 
 HE_RESNET = Source("He, Zhang, Ren & Sun (2016), Deep Residual Learning for Image Recognition",
                    arxiv="1512.03385")
@@ -179,8 +180,8 @@ ENERGY_LHS = E(Nn[L] - sp.Sum(Aa[k], (k, 0, L - 1))) / Nn[0]
            Foil("the skip path carries half the energy", sp.Rational(1, 2))),
     sources=(HE_IDENTITY, GPT2_INIT) + DEPTH_SOURCES,
     tags=("residual", "gradient", "monte-carlo"),
-    figures=(Figure("layers of BERT-base", "12", lambda: MODEL_DEPTHS["BERT-base"], near="这就是为什么"),
-             Figure("layers of GPT-3 175B", "96", lambda: MODEL_DEPTHS["GPT-3 175B"], near="甚至")),
+    figures=tuple(Figure(f"layers of {model}", compute=lambda m=model: MODEL_DEPTHS[m],
+                         **printed(f"layers of {model}")) for model in ("BERT-base", "GPT-3 175B")),
     statistical_tests=3,
 )
 class ResidualGradientEnergy:

@@ -13,6 +13,7 @@ from tmath.reference.information import (batch_rows, cross_entropy, divergence_b
 from tmath.reference.nn import softmax
 from tmath.reference.optim import VASWANI_2017
 from tmath.reference.smoothing import gap_loss_plot, numeric_gap, saturation_logits
+from ._notes import formula, printed
 
 SZEGEDY = Source("Szegedy et al. (2016), Rethinking the Inception Architecture for Computer "
                  "Vision, §7", arxiv="1512.00567")
@@ -48,12 +49,15 @@ VECTOR_LHS = (SMOOTH.subs(x, k), SMOOTH.subs(x, j), _sum(SMOOTH))
     figures=(
         Figure("smoothed label, K = 5, class 2, ε = 0.1", "[0.02, 0.92, 0.02, 0.02, 0.02]",
                near="smoothed:", compute=lambda: smooth_labels(np.eye(5)[1], 0.1)),
-        Figure("target confidence of the correct class in that example, in percent", "92%",
-               near="只需要输出", compute=lambda: 100 * smooth_labels(np.eye(5)[1], 0.1).max()),
-        Figure("target confidence under a one-hot label, in percent", "100%", near="不再需要输出",
-               compute=lambda: 100 * np.eye(5)[1].max()),
-        Figure("label smoothing ε of the original Transformer (Vaswani et al. §5.4)", "0.1",
-               near="原始 Transformer 用", compute=lambda: VASWANI_2017["label_smoothing"]),
+        Figure("target confidence of the correct class in that example, in percent",
+               compute=lambda: 100 * smooth_labels(np.eye(5)[1], 0.1).max(),
+               **printed("target confidence of the correct class in that example, in percent")),
+        Figure("target confidence under a one-hot label, in percent",
+               compute=lambda: 100 * np.eye(5)[1].max(),
+               **printed("target confidence under a one-hot label, in percent")),
+        Figure("label smoothing ε of the original Transformer (Vaswani et al. §5.4)",
+               compute=lambda: VASWANI_2017["label_smoothing"],
+               **printed("label smoothing ε of the original Transformer (Vaswani et al. §5.4)")),
     ),
     formulas=(r"y_{smooth} = (1 - \epsilon) \cdot y_{onehot} + \frac{\epsilon}{K}",),
 )
@@ -176,8 +180,7 @@ ONE_HELD = 1 / (1 + sp.exp(-d) + sp.Sum(sp.exp(-c * g[j]), (j, 2, M)))
 SATURATION_VALUE = (GAP_FORM, 1, 1 / (1 + sp.exp(-d)), 0)
 SATURATION_LHS = (SOFTMAX, sp.Limit(ALL_GROW, c, sp.oo), sp.Limit(ONE_HELD, c, sp.oo),
                   1 - GAP_FORM)
-SATURATES = (r"\text{softmax}(z_i) \to 1 \quad \text{当且仅当} \quad z_i - z_j \to \infty, "
-             r"\forall j \neq i")
+SATURATES = formula("softmax saturates only in the limit")
 SATURATES_EN = (r"\text{softmax}(z_i) \to 1 \quad \text{if and only if} \quad z_i - z_j \to "
                 r"\infty, \forall j \neq i")
 GAPS = Premise("Δ_j = z_i − z_j for the M = K − 1 other classes: z_j = z_i − Δ_j",

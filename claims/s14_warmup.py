@@ -13,6 +13,7 @@ from tmath.reference.optim import (
     ADAM_DEFAULTS, VASWANI_2017, GradientLaw, adam_moments, as_function_of, ema_closed_form,
     ema_mean_variance, first_moment_plot, gradients, noam_lr, not_one, one_minus_power,
     schedule_plot, sum_over_inputs)
+from ._notes import printed
 
 VASWANI = Source("Vaswani et al. (2017), Attention Is All You Need, §5.2–5.3", arxiv="1706.03762")
 KINGMA_BA = Source("Kingma & Ba (2015), Adam: A Method for Stochastic Optimization, "
@@ -56,10 +57,9 @@ LONG = Integers(1, 10**6, edges=(10**6, 1))  # t for the exact recursions (any l
            Foil("the peak is at step w^{3/2}", (w ** sp.Rational(3, 2), 1 / sp.sqrt(d * w)))),
     sources=(VASWANI,),
     tags=("optimisation", "schedule"),
-    figures=(Figure("warmup steps of the original Transformer", "4000",
-                    near="原始 Transformer 用 warmup_steps =", compute=lambda: VASWANI_2017["warmup_steps"]),
-             Figure("warmup steps of the original Transformer (parameter list)", "4000",
-                    near="原始 Transformer 用", compute=lambda: VASWANI_2017["warmup_steps"])),
+    figures=tuple(Figure(label, compute=lambda: VASWANI_2017["warmup_steps"], **printed(label))
+                  for label in ("warmup steps of the original Transformer",
+                                "warmup steps of the original Transformer (parameter list)")),
     formulas=(r"lr = d_{model}^{-0.5} \cdot \min(step^{-0.5}, \; "
               r"step \cdot warmup\_steps^{-1.5})",),
 )

@@ -100,10 +100,45 @@ def test_html_report_is_self_contained(reports):
     assert not re.search(r'src="(?!data:)', html)
 
 
+def test_html_report_typesets_every_statement_and_step_in_mathml(reports):
+    html = reports[0].read_text(encoding="utf-8")
+    cards = html.split('<div class="claim"')[1:]
+    for spec, card in zip(REGISTRY, cards):
+        if spec.statement.lhs is not None:
+            assert "<math" in card.split("premises")[0], f"statement of {spec.id} is not MathML"
+    steps = re.findall(r'<ol class="steps">(.*?)</ol>', html, re.S)
+    items = [li for block in steps for li in re.findall(r"<li\b.*?</li>", block, re.S)]
+    assert items and all("<math" in li or "<code></code>" in li or "<code>" in li for li in items)
+    typeset = sum("<math" in li for li in items)
+    assert typeset >= 0.95 * len(items), f"{typeset}/{len(items)} steps in MathML"
+    # no ASCII-art mathematics: no 2D pretty printing, no SymPy function syntax
+    assert "<pre>" not in html and "‾‾‾" not in html and "Sum(" not in html
+
+
+def test_html_report_has_a_table_of_contents_with_section_titles(reports):
+    html = reports[0].read_text(encoding="utf-8")
+    toc = re.search(r'<nav class="toc">(.*?)</nav>', html, re.S).group(1)
+    assert toc.count("<li") == len({spec.top_section for spec in REGISTRY})
+    assert "Why attention scores are divided by √d_k" in toc and "proved" in toc
+    assert '<h2 id="s1">1. Why attention scores' in html
+    assert 'class="level level-proved"' in html
+
+
 def test_markdown_report_in_chinese(reports):
     text = reports[1].read_text(encoding="utf-8")
     assert text.startswith("# tmath")
-    assert "命题陈述" in text and "## §1" in text and "## §15" in text
+    assert "命题陈述" in text and "## 1." in text and "## 15." in text
+
+
+RAW_SYMPY = re.compile(r"Sum\(|\boo\b|\*\*|Derivative\(|Limit\(|sqrt\(|Indexed")
+
+
+@pytest.mark.parametrize("claim_id", [spec.id for spec in REGISTRY])
+def test_explain_shows_typeset_math_not_sympy_syntax(claim_id):
+    result = runner.invoke(app, ["explain", claim_id], env={"COLUMNS": "120"})
+    assert result.exit_code == 0, result.output
+    raw = RAW_SYMPY.findall(result.output)
+    assert not raw, f"raw SymPy syntax in explain {claim_id}: {sorted(set(raw))}"
 
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -19,11 +19,12 @@ Each claim carries a SymPy proof whose every step is checked, a randomized check
 
 [bold]Examples[/bold]
 
-  tmath list --section 1            claims of section 1
-  tmath verify all                  prove and check every claim
-  tmath verify dot-product-variance --seed 7
-  tmath explain softmax-temperature the derivation, evidence and foils of one claim
-  tmath audit all                   show that every check can fail
+  tmath list -s 1              claims of section 1
+  tmath verify all             prove and check every claim
+  tmath verify ID --seed 7     one claim, with another seed
+  tmath explain ID             its derivation, evidence and foils
+  tmath audit all              show that every check can fail
+  tmath check notes.md         gate a document: figures, formulas
 
 Exit codes: 0 all verified · 1 a claim failed or a check is weak · 2 usage error (an output that would overwrite an input or a read-only file included) · 3 a claims module failed to load (or an internal error) · 4 the system refused (an output could not be written: read-only, permission denied, disk full) · 130 interrupted (Ctrl-C) · 141 stdout was closed · 143 terminated (SIGTERM).
 

@@ -33,7 +33,7 @@ def explain(
     latex: Annotated[bool, typer.Option("--latex", help="Print the statement as LaTeX.")] = False,
     plot: Annotated[Optional[Path], typer.Option(
         "--plot", metavar="FILE.png",
-        help="Write the claim's figure as a PNG (needs: pip install 'tmath[plot]'). An input, "
+        help="Write the claim's figure as a PNG (needs: pip install 'tmath\\[plot]'). An input, "
              "a read-only file, a folder, a device or a FIFO is refused.")] = None,
     verbose: VerboseOption = False,
 ) -> None:

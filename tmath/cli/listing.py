@@ -37,5 +37,5 @@ def list_claims(
         err.print("no claims match" + (f" section {section}" if section else "")
                   + (f" tag {tag}" if tag else "") + "; `tmath list` shows them all")
     else:
-        out.print(claims_table(specs, tr))
+        out.print(claims_table(specs, tr, out.width))
     raise typer.Exit(ExitCode.LOAD_ERROR if registry.errors else ExitCode.OK)

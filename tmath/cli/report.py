@@ -45,7 +45,7 @@ def report(
 ) -> None:
     """Write a companion report: every claim by section with its status, statement, derivation, evidence, figures and foils.
 
-    The HTML is one self-contained file (no network needed to view it); with matplotlib installed (pip install 'tmath[plot]') the claims' figures are embedded as images.
+    The HTML is one self-contained file (no network needed to view it); with matplotlib installed (pip install 'tmath\\[plot]') the claims' figures are embedded as images.
     """
     run_seed = parse_seed(seed)
     timeout, workers, memory = parse_timeout(timeout), jobs_or_cores(jobs), \

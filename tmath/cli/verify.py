@@ -7,6 +7,7 @@ import time
 from tmath.cli.common import (check_output, collect, jobs_or_cores, load_catalog, parse_max_memory,
                               parse_seed, parse_timeout, print_details, report_and_exit,
                               result_cache, translator)
+from tmath.cli.console import out
 from tmath.cli.options import (DEFAULT_MAX_MEMORY_MB, ClaimsOption, Format, FormatOption,
                                IdsArgument, JobsOption, LangOption, MaxMemoryOption,
                                NoBuiltinOption, NoCacheOption, OutputOption, SeedOption,
@@ -59,7 +60,7 @@ def verify(
                     ok=all(r.verdict in PASSING for r in results),
                     as_json=lambda: dumps(verify_document(results, run_seed, seconds,
                                                           registry.errors)),
-                    as_table=lambda: [verify_table(results, tr),
+                    as_table=lambda: [verify_table(results, tr, out.width),
                                       verify_summary(results, run_seed, seconds,
                                                      len(registry.errors))],
                     inputs=inputs)

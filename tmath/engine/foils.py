@@ -35,14 +35,14 @@ def near_misses(value: Any, lhs: Any = None) -> list[tuple[str, Any]]:
             for text, changed in _pick(_scalar(part, name), MAX_PER_PART):
                 mutated = list(value)
                 mutated[index] = changed
-                out.append((text if name is not None else f"part {index + 1}: {text}",
+                out.append((text if name is not None else f"part {index + 1} of the value: {text}",
                             tuple(mutated)))
         return out
     return _pick(_scalar(value, lhs), MAX_SCALAR)
 
 
 def _pick(candidates: list[tuple[str, Any]], most: int) -> list[tuple[str, Any]]:
-    structural = [c for c in candidates if any(c[0].endswith(f"({s})") for s in STRUCTURAL)]
+    structural = [c for c in candidates if any(c[0].endswith(f", {s}") for s in STRUCTURAL)]
     plain = [c for c in candidates if c not in structural]
     return plain[:most] + structural
 
@@ -70,10 +70,13 @@ def _is_truth(value: Any) -> bool:
 
 
 def _say(lhs: Any, candidate: Any, description: str) -> str:
-    shown = sp.sstr(candidate) if isinstance(candidate, sp.Basic) else str(candidate)
+    """What the near-miss says, in the statement's terms: "Var(qᵀk) = 21·dₖ/20, 5 % too large"."""
+    from tmath.engine.printing import linear
+
+    shown = linear(candidate)
     if lhs is not None and isinstance(lhs, sp.Basic):
-        return f"{sp.sstr(lhs)} = {shown} ({description})"
-    return f"{shown} ({description})"
+        return f"{linear(lhs)} = {shown}, {description}"
+    return f"{shown}, {description}"
 
 
 def _expression(value: sp.Expr) -> Iterator[tuple[str, Any]]:

@@ -153,6 +153,22 @@ class LinearPrinter(StrPrinter):
             out = f"∫{bounds} {out}"
         return out + body + "".join(f" d{self._print(limit[0])}" for limit in expr.limits)
 
+    def _print_Transpose(self, expr: Any) -> str:
+        return self.parenthesize(expr.arg, PRECEDENCE["Pow"], strict=True) + "ᵀ"
+
+    def _print_HadamardProduct(self, expr: Any) -> str:
+        return " ∘ ".join(self.parenthesize(a, PRECEDENCE["Mul"], strict=True) for a in expr.args)
+
+    def _print_Lambda(self, expr: Any) -> str:
+        variables = ", ".join(self._print(v) for v in expr.variables)
+        return f"({variables} ↦ {self._print(expr.expr)})"
+
+    def _print_ElementwiseApplyFunction(self, expr: Any) -> str:
+        return f"{self._print(expr.function)}.({self._print(expr.expr)})"
+
+    def _print_MatrixSymbol(self, expr: Any) -> str:
+        return _name(expr.name)
+
     def _print_KroneckerDelta(self, expr: Any) -> str:
         return f"δ({self._print(expr.args[0])}, {self._print(expr.args[1])})"
 

@@ -92,6 +92,15 @@ class Translator:
         # gettext("") is the catalog's header, never a translation
         return self.interface.gettext(text) if self.lang != "en" and text else text
 
+    def section_title(self, title: str, folder: Path) -> str:
+        """A section's title from a claims folder's ``sections.json`` (msgctxt "section")."""
+        if self.lang == "en" or not title:
+            return title
+        if folder not in self._folders:
+            self._folders[folder] = catalogs.load(folder, self.lang)
+        found = self._folders[folder].pgettext("section", title)
+        return found if found != title else self.interface.pgettext("section", title)
+
     def title(self, info: ClaimInfo) -> str:
         found = self._claim_text(info.title, info)
         if found is None and self.lang == "zh" and info.title_zh:

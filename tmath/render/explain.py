@@ -38,9 +38,10 @@ def explain_page(audit: AuditResult, dependants: Sequence[str], tr: Translator |
 
     section("statement")
     parts.append(Text(tr.text(info.statement, info)))
-    formula = info.statement_latex if latex else info.statement_pretty
-    if formula:
-        parts.append(Padding(Text(formula), (1, 0, 0, 2)))
+    if latex and info.statement_latex:
+        parts.append(Padding(Text(info.statement_latex), (0, 0, 0, 2)))
+    elif getattr(info, "statement_linear", None) or info.statement_pretty:
+        parts.append(Formula(getattr(info, "statement_linear", None) or "", info.statement_pretty))
 
     if kind != "theorem":
         parts += _kind_section(info, tr)
@@ -61,18 +62,8 @@ def explain_page(audit: AuditResult, dependants: Sequence[str], tr: Translator |
                           + "; ".join(tr.text(r, info) for r in result.proof.rests_on),
                           style="yellow"))
     for number, step in enumerate(result.proof.steps, 1):
-        mark, style = STEP_MARK[step.kind]
-        line = Text(f"{number:>3}. ", style="dim")
-        line.append(f"{mark} ", style=style)
-        line.append(f"[{tr.text(step.chain, info)}] " if step.chain else "", style="dim")
-        relation = {"<=": "≤", ">=": "≥"}.get(step.relation, step.relation)
-        line.append(f"{step.before}  {relation}  {step.after}" if step.before or step.after
-                    else "")
-        line.append(f"    {tr.text(step.why, info)}",
-                    style=style if step.kind != "checked" else "dim")
-        if step.detail:
-            line.append(f"  ({step.detail})", style="red" if step.kind == "failed" else "dim")
-        parts.append(line)
+        parts.append(MathStep(number, step, tr.text(step.chain, info), tr.text(step.why, info),
+                              latex))
     if result.proof.rules:
         parts.append(Text(tr.ui("rules taken as premises (○)") + ": "
                           + "; ".join(tr.text(r, info) for r in result.proof.rules), style="cyan"))
@@ -123,6 +114,50 @@ def explain_page(audit: AuditResult, dependants: Sequence[str], tr: Translator |
 
     parts += _closing(info, result, dependants, tr)
     return Group(*parts)
+
+
+class Formula:
+    """A formula on one line of Unicode math where it fits, else SymPy's 2D layout."""
+
+    def __init__(self, line: str, block: str | None) -> None:
+        self.line, self.block = line, block
+
+    def __rich_console__(self, console, options):
+        if self.line and (len(self.line) + 2 <= options.max_width or not self.block):
+            yield Padding(Text(self.line), (0, 0, 0, 2))
+        elif self.block:
+            yield Padding(Text(self.block, no_wrap=True, overflow="ellipsis"), (0, 0, 0, 2))
+
+
+class MathStep:
+    """One derivation step: ``before R after`` on one line of Unicode math where it fits the
+    terminal, else SymPy's 2D layout below the step's heading; LaTeX with ``--latex``."""
+
+    def __init__(self, number: int, step, chain: str, why: str, latex: bool) -> None:
+        self.number, self.step, self.chain, self.why, self.latex = number, step, chain, why, latex
+
+    def __rich_console__(self, console, options):
+        step = self.step
+        mark, style = STEP_MARK[step.kind]
+        head = Text(f"{self.number:>3}. ", style="dim")
+        head.append(f"{mark} ", style=style)
+        if self.chain:
+            head.append(f"[{self.chain}] ", style="dim")
+        relation = {"<=": "≤", ">=": "≥"}.get(step.relation, step.relation)
+        math = step.latex if self.latex and step.latex else (
+            f"{step.before}  {relation}  {step.after}" if step.before or step.after else "")
+        tail = Text(f"  {self.why}", style=style if step.kind != "checked" else "dim")
+        if step.detail:
+            tail.append(f"  ({step.detail})", style="red" if step.kind == "failed" else "dim")
+        one_line = head.copy()
+        one_line.append(math)
+        if one_line.cell_len + tail.cell_len <= options.max_width or self.latex or not step.block:
+            one_line.append_text(tail)
+            yield one_line
+            return
+        head.append_text(tail)
+        yield head
+        yield Padding(Text(step.block, no_wrap=True, overflow="ellipsis"), (0, 0, 0, 7))
 
 
 def _kind_section(info, tr: Translator) -> list[RenderableType]:

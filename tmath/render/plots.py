@@ -12,30 +12,43 @@ from tmath.errors import UsageError
 SPARKS = "▁▂▃▄▅▆▇█"
 
 
-def sparkline(values: Sequence[float], width: int = 40) -> str:
-    """A one-line sketch of a sequence, resampled to ``width`` characters."""
+def sparkline(values: Sequence[float], width: int = 40, low: float | None = None,
+              high: float | None = None) -> str:
+    """A one-line sketch of a sequence, resampled to ``width`` characters, on the axis
+    [low, high] (by default the sequence's own range)."""
     values = [float(v) for v in values]
     if not values:
         return ""
     if len(values) > width:
         step = len(values) / width
         values = [values[int(i * step)] for i in range(width)]
-    low, high = min(values), max(values)
+    low = min(values) if low is None else low
+    high = max(values) if high is None else high
     span = high - low or 1.0
     return "".join(SPARKS[min(len(SPARKS) - 1, int((v - low) / span * (len(SPARKS) - 1) + 0.5))]
                    for v in values)
 
 
 def sketch_lines(plot: Plot, width: int = 40) -> list[str]:
-    """Text lines sketching a plot: a sparkline per curve, or per heat-map row (a few)."""
+    """Text lines sketching a plot: a sparkline per curve, or per heat-map row (a few), all on
+    one shared axis (so a flat curve looks flat next to a peaked one)."""
+    import math
+
     lines = [plot.title]
-    for s in plot.series:
-        lines.append(f"  {s.label:<28} {sparkline(s.y, width)}  [{min(s.y):.3g} … {max(s.y):.3g}]")
+    ys = [[math.log10(v) if plot.logy and v > 0 else v for v in s.y] for s in plot.series]
+    finite = [v for y in ys for v in y if math.isfinite(v)]
+    low, high = (min(finite), max(finite)) if finite else (None, None)
+    if plot.series:
+        axis = f"{min(min(s.y) for s in plot.series):.3g} … {max(max(s.y) for s in plot.series):.3g}"
+        lines.append(f"  (one axis for every curve: {axis}" + (", log scale)" if plot.logy else ")"))
+    for s, y in zip(plot.series, ys):
+        lines.append(f"  {s.label:<28} {sparkline(y, width, low, high)}")
     if plot.heatmap:
         rows = plot.heatmap
+        cells = [v for row in rows for v in row]
         shown = rows[:: max(1, len(rows) // 8)][:8]
         for row in shown:
-            lines.append("  " + sparkline(row, width))
+            lines.append("  " + sparkline(row, width, min(cells), max(cells)))
     return lines
 
 

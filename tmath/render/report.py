@@ -40,7 +40,19 @@ ol.steps{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.82em
 ol.steps li{margin:.15em 0} .why{color:#555} .premise{color:#0a6a8a} .failed{color:#b3261e}
 img{max-width:100%;border:1px solid #eee;border-radius:6px}
 summary{cursor:pointer;font-weight:600;margin:.4em 0} .summary-line{font-size:1.05em}
+.level{display:inline-block;padding:.05em .6em;border-radius:1em;font-size:.85em;font-weight:600}
+.level-proved{background:#1f883d;color:#fff} .level-proved-assuming{background:#9be9a8;color:#0a3069}
+.level-proved-for-cases{background:#ddf4ff;color:#0a3069} .level-none{background:#fff4d6;color:#7a5600}
+.level-failed,.level-error{background:#fde2e1;color:#8f1d17} .level-cited{background:#eaeef2;color:#424a53}
+nav.toc ol{columns:2;font-size:.92em} nav.toc li{margin:.1em 0}
+math{font-size:1.05em} div.math{overflow-x:auto;margin:.3em 0} ol.steps li .math{display:inline;margin:0 .2em}
+ol.steps li math[display="block"]{display:inline math}
 """
+LEVEL_TEXT = {"proved": "proved", "proved-assuming": "proved assuming", "proved-for-cases":
+              "proved for cases", "none": "no proof (heuristic)", "failed": "failed",
+              "error": "error"}
+"""Proof levels, coloured like a Lean blueprint's: fully proved dark green, proved assuming
+something light green, for cases blue, no proof yellow, failed red."""
 
 
 def _e(text: Any) -> str:
@@ -86,12 +98,55 @@ def html_report(audits: Sequence[AuditResult], seed: int, tr: Translator,
                        f"<td>{_e(f['claim'])}</td><td>{_e(f['printed'])}</td>"
                        f"<td>{_e(f['expected'])}</td></tr>")
         out.append("</table>")
-    for section, group in by_section(audits).items():
-        out.append(f"<h2 id=\"s{section}\">§{_e(section)}</h2>")
+    groups = by_section(audits)
+    titles = section_titles(audits, tr)
+    out.append(f"<nav class=\"toc\"><h2>{_e(tr.ui('Contents'))}</h2><ol>")
+    for section, group in groups.items():
+        out.append(f"<li value=\"{_e(section)}\"><a href=\"#s{_e(section)}\">"
+                   f"{_e(titles.get(section, '§' + section))}</a> "
+                   f"<span class=\"meta\">{_e(_section_summary(group, tr))}</span></li>")
+    out.append("</ol></nav>")
+    for section, group in groups.items():
+        out.append(f"<h2 id=\"s{_e(section)}\">{_e(section)}. "
+                   f"{_e(titles.get(section, '§' + section))}</h2>")
+        out.append(f"<p class=\"meta\">{_e(_section_summary(group, tr))}</p>")
         for audit in group:
             out.append(_html_claim(audit, tr, pictures.get(audit.info.id)))
     out.append("</body></html>")
     return "\n".join(out)
+
+
+def section_titles(audits: Sequence[AuditResult], tr: Translator) -> dict[str, str]:
+    """Section titles from each claims folder's ``sections.json`` (translated with the
+    catalogs' context "section"), for the table of contents."""
+    import json
+    from pathlib import Path
+
+    titles: dict[str, str] = {}
+    for folder in dict.fromkeys(Path(a.info.path).parent for a in audits):
+        try:
+            data = json.loads((folder / "sections.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        for number, title in (data.get("sections") or {}).items():
+            titles.setdefault(str(number), tr.section_title(str(title), folder))
+    return titles
+
+
+def _section_summary(group: Sequence[AuditResult], tr: Translator) -> str:
+    """"5 claims: 4 proved, 1 proved assuming" (levels computed by the engine)."""
+    levels: dict[str, int] = defaultdict(int)
+    for audit in group:
+        levels[_level(audit)] += 1
+    shown = ", ".join(f"{n} {tr.ui(LEVEL_TEXT.get(k, k) if k != 'cited' else 'cited')}"
+                      for k, n in levels.items())
+    return f"{len(group)} {tr.ui('claims') if len(group) != 1 else tr.ui('claim')}: {shown}"
+
+
+def _level(audit: AuditResult) -> str:
+    if getattr(audit.info, "kind", "theorem") in ("empirical", "fact"):
+        return "cited"
+    return audit.statement.proof.status
 
 
 def _html_claim(audit: AuditResult, tr: Translator, picture: bytes | None) -> str:
@@ -105,22 +160,29 @@ def _html_claim(audit: AuditResult, tr: Translator, picture: bytes | None) -> st
     if tr.summary(info):
         parts.append(f"<p>{_e(tr.summary(info))}</p>")
     parts.append(f"<p><b>{_e(tr.ui('statement'))}:</b> {_e(tr.text(info.statement, info))}</p>")
-    if info.statement_pretty:
-        parts.append(f"<pre>{_e(info.statement_pretty)}</pre>")
+    if getattr(info, "statement_mathml", None):
+        parts.append(f"<div class=\"math\">{info.statement_mathml}</div>")
     parts.append(f"<p><b>{_e(tr.ui('premises'))}:</b></p><ul>"
                  + "".join(f"<li>{_e(tr.text(p, info))}</li>" for p in info.premises) + "</ul>")
     proof = result.proof
-    label = tr.ui(proof.status) if proof.status != "proved-for-cases" \
-        else f"{tr.ui('proved for')} {proof.cases}"
-    parts.append(f"<details open><summary>{_e(tr.ui('derivation'))}: {_e(label)}</summary>")
+    label = tr.ui(LEVEL_TEXT.get(proof.status, proof.status)) + (
+        f": {proof.cases}" if proof.status == "proved-for-cases" and proof.cases else "")
+    parts.append(f"<details open><summary>{_e(tr.ui('derivation'))}: <span class=\"level "
+                 f"level-{_e(proof.status)}\">{_e(label)}</span></summary>")
     if proof.status == "none":
         parts.append(f"<p>{_e(tr.ui('reason'))}: {_e(tr.text(proof.reason or '', info))}</p>")
+    if proof.rests_on:
+        parts.append(f"<p>{_e(tr.ui('rests on'))}: "
+                     f"{_e('; '.join(tr.text(r, info) for r in proof.rests_on))}</p>")
     parts.append("<ol class=\"steps\">")
     for step in proof.steps:
         css = {"rule": "premise", "premise": "premise", "failed": "failed"}.get(step.kind, "")
         chain = f"[{_e(tr.text(step.chain, info))}] " if step.chain else ""
-        parts.append(f"<li class=\"{css}\">{STEP_MARK[step.kind]} {chain}{_e(step.before)} = "
-                     f"{_e(step.after)} <span class=\"why\">— {_e(tr.text(step.why, info))}</span>"
+        relation = {"<=": "≤", ">=": "≥"}.get(step.relation, step.relation)
+        math = step.mathml if step.mathml else \
+            f"<code>{_e(step.before)} {_e(relation)} {_e(step.after)}</code>"
+        parts.append(f"<li class=\"{css}\">{STEP_MARK[step.kind]} {chain}<span class=\"math\">"
+                     f"{math}</span> <span class=\"why\">— {_e(tr.text(step.why, info))}</span>"
                      + (f" ({_e(step.detail)})" if step.detail else "") + "</li>")
     parts.append("</ol></details>")
     parts.append(f"<details open><summary>{_e(tr.ui('randomized check'))}: "
@@ -171,8 +233,10 @@ def markdown_report(audits: Sequence[AuditResult], seed: int, tr: Translator,
         lines += [f"| {f['line']} | {f['section']} | {f['claim']} | {f['printed']} | "
                   f"{f['expected']} |" for f in wrong_in_document]
         lines.append("")
+    titles = section_titles(audits, tr)
     for section, group in by_section(audits).items():
-        lines += [f"## §{section}", ""]
+        lines += [f"## {section}. {titles.get(section, '§' + section)}", "",
+                  _section_summary(group, tr), ""]
         for audit in group:
             info, result = audit.info, audit.statement
             proof = result.proof
@@ -184,8 +248,8 @@ def markdown_report(audits: Sequence[AuditResult], seed: int, tr: Translator,
             if tr.summary(info):
                 lines += [tr.summary(info), ""]
             lines += [f"**{tr.ui('statement')}:** {tr.text(info.statement, info)}", ""]
-            if info.statement_pretty:
-                lines += ["```text", info.statement_pretty, "```", ""]
+            if getattr(info, "statement_latex", None):
+                lines += [f"$$ {info.statement_latex} $$", ""]
             lines += [f"**{tr.ui('premises')}:**", ""] + \
                      [f"- {tr.text(p, info)}" for p in info.premises] + [""]
             lines += [f"**{tr.ui('derivation')}:**", ""]

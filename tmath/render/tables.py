@@ -19,19 +19,30 @@ if TYPE_CHECKING:
     from tmath.engine.results import AuditResult, ClaimResult, EmpiricalResult, ProofResult
 
 
-def claims_table(infos: Sequence[ClaimInfo], tr: Translator | None = None) -> Table:
+WIDE = 120
+"""From this terminal width on, tables add the detail columns (tags, the first test's result);
+below it every row fits in two lines and the details are left to ``tmath explain``."""
+
+
+def claims_table(infos: Sequence[ClaimInfo], tr: Translator | None = None,
+                 width: int | None = None) -> Table:
     tr = tr or Translator()
+    wide = width is None or width >= WIDE
     table = Table(box=None, header_style="bold", pad_edge=False)
-    table.add_column(tr.ui("claim"), no_wrap=True)
+    table.add_column(tr.ui("claim"), no_wrap=True)  # an id is never broken
     table.add_column("§", no_wrap=True)
-    for column in ("title", "tags", "kind"):
-        table.add_column(tr.ui(column), overflow="fold")
+    table.add_column(tr.ui("title"), ratio=3)
+    if wide:
+        table.add_column(tr.ui("tags"), ratio=2)
+    table.add_column(tr.ui("kind"), no_wrap=True)
     for info in infos:
         kind = tr.ui(kind_label(info))
         if getattr(info, "kind", "theorem") == "theorem" and info.no_proof:
             kind = tr.ui("none (heuristic)")
-        table.add_row(info.id, info.section, Text(tr.title(info)), Text(", ".join(info.tags)),
-                      kind)
+        cells = [info.id, info.section, Text(tr.title(info))]
+        if wide:
+            cells.append(Text(", ".join(info.tags)))
+        table.add_row(*cells, kind)
     return table
 
 
@@ -76,23 +87,51 @@ def figures_cell(result: ClaimResult) -> Text:
     return Text(f"{good}/{len(result.figures)}", style=style)
 
 
-def verify_table(results: Sequence[ClaimResult], tr: Translator | None = None) -> Table:
+SHORT_LEVEL = {"proved-assuming": "assuming", "proved-for-cases": "for cases"}
+
+
+def verify_table(results: Sequence[ClaimResult], tr: Translator | None = None,
+                 width: int | None = None) -> Table:
+    """One row per claim. Narrower than :data:`WIDE`, the cells are short (a mark, the proof's
+    level, the count of passing tests) so a row takes at most two lines at 80 columns."""
     tr = tr or Translator()
+    wide = width is None or width >= WIDE
     table = Table(box=None, header_style="bold", pad_edge=False)
     table.add_column(tr.ui("claim"), no_wrap=True)
     table.add_column("§", no_wrap=True)
-    table.add_column(tr.ui("proof"), overflow="fold")
-    table.add_column(tr.ui("randomized check"), overflow="fold")
-    table.add_column(tr.ui("figures"), justify="right")
+    table.add_column(tr.ui("proof"), overflow="fold" if wide else "ellipsis",
+                     no_wrap=not wide)
+    table.add_column(tr.ui("randomized check") if wide else tr.ui("check"),
+                     overflow="fold" if wide else "ellipsis", no_wrap=not wide)
+    table.add_column(tr.ui("figures"), justify="right", no_wrap=True)
     table.add_column(tr.ui("time"), justify="right", no_wrap=True)
     for r in results:
         claim_text = Text(r.info.id, style=VERDICT_STYLE[r.verdict])
         if r.verdict == "blocked":
-            claim_text.append(f" ({tr.ui('blocked')}: {', '.join(r.blocked_by)})", style="red")
-        table.add_row(claim_text, r.info.section, proof_cell(r.proof, tr, r.info.kind),
-                      check_cell(r.empirical, tr), figures_cell(r),
+            claim_text.append(f"\n ({tr.ui('blocked')}: {', '.join(r.blocked_by)})", style="red")
+        proof = proof_cell(r.proof, tr, r.info.kind) if wide else _short_proof(r, tr)
+        check = check_cell(r.empirical, tr) if wide else _short_check(r, tr)
+        table.add_row(claim_text, r.info.section, proof, check, figures_cell(r),
                       tr.ui("cached") if r.cached else f"{r.seconds:.1f}s")
     return table
+
+
+def _short_proof(result: ClaimResult, tr: Translator) -> Text:
+    proof = result.proof
+    mark, style = PROOF_MARK[proof.status]
+    if getattr(result.info, "kind", "theorem") in ("empirical", "fact"):
+        return Text(f"{mark} {tr.ui('cited')}", style="cyan")
+    label = SHORT_LEVEL.get(proof.status, "heuristic" if proof.status == "none" else proof.status)
+    return Text(f"{mark} {tr.ui(label)}", style=style)
+
+
+def _short_check(result: ClaimResult, tr: Translator) -> Text:
+    empirical = result.empirical
+    mark, style = CHECK_MARK[empirical.status]
+    if empirical.reason or not empirical.tests:
+        return Text(f"{mark} {tr.ui(empirical.status)}", style=style)
+    passed = sum(t.passed for t in empirical.tests)
+    return Text(f"{mark} {passed}/{len(empirical.tests)}", style=style)
 
 
 def verify_summary(results: Sequence[ClaimResult], seed: int, seconds: float,
