@@ -525,10 +525,10 @@ def test_a_document_nothing_vouches_for_fails_when_checked_with_others(dice):
     assert unbound["document"] == str(DOCS / "unrelated_chapter.md")
 
 
-def test_the_table_is_rendered_once_for_the_screen_and_the_file(dice, tmp_path):
+def test_with_output_the_table_goes_to_the_file_and_one_summary_line_to_the_screen(dice, tmp_path):
     result = run(str(DOCS / "dice.txt"), "--claims", str(dice), "-o", str(tmp_path / "r.txt"))
     assert result.exit_code == ExitCode.OK
     written = (tmp_path / "r.txt").read_text(encoding="utf-8")
-    assert [l.rstrip() for l in written.splitlines()] == \
-        [l.rstrip() for l in result.stdout.splitlines()]
-    assert "PASSED" in written
+    assert "PASSED" in written and len(written.splitlines()) > 3
+    shown = [line for line in result.stdout.splitlines() if line.strip()]
+    assert len(shown) <= 2 and shown[0].startswith(f"wrote {tmp_path / 'r.txt'}")

@@ -145,7 +145,7 @@ def check(
         if not write:
             raise typer.Exit(ExitCode.LOAD_ERROR if catalog.errors else
                              ExitCode.OK if report.passed else ExitCode.FAILED)
-    text = _render(report, format, run_seed, catalog.errors, output is not None)
+    text = _render(report, format, run_seed, catalog.errors, output)
     write_text(output, text, inputs=inputs)
     if catalog.errors:
         raise typer.Exit(ExitCode.LOAD_ERROR)
@@ -223,8 +223,9 @@ def _fix(documents, report, write: bool, output, inputs, gate_report):
     return documents, gate_report(documents)
 
 
-def _render(report, format: CheckFormat, seed: int, load_errors, to_file: bool) -> str:
-    """Print the report once on stdout; return its text for --output."""
+def _render(report, format: CheckFormat, seed: int, load_errors, to_file) -> str:
+    """Print the report once on stdout and return its text; with an output file (``to_file``),
+    print only its one-line summary."""
     from tmath.render.gate import (report_github, report_json, report_junit,
                                    report_renderables)
     from tmath.render.jsonout import dumps
@@ -235,18 +236,22 @@ def _render(report, format: CheckFormat, seed: int, load_errors, to_file: bool) 
             for r in renderables:
                 out.print(r)
             return ""
-        recording, out.record = out.record, True  # rendered once: for the screen and the file
-        try:
-            for r in renderables:
-                out.print(r)
-            return out.export_text(clear=True, styles=False)
-        finally:
-            out.record = recording
+        from tmath.cli.common import plain_text
+
+        text = plain_text(renderables)  # rendered once, into the file
+        summary = plain_text(renderables[-1:]).strip().splitlines()
+        out.print(f"wrote {to_file}" + (f": {summary[-1]}" if summary else ""), markup=False,
+                  highlight=False)
+        return text
     if format is CheckFormat.json:
         text = dumps(report_json(report, seed, load_errors)) + "\n"
     elif format is CheckFormat.junit:
         text = report_junit(report)
     else:
         text = report_github(report)
-    sys.stdout.write(text)
+    if not to_file:
+        sys.stdout.write(text)
+    else:
+        out.print(f"wrote {to_file}: the document {'passes' if report.passed else 'fails'} the "
+                  "gate", markup=False, highlight=False)
     return text

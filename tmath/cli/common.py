@@ -197,16 +197,24 @@ def print_details(results, catalog=None) -> None:
 def report_and_exit(format: Format, output: Optional[Path], interrupted, load_errors: list,
                     ok: bool, as_json: Callable[[], str], as_table: Callable[[], list],
                     inputs=()) -> None:
-    """Print (and write) a report, then exit with the code its outcome maps to. An
-    interrupted run prints what finished and writes no file."""
+    """Print a report — or, with ``output``, write it there and print its one-line summary —
+    then exit with the code its outcome maps to. An interrupted run prints what finished and
+    writes no file."""
     if format is Format.json:
-        text = as_json()
-        sys.stdout.write(text + "\n")
+        text = as_json() + "\n"
+        if output is None or interrupted:
+            sys.stdout.write(text)
     else:
         renderables = as_table()
-        for renderable in renderables:
-            out.print(renderable)
+        if output is None or interrupted:
+            for renderable in renderables:
+                out.print(renderable)
         text = plain_text(renderables) if output is not None else ""
+    if output is not None and not interrupted:
+        summary = plain_text(as_table()[-1:]).strip().splitlines() if format is not Format.json \
+            else []
+        out.print(f"wrote {output}" + (f": {summary[0]}" if summary else ""), markup=False,
+                  highlight=False)
     if interrupted:
         what = getattr(interrupted, "what", "interrupted")
         err.print(f"[bold red]{what}[/]: results so far are shown above"

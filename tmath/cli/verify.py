@@ -60,7 +60,7 @@ def verify(
                     ok=all(r.verdict in PASSING for r in results),
                     as_json=lambda: dumps(verify_document(results, run_seed, seconds,
                                                           registry.errors)),
-                    as_table=lambda: [verify_table(results, tr, out.width),
+                    as_table=lambda: [verify_table(results, tr, None if output else out.width),
                                       verify_summary(results, run_seed, seconds,
                                                      len(registry.errors))],
                     inputs=inputs)
