@@ -48,7 +48,7 @@ def audit(
     start = time.perf_counter()
     audits, interrupted = collect(
         run_audit(registry, selected, run_seed, workers, timeout, result_cache(no_cache), memory),
-        len(selected), progress=format is Format.table)
+        len(selected), progress=format is Format.table, heartbeat=True)
     seconds = time.perf_counter() - start
     if verbose:
         print_details(audits, registry)

@@ -138,14 +138,30 @@ class Interrupted:
         return "terminated" if self.exit_code == ExitCode.TERMINATED else "interrupted"
 
 
-def collect(iterator, total: int, progress: bool):
-    """Gather results; a progress bar on an interactive terminal; Ctrl-C or SIGTERM keeps
-    what we have. Returns (results, None or an :class:`Interrupted`)."""
+HEARTBEAT = 10.0
+"""Seconds between progress lines on stderr when it is not a terminal (a CI log)."""
+
+
+def collect(iterator, total: int, progress: bool, heartbeat: bool = False):
+    """Gather results; a progress bar on an interactive terminal, or with ``heartbeat`` a line
+    on stderr every :data:`HEARTBEAT` seconds when stderr is not one (a long ``report`` in CI);
+    Ctrl-C or SIGTERM keeps what we have. Returns (results, None or an :class:`Interrupted`)."""
+    import time
+
     from tmath.engine import interrupts
 
     results = []
     show = progress and err.is_terminal
     try:
+        if heartbeat and not show:
+            last = time.monotonic()
+            for result in iterator:
+                results.append(result)
+                if time.monotonic() - last >= HEARTBEAT:
+                    last = time.monotonic()
+                    err.print(f"{len(results)}/{total} claims done ({result.info.id})",
+                              markup=False, highlight=False)
+            return results, None
         if show:
             from rich.progress import Progress
 

@@ -63,7 +63,7 @@ def report(
     audits, interrupted = collect(
         run_audit(registry, selected, run_seed, workers, timeout, result_cache(no_cache),
                   memory),
-        len(selected), progress=True)
+        len(selected), progress=True, heartbeat=True)
     if interrupted:
         err.print(f"[bold red]{interrupted.what}[/]: no report written")
         raise typer.Exit(interrupted.exit_code)
