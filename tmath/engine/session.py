@@ -119,19 +119,28 @@ def audit(catalog: Claims, selected: Sequence[ClaimInfo], seed: int = DEFAULT_SE
           jobs: int = 1, timeout: float | None = DEFAULT_TIMEOUT,
           cache: ResultCache | None = None,
           max_memory: int | None = None) -> Iterator[AuditResult]:
-    """Audit claims in worker processes, in order, serving unchanged ones from the cache."""
+    """Audit claims in worker processes, dependencies first, serving unchanged ones from the
+    cache. A statement's proof level takes in its dependencies' (verified first when they are
+    not audited here, from the cache when nothing changed)."""
     load_arguments = getattr(catalog, "load_arguments", ())
     work = lambda: functools.partial(_engine().audit_one, seed=seed)  # noqa: E731
-    for info, cached, outcome in _run_cached(catalog, selected, "audit", seed, work, jobs,
-                                             timeout, cache, max_memory):
+    chosen = {i.id for i in selected}
+    outside = [i for i in catalog.with_dependencies(selected) if i.id not in chosen]
+    levels: dict[str, str] = {r.info.id: r.proof.status for r in
+                              verify(catalog, outside, seed, jobs, timeout, cache, max_memory)} \
+        if outside else {}
+    for info, cached, outcome in _run_cached(catalog, dependencies_first(selected), "audit", seed,
+                                             work, jobs, timeout, cache, max_memory):
         if cached is not None:
             result = dataclasses.replace(cached, cached=True)
         elif outcome.kind == "ok":
             result = outcome.value
         else:
             result = AuditResult(info, unfinished(info, outcome, seed), (), output=outcome.output)
+        statement = inherit_level(result.statement, levels)
+        levels[info.id] = statement.proof.status
         yield dataclasses.replace(result, statement=dataclasses.replace(
-            result.statement, reproduce_with=load_arguments))
+            statement, reproduce_with=load_arguments))
 
 
 def _engine():
