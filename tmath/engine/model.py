@@ -60,11 +60,13 @@ class Source:
         year = f" ({self.year})" if self.year else ""
         return ", ".join(p for p in (f"{who}{year}".strip(), self.title) if p)
 
-    def at(self, locator: str) -> "Source":
-        """The same work, pointing at one place in it (``VASWANI.at("§5.4")``)."""
+    def at(self, locator: str, unverified: str = "") -> "Source":
+        """The same work, pointing at one place in it (``VASWANI.at("§5.4")``);
+        ``unverified`` says what about that place was not read from the work itself."""
         import dataclasses
 
-        return dataclasses.replace(self, locator=locator)
+        notes = "; ".join(n for n in (self.unverified, unverified) if n)
+        return dataclasses.replace(self, locator=locator, unverified=notes)
 
     @property
     def shown(self) -> str:
