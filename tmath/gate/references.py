@@ -32,7 +32,9 @@ _SURNAMES = re.compile(rf"(?<![\w-])((?:{_NAME}[ \t]+)?{_NAME})"
                        rf"(?:[ \t]+et[ \t]+al\.|((?:,[ \t]*{_NAME})*[ \t]*(?:&|\band\b)[ \t]*"
                        rf"{_NAME}))")
 _ET_AL = re.compile(r"[ \t]+et[ \t]+al\.$")
-_YEAR_AFTER = re.compile(r"[ \t]*(?:\(([^()\n]{0,40}?)\b((?:19|20)\d\d)[a-z]?\)|,[ \t]*((?:19|20)\d\d)\b)")
+_SINGLE = re.compile(rf"(?<![\w-])((?:{_NAME}[ \t]+)?{_NAME})(?=[ \t]*\([^()\n]{{0,40}}?\b(?:1[6-9]|20)\d\d"
+                     rf"[a-z]?\)|,[ \t]*(?:1[6-9]|20)\d\d\b)")
+_YEAR_AFTER = re.compile(r"[ \t]*(?:\(([^()\n]{0,40}?)\b((?:1[6-9]|20)\d\d)[a-z]?\)|,[ \t]*((?:1[6-9]|20)\d\d)\b)")
 _QUOTE = re.compile(r"[“\"]([^”\"\n]{2,%d})[”\"]" % MAX_TITLE)
 _ARXIV = re.compile(r"arXiv[:\s]*((?:\d{4}\.\d{4,5})|(?:[a-z\-]+(?:\.[A-Z]{2})?/\d{7}))(?:v\d+)?",
                     re.IGNORECASE)
@@ -111,7 +113,7 @@ def _entry(document: Document, line: int, start: int, content: str) -> Citation 
     if not opening or not quote:
         return None
     before = content[opening.end():quote.start()]
-    year = re.search(r"\b((?:19|20)\d\d)\b", before)
+    year = re.search(r"\b((?:1[6-9]|20)\d\d)\b", before)
     if not re.match(_NAME, before.strip()):
         return None  # a list item that quotes something, not a reference
     names_part = re.split(r"\(|\.\s|\.$", before.strip(), maxsplit=1)[0]
@@ -146,6 +148,18 @@ def _mentions(document: Document, line: int, start: int, content: str) -> list[C
                               start + at, names, et_al, year, title, None,
                               content[match.start():at].strip()))
         taken.append((match.start(), at))
+    for match in _SINGLE.finditer(content):  # one author and a year: "Menabrea (1842)"
+        if any(a <= match.start() < b or match.end() <= a <= match.end() + 45
+               for a, b in taken) or match.group(1).split()[0] in _NOT_NAMES:
+            continue  # part of a list, a word before "(Dao et al., 2022)", or not a name
+        after = _YEAR_AFTER.match(content, match.end())
+        at = after.end() if after else match.end()
+        year = int(after.group(2) or after.group(3)) if after else None
+        found.append(Citation("mention", line, match.start() + 1, start + match.start(),
+                              start + at, (surname(match.group(1)),), False, year,
+                              _title_after(content, at), None,
+                              content[match.start():at].strip()))
+        taken.append((match.start(), at))
     for quote in _QUOTE.finditer(content):  # a single name right before a quoted title
         if any(a <= quote.start() <= b + TITLE_GAP + 2 for a, b in taken):
             continue
@@ -159,7 +173,9 @@ def _mentions(document: Document, line: int, start: int, content: str) -> list[C
     return found
 
 
-_NOT_NAMES = {"The", "A", "An", "In", "See", "Section", "Table", "Figure", "Note", "As", "This"}
+_NOT_NAMES = {"The", "A", "An", "In", "See", "Section", "Table", "Figure", "Note", "As", "This",
+              "ICLR", "ICML", "CVPR", "ECCV", "EMNLP", "ACL", "NAACL", "NeurIPS", "NIPS",
+              "AAAI", "JMLR", "Since", "From", "Until", "Before", "After", "By", "Of", "On"}
 
 
 def _title_after(content: str, at: int) -> str | None:
