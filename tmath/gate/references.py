@@ -11,8 +11,9 @@
 
 Each citation keeps where it is (line, column, offsets), the surnames in the order written,
 whether the list ends in "et al.", the year, the title and the arXiv id. Text inside display
-formulas and code fences is not read. Every pattern is linear (no nested quantifiers), so a
-hostile document costs time in proportion to its size.
+formulas and code fences is not read. Every repetition in the patterns is bounded, so a
+hostile document costs time in proportion to its size, and at most :data:`MAX_CITATIONS` are
+read.
 """
 
 from __future__ import annotations
@@ -22,25 +23,28 @@ from dataclasses import dataclass
 
 from tmath.gate.document import Document
 
+MAX_CITATIONS = 5_000
+"""Citations read per document at most (a document with more is checked in part, and says so)."""
 MAX_TITLE = 300
 """Characters of a quoted title read at most."""
 TITLE_GAP = 4
 """Non-space characters allowed between a mention (and its year) and its quoted title."""
 
-_NAME = r"[A-ZÀ-Þ][\w'’\-]*\w"
-_SURNAMES = re.compile(rf"(?<![\w-])((?:{_NAME}[ \t]+)?{_NAME})"
-                       rf"(?:[ \t]+et[ \t]+al\.|((?:,[ \t]*{_NAME})*[ \t]*(?:&|\band\b)[ \t]*"
-                       rf"{_NAME}))")
+_NAME = r"[A-ZÀ-Þ][\w'’\-]{0,40}(?<![-'’])"
+"""A capitalised name of at most 41 characters (bounded, so no pattern can backtrack far)."""
+_SURNAMES = re.compile(rf"(?<![\w-])((?:{_NAME}[ \t]{{1,3}})?{_NAME})"
+                       rf"(?:[ \t]+et[ \t]+al\.|((?:,[ \t]{{0,3}}{_NAME}){{0,8}}[ \t]{{0,3}}"
+                       rf"(?:&|\band\b)[ \t]{{0,3}}{_NAME}))")
 _ET_AL = re.compile(r"[ \t]+et[ \t]+al\.$")
-_SINGLE = re.compile(rf"(?<![\w-])((?:{_NAME}[ \t]+)?{_NAME})(?=[ \t]*\([^()\n]{{0,40}}?\b(?:1[6-9]|20)\d\d"
+_SINGLE = re.compile(rf"(?<![\w-])((?:{_NAME}[ \t]{{1,3}})?{_NAME})(?=[ \t]*\([^()\n]{{0,40}}?\b(?:1[6-9]|20)\d\d"
                      rf"[a-z]?\)|,[ \t]*(?:1[6-9]|20)\d\d\b)")
 _YEAR_AFTER = re.compile(r"[ \t]*(?:\(([^()\n]{0,40}?)\b((?:1[6-9]|20)\d\d)[a-z]?\)|,[ \t]*((?:1[6-9]|20)\d\d)\b)")
-_QUOTE = re.compile(r"[“\"]([^”\"\n]{2,%d})[”\"]" % MAX_TITLE)
+_QUOTE = re.compile(r"[“\"]([^“”\"\n]{2,%d})[”\"]" % MAX_TITLE)
 _ARXIV = re.compile(r"arXiv[:\s]*((?:\d{4}\.\d{4,5})|(?:[a-z\-]+(?:\.[A-Z]{2})?/\d{7}))(?:v\d+)?",
                     re.IGNORECASE)
 _ENTRY = re.compile(r"^\s*(?:\[\d{1,4}\]|\d{1,4}\.|[-*])\s+")
-_NAME_BEFORE_QUOTE = re.compile(rf"((?:{_NAME}[ \t]+)?{_NAME})[ \t,.:：，]*(?:在|的|博客|blog)?"
-                                rf"[ \t,.:：，]*$")
+_NAME_BEFORE_QUOTE = re.compile(rf"((?:{_NAME}[ \t]{{1,3}})?{_NAME})[ \t,.:：，]{{0,4}}"
+                                rf"(?:在|的|博客|blog)?[ \t,.:：，]{{0,4}}$")
 
 
 @dataclass(frozen=True)
@@ -81,11 +85,14 @@ def _split_names(head: str, rest: str | None) -> tuple[str, ...]:
     return tuple(surname(n.strip()) for n in names)
 
 
-def read_citations(document: Document) -> list[Citation]:
-    """Every reference entry and mention of a document, in document order."""
+def read_citations(document: Document, limit: int = MAX_CITATIONS) -> list[Citation]:
+    """The reference entries and mentions of a document, in document order (the first
+    ``limit`` of them: a longer list is cut, and the caller says so)."""
     found: list[Citation] = []
     text = document.masked
     for line in range(1, document.lines + 1):
+        if len(found) > limit:
+            break
         start = document.line_starts[line - 1]
         content = text[start:start + len(document.line_text(line))]
         if not content.strip() or document.in_display(start):

@@ -124,6 +124,19 @@ def _scopes(document: Document, info: ClaimInfo, passage: Passage) -> list[tuple
     return found
 
 
+_BLOCKS: dict[tuple[int, int, int], list[Block]] = {}
+
+
+def _blocks_once(document: Document, start: int, end: int) -> list[Block]:
+    """The paragraphs of a scope, read once per document however many passages search it."""
+    key = (id(document), start, end)
+    if key not in _BLOCKS:
+        if len(_BLOCKS) > 256:
+            _BLOCKS.clear()
+        _BLOCKS[key] = _blocks(document, start, end)
+    return _BLOCKS[key]
+
+
 def locate(document: Document, info: ClaimInfo, passage: Passage) -> Candidate | None:
     """The best candidate for a passage in one document (None: its scopes print nothing)."""
     patterns = [[_pattern(a) for a in alternatives] for alternatives in passage.terms]
@@ -132,7 +145,7 @@ def locate(document: Document, info: ClaimInfo, passage: Passage) -> Candidate |
     best: Candidate | None = None
     headings = sorted(s.line for s in document.sections)
     for start, end, depth, where in _scopes(document, info, passage):
-        blocks = _blocks(document, start, end)
+        blocks = _blocks_once(document, start, end)
         for k in range(len(blocks)):
             for width in range(1, WINDOW_BLOCKS + 1):
                 if k + width > len(blocks):
@@ -177,6 +190,7 @@ def judge_statements(documents: Sequence[Document], infos: Sequence[ClaimInfo],
     and where each located passage is, by (claim id, document path)."""
     findings: list[Finding] = []
     anchors: dict[tuple[str, str], Candidate] = {}
+    _BLOCKS.clear()
     for info in infos:
         own = [d for d in documents if d.path in held.get(info.id, ())]
         result = results.get(info.id)
@@ -216,4 +230,5 @@ def judge_statements(documents: Sequence[Document], infos: Sequence[ClaimInfo],
                     heading_line(home, info), info.id, label=label,
                     detail=f"claim {info.id} anchors a statement in §{passage.section or info.section}"
                            f" using {', '.join(terms)}, but no paragraph there uses them"))
+    _BLOCKS.clear()
     return findings, anchors
