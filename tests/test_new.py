@@ -100,7 +100,7 @@ def test_figures_of_a_line_become_figures_with_their_anchors(doc, tmp_path):
     spec = load([tmp_path / "mine"], builtin=False).get("spring-figures")
     assert [(f.printed, f.near) for f in spec.figures] == [
         ("200", "A spring of stiffness"), ("0.05", "200 stretched by"),
-        ("10", "by 0.05 pulls back with")]
+        ("10", "0.05 pulls back with")]
     assert not spec.formulas
     check = runner.invoke(app, ["check", str(doc), "--claims", "mine", "--no-builtin", "-f",
                                 "json", "-j", "1"])
