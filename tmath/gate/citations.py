@@ -354,12 +354,12 @@ def _misattributed(document: Document, infos: Sequence[ClaimInfo], resolved,
                 hit = next((w for w in meant if _same_work(w.source, source)), None)
                 if hit is not None:
                     work = hit
-                    right = "; ".join(s.shown for s in info.sources) or "no recorded source"
+                    right = ("The claim records: " + "; ".join(s.shown for s in info.sources)
+                             if info.sources else "The claim records no source for it")
                     found.append(_finding(
                         document, citation, work, "misattributed",
                         f"credits {work.shown} with what claim {info.id} states ({info.title}); "
-                        f"that work does not contain it: {why}. The claim records: {right}",
-                        claim=info.id))
+                        f"that work does not contain it: {why}. {right}", claim=info.id))
     return found
 
 
