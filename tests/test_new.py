@@ -163,3 +163,11 @@ def test_symbols_are_read_by_a_tokenizer_that_never_evaluates():
     assert symbol_names("\\text{softmax}(z_i) + lambda") == ["z_i", "lambda_"]
     assert symbol_names("lr = d_{model}^{-0.5} \\cdot warmup\\_steps") == [
         "lr", "d_model", "warmup_steps"]
+
+
+def test_the_default_folder_is_never_the_builtin_one(monkeypatch):
+    from tmath.engine.registry import builtin_claims_dir
+
+    monkeypatch.chdir(builtin_claims_dir().parent)
+    result = new("--from", "docs/companion.md:23")
+    assert result.exit_code == ExitCode.USAGE and "built-in claims folder" in result.output

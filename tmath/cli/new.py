@@ -24,9 +24,10 @@ def new(
     claim_id: Annotated[Optional[str], typer.Option(
         "--id", metavar="ID", help="The claim's id (kebab-case); default: from the document's "
                                    "name and the line, e.g. notes-line-42.")] = None,
-    claims: Annotated[Path, typer.Option(
-        "--claims", metavar="DIR", help="The claims folder to write the module into (created "
-                                        "if missing).")] = DEFAULT_FOLDER,
+    claims: Annotated[Optional[Path], typer.Option(
+        "--claims", metavar="DIR", show_default=False,
+        help="The claims folder to write the module into (created if missing); default: "
+             "claims/ in the current folder, unless that is tmath's built-in one.")] = None,
 ) -> None:
     """Write the skeleton of a claim for the display formula or the figures at DOC:LINE.
 
@@ -44,6 +45,7 @@ def new(
     from tmath.gate.skeleton import at_line, claim_source
 
     path, line = _parse_source(source)
+    claims = claims if claims is not None else _default_folder()
     document = read_document(path)
     if line > document.lines:
         raise UsageError(f"{path} has {document.lines} lines; line {line} is past its end")
@@ -81,6 +83,16 @@ def _parse_source(source: str) -> tuple[Path, int]:
     if not path.exists():
         raise UsageError(f"document not found: {path}")
     return path, int(number)
+
+
+def _default_folder() -> Path:
+    """claims/ here, unless it is the built-in folder (a checkout of tmath): then ask."""
+    from tmath.engine.registry import builtin_claims_dir
+
+    if DEFAULT_FOLDER.is_dir() and DEFAULT_FOLDER.resolve() == builtin_claims_dir().resolve():
+        raise UsageError("claims/ here is tmath's built-in claims folder; name the folder to "
+                         "write to with --claims DIR (--claims claims to add a built-in claim)")
+    return DEFAULT_FOLDER
 
 
 def _default_id(path: Path, line: int) -> str:
