@@ -70,7 +70,8 @@ ADVERSARIAL_MB = 4
 def adversarial_documents(folder: Path) -> list[tuple[str, Path]]:
     """The companion document with 4 MB of hostile text inside its first section with
     figures (so anchoring has to search through it): lines of ``$``, runs of ``$a$``, glued
-    ``$$a$$``, unbalanced braces in display math, one very long line, a sea of numbers."""
+    ``$$a$$``, unbalanced braces in display math, one very long line, a sea of numbers, a
+    sea of author-year citations with titles, lines of comma-separated names."""
     base = GATE_BASE.read_text(encoding="utf-8").split("\n")
     at = next(i for i, line in enumerate(base) if line.startswith("### 1.1")) + 1
     size = ADVERSARIAL_MB * 1024 * 1024
@@ -81,6 +82,9 @@ def adversarial_documents(folder: Path) -> list[tuple[str, Path]]:
         "braces in $$": ("$$" + "{" * 9_000 + "$$\n" + "}" * 990 + "\n") * (size // 10_000),
         "one long line": "9 " * (size // 2) + "\n",
         "numbers": ("9 " * 4_999 + "\n") * (size // 10_000),
+        "citations": ("Ab et al. (2001) “Attention Is All You Need” " * 200 + "\n")
+                     * (size // 10_000),
+        "name lists": ("Aa, " * 2_499 + "\n") * (size // 10_000),
     }
     made = []
     for name, text in junk.items():

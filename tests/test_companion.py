@@ -50,10 +50,39 @@ def test_the_companion_passes_with_full_coverage(original):
     code, doc = original
     assert code == ExitCode.OK
     statuses = {(f["kind"], f["status"]) for f in doc["findings"]}
-    assert statuses == {("figure", "accurate"), ("formula", "covered")}
+    assert statuses == {("figure", "accurate"), ("formula", "covered"), ("statement", "anchored")}
     assert doc["coverage"]["percent"] == 100.0
     assert doc["summary"]["figures"]["accurate"] >= 39
     assert doc["summary"]["formulas"]["covered"] >= 41
+    assert doc["summary"]["statements"]["anchored"] >= 37
+
+
+def test_the_companions_citations_are_right_and_checked(original):
+    """Its references and author-year mentions are resolved to works the claims record, and
+    none is wrong: a right citation gives no finding."""
+    _, doc = original
+    citations = doc["summary"]["citations"]
+    assert citations["checked"] >= 25 and citations["right"] == citations["checked"]
+    assert citations["unknown"] == 0
+    assert not [f for f in doc["findings"] if f["kind"] == "citation"]
+
+
+def test_planted_citation_errors_in_the_companion_are_found_on_their_lines(tmp_path):
+    text = COMPANION.read_text(encoding="utf-8")
+    planted = (text.replace("- Shwartz-Ziv & Tishby (2017).", "- Tishby & Shwartz-Ziv (2017).")
+                   .replace("- Zhang & Sennrich (2019).", "- Zhang & Sennrich (2021).")
+                   .replace("Transformer Dissection: An Unified", "Transformer Dissection: A Unified")
+                   .replace("Xiong et al. (2020) analyse", "He et al. (2016) analyse"))
+    assert planted.count("\n") == text.count("\n") and planted != text
+    path = tmp_path / "companion.md"
+    path.write_text(planted, encoding="utf-8")
+    code, doc = report(path)
+    assert code == ExitCode.FAILED
+    found = {(f["status"], f["line"]) for f in doc["findings"] if f["kind"] == "citation"}
+    assert found == {("authors", line_of(planted, "- Tishby & Shwartz-Ziv")),
+                     ("year", line_of(planted, "- Zhang & Sennrich (2021)")),
+                     ("title", line_of(planted, "Dissection: A Unified")),
+                     ("misattributed", line_of(planted, "He et al. (2016) analyse"))}
 
 
 def test_the_companion_prints_the_true_values_where_the_notes_do_not(original):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import typer
 
-from tmath.cli import audit, check, explain, listing, report, verify
+from tmath.cli import audit, check, explain, listing, new, report, verify
 from tmath.cli.boundary import boundary
 from tmath.cli.cache import cache_app
 
@@ -25,6 +25,7 @@ Each claim carries a SymPy proof whose every step is checked, a randomized check
   tmath explain ID             its derivation, evidence and foils
   tmath audit all              show that every check can fail
   tmath check notes.md         gate a document: figures, formulas
+  tmath new --from notes.md:42  start a claim for the formula at a line
 
 Exit codes: 0 all verified · 1 a claim failed or a check is weak · 2 usage error (an output that would overwrite an input or a read-only file included) · 3 a claims module failed to load (or an internal error) · 4 the system refused (an output could not be written: read-only, permission denied, disk full) · 130 interrupted (Ctrl-C) · 141 stdout was closed · 143 terminated (SIGTERM).
 
@@ -40,6 +41,7 @@ app.command("explain")(boundary(explain.explain))
 app.command("audit")(boundary(audit.audit))
 app.command("check")(boundary(check.check))
 app.command("report")(boundary(report.report))
+app.command("new")(boundary(new.new))
 app.add_typer(cache_app, name="cache")
 
 

@@ -47,7 +47,8 @@ OutputOption = Annotated[Optional[Path], typer.Option(
          "document or claims file.")]
 MinCoverageOption = Annotated[float, typer.Option(
     "--min-coverage", min=0.0, max=100.0, metavar="PCT",
-    help="Fail when less than PCT % of the display formulas and figures are covered.")]
+    help="Fail when less than PCT % of the display formulas, figures and prose statements "
+         "are covered (all of them together).")]
 FixOption = Annotated[bool, typer.Option(
     "--fix", help="Print a unified diff that restates each inaccurate figure with its true "
                   "value, at the precision and in the style printed (1/9770 → 1/9647).")]
@@ -79,6 +80,8 @@ def check(
 
     [bold]Figures.[/bold] Each figure a claim records is anchored like an annotation: the printed quote, the text before it (near=) and after it (after=), its section as the position hint. Math and numbers around it count more than prose, so rewording a sentence does not lose it; a number inside a display formula is never read for a figure in running text. It is compared with the true value at the precision printed (8, ≈ 22.6, 61,400, 26万, 1/100, 1.6×10⁴, 16k, [0.49, 0.30, 0.22]): accurate, inaccurate (printed vs true), unreadable, unverified (its claim did not verify) or missing (reported on the line of the closest number).
 
+    [bold]Statements and citations.[/bold] A prose claim's passage is located by the terms it uses within its section (anchored, or missing at the closest paragraph). Reference entries and author-year mentions are checked against the works the claims record: wrong, misspelt or misordered authors, a wrong year or title, a result credited to a work that does not contain it.
+
     [bold]Formulas.[/bold] Each $$…$$ display formula is covered (a claim that verified records it, one of its rows, or a link of its chain of equalities, up to spaces, \\left/\\right, \\tfrac, \\cdot), unverified (its claim did not verify), changed (a near match of a recorded formula; both are shown) or uncovered (a warning).
 
     [bold]Examples[/bold]
@@ -91,7 +94,7 @@ def check(
 
     tmath check notes.md --fix                         a diff that corrects wrong figures
 
-    Exit codes: 0 every figure accurate, nothing changed, missing or unverified, coverage ≥ --min-coverage · 1 otherwise · 2 usage error (missing file, folder, not UTF-8 text, over 5 MB, no claim set vouches for the document, a bad option) · 3 a claims module failed to load · 4 an output could not be written · 130/143 interrupted.
+    Exit codes: 0 every figure accurate, nothing changed, missing or unverified, no citation wrong, coverage ≥ --min-coverage · 1 otherwise · 2 usage error (missing file, folder, not UTF-8 text, over 5 MB, no claim set vouches for the document, a bad option) · 3 a claims module failed to load · 4 an output could not be written · 130/143 interrupted.
     """
     from tmath.gate.document import read_document
 

@@ -20,14 +20,17 @@ This module stays light (no NumPy, no SymPy): results import it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+import re
+from typing import Any, Sequence
 
-from tmath.engine.model import KINDS, SECTION, Passage, Source
 from tmath.i18n.markers import N_
 
-if TYPE_CHECKING:
-    from tmath.engine.results import EmpiricalResult, ProofResult
-
+KINDS = ("theorem", "empirical", "fact", "heuristic")
+"""What a claim is: a ``theorem`` is proved and checked; an ``empirical`` claim is a published
+measurement and a ``fact`` a published configuration, both *cited* (never verified); a
+``heuristic`` says why it cannot be verified. (This module imports no other part of the
+engine: the model and the results both use it.)"""
+_SECTION = re.compile(r"^\d+(\.\d+)?$")
 CITED = ("empirical", "fact")
 BEST = {"theorem": "verified", "heuristic": "heuristic", "empirical": "cited", "fact": "cited"}
 """The best verdict each kind can reach."""
@@ -61,9 +64,9 @@ def problems(kind: str, cls: type, sources: Sequence[Any], reason: str | None, r
     found: list[str] = []
     if kind not in KINDS:
         return [f"kind must be one of {', '.join(KINDS)} (got {kind!r})"]
-    if any(not isinstance(s, Source) for s in sources):
+    if any(not _is_source(s) for s in sources):
         found.append("sources must be Source objects")
-        sources = [s for s in sources if isinstance(s, Source)]
+        sources = [s for s in sources if _is_source(s)]
     if kind != "theorem" and callable(getattr(cls, "prove", None)):
         found.append(f"a {kind} claim has no proof: remove prove(), or make it a theorem "
                      "(kind='theorem')")
@@ -80,24 +83,30 @@ def problems(kind: str, cls: type, sources: Sequence[Any], reason: str | None, r
     if kind == "empirical" and not reported.strip():
         found.append("an empirical claim needs reported='the number, as the source reports it'")
     for passage in passages:
-        if not isinstance(passage, Passage):
+        if not hasattr(passage, "terms") or not hasattr(passage, "section"):
             found.append("passages must be Passage objects")
         elif not passage.terms or any(not t or not all(a.strip() for a in t)
                                        for t in passage.terms):
             found.append("a Passage needs terms: the technical terms, names, numbers and "
                          "formulas the document's sentence uses")
-        elif passage.section is not None and not SECTION.match(passage.section):
+        elif passage.section is not None and not _SECTION.match(passage.section):
             found.append("a Passage's section must look like '1' or '1.1'")
     for item in not_in:
-        if not (isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], Source)
+        if not (isinstance(item, tuple) and len(item) == 2 and _is_source(item[0])
                 and isinstance(item[1], str) and item[1].strip()):
             found.append("not_in takes (Source, 'why the statement is not from it') pairs")
     return found
 
 
-def honest(info: Any, verdict: str, proof: "ProofResult", empirical: "EmpiricalResult",
-           figures: Sequence[Any] = ()) -> tuple[str, "EmpiricalResult"]:
-    """The verdict a result may carry given its claim's kind, and its check's result.
+def _is_source(item: Any) -> bool:
+    """A :class:`~tmath.engine.model.Source` (by its fields: the model imports this module)."""
+    return all(hasattr(item, f) for f in ("citation", "locator", "arxiv", "url", "authors"))
+
+
+def honest(info: Any, verdict: str, proof: Any, empirical: Any,
+           figures: Sequence[Any] = ()) -> tuple[str, str | None]:
+    """The verdict a result may carry given its claim's kind, and the reason to report its
+    check as ``none`` (None: the check's result stands).
 
     A claim with no check (heuristic or cited) has its missing check reported as ``none``
     (instead of the error the runner records when it finds no ``check``); its verdict is the
@@ -106,14 +115,11 @@ def honest(info: Any, verdict: str, proof: "ProofResult", empirical: "EmpiricalR
     """
     kind = getattr(info, "kind", "theorem")
     if kind not in BEST or kind == "theorem":
-        return verdict, empirical
+        return verdict, None
     if not getattr(info, "has_check", True) and proof.status == "none" \
             and empirical.status == "error" and not empirical.tests:
-        from tmath.engine.results import EmpiricalResult
-
-        empirical = EmpiricalResult("none", reason=NO_CHECK[kind])
         failing_figure = any(getattr(f, "status", "") == "error" for f in figures)
-        verdict = "error" if failing_figure else BEST[kind]
-    elif verdict in PASSING_VERDICTS:
+        return ("error" if failing_figure else BEST[kind]), NO_CHECK[kind]
+    if verdict in PASSING_VERDICTS:
         verdict = BEST[kind]
-    return verdict, empirical
+    return verdict, None

@@ -14,14 +14,12 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from tmath.engine import kinds
+from tmath.engine.kinds import KINDS  # re-exported: what a claim can be
 from tmath.errors import ClaimDefinitionError
 
 CLAIM_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 SECTION = re.compile(r"^\d+(\.\d+)?$")
-KINDS = ("theorem", "empirical", "fact", "heuristic")
-"""What a claim is (see :mod:`tmath.engine.kinds`): a ``theorem`` is proved and checked; an
-``empirical`` claim is a published measurement and a ``fact`` a published configuration, both
-*cited* (never verified); a ``heuristic`` says why it cannot be verified."""
 
 
 @dataclass(frozen=True)
@@ -60,11 +58,13 @@ class Source:
         year = f" ({self.year})" if self.year else ""
         return ", ".join(p for p in (f"{who}{year}".strip(), self.title) if p)
 
-    def at(self, locator: str) -> "Source":
-        """The same work, pointing at one place in it (``VASWANI.at("§5.4")``)."""
+    def at(self, locator: str, unverified: str = "") -> "Source":
+        """The same work, pointing at one place in it (``VASWANI.at("§5.4")``);
+        ``unverified`` says what about that place was not read from the work itself."""
         import dataclasses
 
-        return dataclasses.replace(self, locator=locator)
+        notes = "; ".join(n for n in (self.unverified, unverified) if n)
+        return dataclasses.replace(self, locator=locator, unverified=notes)
 
     @property
     def shown(self) -> str:
@@ -377,8 +377,6 @@ def claim(
     ``sources`` with a locator, ``reported``). ``passages`` anchor the claim in a document's
     prose; ``not_in`` lists ``(source, why)`` of works the statement is wrongly credited to.
     """
-
-    from tmath.engine import kinds
 
     caller = sys._getframe(1)  # the module line with "@claim(": cheap, unlike inspect's search
     while caller.f_globals.get("__name__") == "tmath.engine.prose":  # the line with "prose("

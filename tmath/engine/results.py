@@ -202,10 +202,11 @@ class ClaimResult:
 
     def __post_init__(self) -> None:
         # the claim's kind bounds its verdict: only a theorem is ever "verified"
-        verdict, empirical = kinds.honest(self.info, self.verdict, self.proof, self.empirical,
-                                          self.figures)
+        verdict, no_check = kinds.honest(self.info, self.verdict, self.proof, self.empirical,
+                                         self.figures)
         object.__setattr__(self, "verdict", verdict)
-        object.__setattr__(self, "empirical", empirical)
+        if no_check is not None:
+            object.__setattr__(self, "empirical", EmpiricalResult("none", reason=no_check))
 
     @property
     def reproduce(self) -> str:

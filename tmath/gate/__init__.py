@@ -9,11 +9,15 @@ The pipeline reads like the document's journey through it, one module per stage:
 * :mod:`~tmath.gate.anchoring` locates every figure like an annotation (quote, prefix,
   suffix, position hint), one number per figure;
 * :mod:`~tmath.gate.figures` and :mod:`~tmath.gate.formulas` judge figures and formulas;
+* :mod:`~tmath.gate.statements` locates the passages of prose claims by their terms;
+* :mod:`~tmath.gate.references` reads citations, :mod:`~tmath.gate.citations` checks them
+  against the works the claims record;
 * :mod:`~tmath.gate.coverage` counts what the claims cover, per section;
 * :mod:`~tmath.gate.findings` is the report model the renderers (:mod:`tmath.render.gate`)
   show;
 * :mod:`~tmath.gate.pipeline` runs the stages in order (:func:`check`);
-* :mod:`~tmath.gate.fix` restates inaccurate figures for ``check --fix``.
+* :mod:`~tmath.gate.fix` restates inaccurate figures for ``check --fix``;
+* :mod:`~tmath.gate.skeleton` writes a claim skeleton for a document's line (``tmath new``).
 
 The gate reads text only; it never evaluates it.
 """

@@ -20,6 +20,7 @@ counted. Everything here reads text; nothing is evaluated.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -28,13 +29,13 @@ from typing import Mapping, Sequence
 from tmath.engine.model import ClaimInfo, Source
 from tmath.gate.document import Document
 from tmath.gate.findings import Finding
-from tmath.gate.references import Citation, read_citations, surname
+from tmath.gate.references import MAX_CITATIONS, Citation, read_citations, surname
 
+MAX_FINDINGS = 500
+"""Citation findings listed at most (the rest are counted in a note: the gate fails anyway)."""
 TITLE_SIMILARITY = 0.6
 """A quoted title at least this similar to a recorded one (difflib ratio, normalised) is that
 work's title, misquoted; below it, a quotation is not taken for a title."""
-MAX_CITATIONS = 5_000
-"""Citations of one document checked at most (a hostile document is cut, and says so)."""
 
 
 @dataclass(frozen=True)
@@ -80,10 +81,12 @@ def _plain(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
+@functools.lru_cache(maxsize=65536)
 def name_key(name: str) -> str:
     return _plain(name).lower().replace("’", "'")
 
 
+@functools.lru_cache(maxsize=65536)
 def title_key(title: str) -> str:
     """A title up to case, quotes, apostrophes, dashes, spaces and final punctuation."""
     text = _plain(title).lower()
@@ -126,6 +129,7 @@ def _edit_distance(a: str, b: str) -> int:
     return previous[-1]
 
 
+@functools.lru_cache(maxsize=65536)
 def _same_name(a: str, b: str) -> str:
     """``same``, ``misspelt`` (at most two letters apart, and not short) or ``other``."""
     ka, kb = name_key(a), name_key(b)
@@ -136,6 +140,7 @@ def _same_name(a: str, b: str) -> str:
     return "other"
 
 
+@functools.lru_cache(maxsize=65536)
 def _title_relation(cited: str, recorded: str) -> str:
     """``same``, ``shortened`` (the start of the title, up to a word), ``similar`` or ``other``."""
     c, r = title_key(cited), title_key(recorded)
@@ -143,8 +148,10 @@ def _title_relation(cited: str, recorded: str) -> str:
         return "same"
     if len(c) >= 8 and r.startswith(c) and (len(r) == len(c) or not r[len(c)].isalnum()):
         return "shortened"
-    ratio = difflib.SequenceMatcher(None, c, r, autojunk=False).ratio()
-    return "similar" if ratio >= TITLE_SIMILARITY else "other"
+    matcher = difflib.SequenceMatcher(None, c, r, autojunk=False)
+    if matcher.real_quick_ratio() < TITLE_SIMILARITY or matcher.quick_ratio() < TITLE_SIMILARITY:
+        return "other"
+    return "similar" if matcher.ratio() >= TITLE_SIMILARITY else "other"
 
 
 def resolve(citation: Citation, works: Sequence[Work]) -> tuple[Work | None, str]:
@@ -236,7 +243,10 @@ def judge_citations(documents: Sequence[Document], infos: Sequence[ClaimInfo],
     if not works:
         return findings, counts
     for document in documents:
-        citations = read_citations(document)[:MAX_CITATIONS]
+        citations = read_citations(document, MAX_CITATIONS)
+        if len(citations) > MAX_CITATIONS:
+            counts["cut"] = counts.get("cut", 0) + 1
+            citations = citations[:MAX_CITATIONS]
         resolved = [(c, *resolve(c, works)) for c in citations]
         for citation, work, how in resolved:
             if work is None:
@@ -247,6 +257,9 @@ def judge_citations(documents: Sequence[Document], infos: Sequence[ClaimInfo],
             findings += found
             counts["right"] += not any(f.failing for f in found)
         findings += _misattributed(document, infos, resolved, anchors or {}, works)
+    if len(findings) > MAX_FINDINGS:
+        counts["unlisted"] = len(findings) - MAX_FINDINGS
+        findings = findings[:MAX_FINDINGS]
     return findings, counts
 
 
@@ -341,12 +354,12 @@ def _misattributed(document: Document, infos: Sequence[ClaimInfo], resolved,
                 hit = next((w for w in meant if _same_work(w.source, source)), None)
                 if hit is not None:
                     work = hit
-                    right = "; ".join(s.shown for s in info.sources) or "no recorded source"
+                    right = ("The claim records: " + "; ".join(s.shown for s in info.sources)
+                             if info.sources else "The claim records no source for it")
                     found.append(_finding(
                         document, citation, work, "misattributed",
                         f"credits {work.shown} with what claim {info.id} states ({info.title}); "
-                        f"that work does not contain it: {why}. The claim records: {right}",
-                        claim=info.id))
+                        f"that work does not contain it: {why}. {right}", claim=info.id))
     return found
 
 

@@ -28,6 +28,7 @@ from tmath.gate.coverage import section_coverage
 from tmath.gate.document import MAX_FORMULAS, MAX_LINE, Document, valid_claim_id
 from tmath.gate.figures import figure_result, judge_figure, scopes, true_value
 from tmath.gate.citations import judge_citations
+from tmath.gate.references import MAX_CITATIONS
 from tmath.gate.findings import GOOD, Finding, Report
 from tmath.gate.formulas import heading_line, judge_formulas
 from tmath.gate.statements import judge_statements
@@ -111,6 +112,11 @@ def check(documents: Sequence[Document], infos: Sequence[ClaimInfo],
                   for n in d.truncated_lines[:5])
     notes += tuple(f"{d.path}:{n}: '$$' is never closed; the text after it is not read as math"
                    for d in documents for n in d.unclosed_math[:5])
+    if citations and citations.pop("cut", 0):
+        notes += (f"only the first {MAX_CITATIONS} citations of a document were checked; "
+                  "check a document with more in parts",)
+    if citations and citations.get("unlisted"):
+        notes += (f"{citations.pop('unlisted')} more citation findings are not listed",)
     return Report(tuple(d.path for d in documents), findings, sections, covered, total,
                   min_coverage, tuple(i.id for i in held_infos), unverified, notes=notes,
                   citations=citations)

@@ -11,8 +11,9 @@
 
 Each citation keeps where it is (line, column, offsets), the surnames in the order written,
 whether the list ends in "et al.", the year, the title and the arXiv id. Text inside display
-formulas and code fences is not read. Every pattern is linear (no nested quantifiers), so a
-hostile document costs time in proportion to its size.
+formulas and code fences is not read. Every repetition in the patterns is bounded, so a
+hostile document costs time in proportion to its size, and at most :data:`MAX_CITATIONS` are
+read.
 """
 
 from __future__ import annotations
@@ -22,23 +23,28 @@ from dataclasses import dataclass
 
 from tmath.gate.document import Document
 
+MAX_CITATIONS = 5_000
+"""Citations read per document at most (a document with more is checked in part, and says so)."""
 MAX_TITLE = 300
 """Characters of a quoted title read at most."""
 TITLE_GAP = 4
 """Non-space characters allowed between a mention (and its year) and its quoted title."""
 
-_NAME = r"[A-ZÀ-Þ][\w'’\-]*\w"
-_SURNAMES = re.compile(rf"(?<![\w-])((?:{_NAME}[ \t]+)?{_NAME})"
-                       rf"(?:[ \t]+et[ \t]+al\.|((?:,[ \t]*{_NAME})*[ \t]*(?:&|\band\b)[ \t]*"
-                       rf"{_NAME}))")
+_NAME = r"[A-ZÀ-Þ][\w'’\-]{0,40}(?<![-'’])"
+"""A capitalised name of at most 41 characters (bounded, so no pattern can backtrack far)."""
+_SURNAMES = re.compile(rf"(?<![\w-])((?:{_NAME}[ \t]{{1,3}})?{_NAME})"
+                       rf"(?:[ \t]+et[ \t]+al\.|((?:,[ \t]{{0,3}}{_NAME}){{0,8}}[ \t]{{0,3}}"
+                       rf"(?:&|\band\b)[ \t]{{0,3}}{_NAME}))")
 _ET_AL = re.compile(r"[ \t]+et[ \t]+al\.$")
-_YEAR_AFTER = re.compile(r"[ \t]*(?:\(([^()\n]{0,40}?)\b((?:19|20)\d\d)[a-z]?\)|,[ \t]*((?:19|20)\d\d)\b)")
-_QUOTE = re.compile(r"[“\"]([^”\"\n]{2,%d})[”\"]" % MAX_TITLE)
+_SINGLE = re.compile(rf"(?<![\w-])((?:{_NAME}[ \t]{{1,3}})?{_NAME})(?=[ \t]*\([^()\n]{{0,40}}?\b(?:1[6-9]|20)\d\d"
+                     rf"[a-z]?\)|,[ \t]*(?:1[6-9]|20)\d\d\b)")
+_YEAR_AFTER = re.compile(r"[ \t]*(?:\(([^()\n]{0,40}?)\b((?:1[6-9]|20)\d\d)[a-z]?\)|,[ \t]*((?:1[6-9]|20)\d\d)\b)")
+_QUOTE = re.compile(r"[“\"]([^“”\"\n]{2,%d})[”\"]" % MAX_TITLE)
 _ARXIV = re.compile(r"arXiv[:\s]*((?:\d{4}\.\d{4,5})|(?:[a-z\-]+(?:\.[A-Z]{2})?/\d{7}))(?:v\d+)?",
                     re.IGNORECASE)
 _ENTRY = re.compile(r"^\s*(?:\[\d{1,4}\]|\d{1,4}\.|[-*])\s+")
-_NAME_BEFORE_QUOTE = re.compile(rf"((?:{_NAME}[ \t]+)?{_NAME})[ \t,.:：，]*(?:在|的|博客|blog)?"
-                                rf"[ \t,.:：，]*$")
+_NAME_BEFORE_QUOTE = re.compile(rf"((?:{_NAME}[ \t]{{1,3}})?{_NAME})[ \t,.:：，]{{0,4}}"
+                                rf"(?:在|的|博客|blog)?[ \t,.:：，]{{0,4}}$")
 
 
 @dataclass(frozen=True)
@@ -79,11 +85,14 @@ def _split_names(head: str, rest: str | None) -> tuple[str, ...]:
     return tuple(surname(n.strip()) for n in names)
 
 
-def read_citations(document: Document) -> list[Citation]:
-    """Every reference entry and mention of a document, in document order."""
+def read_citations(document: Document, limit: int = MAX_CITATIONS) -> list[Citation]:
+    """The reference entries and mentions of a document, in document order (the first
+    ``limit`` of them: a longer list is cut, and the caller says so)."""
     found: list[Citation] = []
     text = document.masked
     for line in range(1, document.lines + 1):
+        if len(found) > limit:
+            break
         start = document.line_starts[line - 1]
         content = text[start:start + len(document.line_text(line))]
         if not content.strip() or document.in_display(start):
@@ -111,7 +120,7 @@ def _entry(document: Document, line: int, start: int, content: str) -> Citation 
     if not opening or not quote:
         return None
     before = content[opening.end():quote.start()]
-    year = re.search(r"\b((?:19|20)\d\d)\b", before)
+    year = re.search(r"\b((?:1[6-9]|20)\d\d)\b", before)
     if not re.match(_NAME, before.strip()):
         return None  # a list item that quotes something, not a reference
     names_part = re.split(r"\(|\.\s|\.$", before.strip(), maxsplit=1)[0]
@@ -146,6 +155,18 @@ def _mentions(document: Document, line: int, start: int, content: str) -> list[C
                               start + at, names, et_al, year, title, None,
                               content[match.start():at].strip()))
         taken.append((match.start(), at))
+    for match in _SINGLE.finditer(content):  # one author and a year: "Menabrea (1842)"
+        if any(a <= match.start() < b or match.end() <= a <= match.end() + 45
+               for a, b in taken) or match.group(1).split()[0] in _NOT_NAMES:
+            continue  # part of a list, a word before "(Dao et al., 2022)", or not a name
+        after = _YEAR_AFTER.match(content, match.end())
+        at = after.end() if after else match.end()
+        year = int(after.group(2) or after.group(3)) if after else None
+        found.append(Citation("mention", line, match.start() + 1, start + match.start(),
+                              start + at, (surname(match.group(1)),), False, year,
+                              _title_after(content, at), None,
+                              content[match.start():at].strip()))
+        taken.append((match.start(), at))
     for quote in _QUOTE.finditer(content):  # a single name right before a quoted title
         if any(a <= quote.start() <= b + TITLE_GAP + 2 for a, b in taken):
             continue
@@ -159,7 +180,9 @@ def _mentions(document: Document, line: int, start: int, content: str) -> list[C
     return found
 
 
-_NOT_NAMES = {"The", "A", "An", "In", "See", "Section", "Table", "Figure", "Note", "As", "This"}
+_NOT_NAMES = {"The", "A", "An", "In", "See", "Section", "Table", "Figure", "Note", "As", "This",
+              "ICLR", "ICML", "CVPR", "ECCV", "EMNLP", "ACL", "NAACL", "NeurIPS", "NIPS",
+              "AAAI", "JMLR", "Since", "From", "Until", "Before", "After", "By", "Of", "On"}
 
 
 def _title_after(content: str, at: int) -> str | None:

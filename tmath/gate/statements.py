@@ -7,8 +7,8 @@ position hint (its section). The gate:
 
 1. **scopes** the search: the paragraphs pinned to the claim (``<!-- tmath: id -->``), then the
    passage's sub-section, then its top-level section;
-2. **reads units**: paragraphs (runs of non-blank lines), alone or with the next one, so a
-   statement that spills into a list of bullets is still one candidate;
+2. **reads units**: paragraphs (runs of non-blank lines; headings are not read), alone or with
+   the next one, so a statement that spills into a list of bullets is still one candidate;
 3. **scores** each candidate by the share of the terms it contains (case and hyphens aside;
    a term with digits counts double: numbers are seldom reworded), preferring the narrower
    scope and the shorter window;
@@ -91,9 +91,10 @@ def _blocks(document: Document, start: int, end: int) -> list[Block]:
     """The paragraphs (runs of non-blank lines) between two offsets."""
     blocks: list[Block] = []
     first, last = document.line_of(start), document.line_of(max(start, end - 1))
+    headings = {s.line for s in document.sections}
     opening = None
     for line in range(first, last + 1):
-        blank = not document.line_text(line).strip()
+        blank = not document.line_text(line).strip() or line in headings  # a title asserts nothing
         if not blank and opening is None:
             opening = line
         if (blank or line == last) and opening is not None:
@@ -123,20 +124,36 @@ def _scopes(document: Document, info: ClaimInfo, passage: Passage) -> list[tuple
     return found
 
 
+_BLOCKS: dict[tuple[int, int, int], list[Block]] = {}
+
+
+def _blocks_once(document: Document, start: int, end: int) -> list[Block]:
+    """The paragraphs of a scope, read once per document however many passages search it."""
+    key = (id(document), start, end)
+    if key not in _BLOCKS:
+        if len(_BLOCKS) > 256:
+            _BLOCKS.clear()
+        _BLOCKS[key] = _blocks(document, start, end)
+    return _BLOCKS[key]
+
+
 def locate(document: Document, info: ClaimInfo, passage: Passage) -> Candidate | None:
     """The best candidate for a passage in one document (None: its scopes print nothing)."""
     patterns = [[_pattern(a) for a in alternatives] for alternatives in passage.terms]
     weights = [_weight(a) for a in passage.terms]
     total = sum(weights)
     best: Candidate | None = None
+    headings = sorted(s.line for s in document.sections)
     for start, end, depth, where in _scopes(document, info, passage):
-        blocks = _blocks(document, start, end)
+        blocks = _blocks_once(document, start, end)
         for k in range(len(blocks)):
             for width in range(1, WINDOW_BLOCKS + 1):
                 if k + width > len(blocks):
                     break
-                a, b = blocks[k].start, blocks[k + width - 1].end
-                b = min(b, a + MAX_WINDOW_CHARS)
+                last = blocks[k + width - 1]
+                if any(blocks[k].end_line < h < last.line for h in headings):
+                    break  # a window never spans a heading
+                a, b = blocks[k].start, min(last.end, blocks[k].start + MAX_WINDOW_CHARS)
                 text = document.masked[a:b]
                 found = tuple(i for i, alts in enumerate(patterns)
                               if any(p.search(text) for p in alts))
@@ -173,6 +190,7 @@ def judge_statements(documents: Sequence[Document], infos: Sequence[ClaimInfo],
     and where each located passage is, by (claim id, document path)."""
     findings: list[Finding] = []
     anchors: dict[tuple[str, str], Candidate] = {}
+    _BLOCKS.clear()
     for info in infos:
         own = [d for d in documents if d.path in held.get(info.id, ())]
         result = results.get(info.id)
@@ -212,4 +230,5 @@ def judge_statements(documents: Sequence[Document], infos: Sequence[ClaimInfo],
                     heading_line(home, info), info.id, label=label,
                     detail=f"claim {info.id} anchors a statement in §{passage.section or info.section}"
                            f" using {', '.join(terms)}, but no paragraph there uses them"))
+    _BLOCKS.clear()
     return findings, anchors

@@ -58,6 +58,8 @@ def result_texts(result: ClaimResult) -> list[str]:
     """The texts of one claim that a page shows: metadata first, then what its run wrote."""
     info = result.info
     texts = [info.title, info.summary, info.statement, *info.premises]
+    texts += [getattr(info, "reason", None) or "", getattr(info, "reported", "")]
+    texts += [why for _, why in getattr(info, "not_in", ())]
     texts += [t for foil in info.foils for t in (foil.text, foil.why)]
     texts += [f.label for f in info.figures]
     for step in result.proof.steps:

@@ -1,0 +1,173 @@
+"""``tmath new --from DOC:LINE``: a skeleton that loads, fails as "not written yet" (an error,
+never a pass), and makes its formula claimed-but-unverified in ``tmath check``; one-line
+errors for a bad DOC:LINE; never an overwrite; the document is read, never evaluated."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tmath.cli import app
+from tmath.defaults import DEFAULT_SEED
+from tmath.engine.registry import load
+from tmath.engine.runner import verify_one
+from tmath.exitcodes import ExitCode
+from tmath.gate.skeleton import symbol_names
+
+runner = CliRunner()
+
+DOCUMENT = """\
+# Springs
+
+## 1. One spring
+
+### 1.1 Hooke
+
+$$F_{spring} = -k \\cdot \\Delta x$$
+
+A spring of stiffness 200 stretched by 0.05 pulls back with 10 newtons.
+
+$$\\begin{aligned}
+E_{pot} &= \\frac{1}{2} k x^2 \\\\
+&= \\frac{1}{2} \\cdot 200 \\cdot 0.05^2
+\\end{aligned}$$
+
+Nothing to claim here.
+"""
+
+
+@pytest.fixture
+def doc(tmp_path, monkeypatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "springs.md"
+    path.write_text(DOCUMENT, encoding="utf-8")
+    return path
+
+
+def new(*args: str):
+    return runner.invoke(app, ["new", *args])
+
+
+def line_of(fragment: str) -> int:
+    return next(n for n, line in enumerate(DOCUMENT.split("\n"), 1) if fragment in line)
+
+
+def test_a_skeleton_records_the_formula_verbatim_and_loads(doc, tmp_path):
+    line = line_of("F_{spring}")
+    result = new("--from", f"{doc}:{line}", "--claims", "mine")
+    assert result.exit_code == ExitCode.OK, result.output
+    written = tmp_path / "mine" / f"springs_line_{line}.py"
+    source = written.read_text(encoding="utf-8")
+    assert 'r"F_{spring} = -k \\cdot \\Delta x"' in source
+    assert "F_spring, k, Delta, x = sp.symbols('F_spring k Delta x')" in source
+    registry = load([tmp_path / "mine"], builtin=False)
+    assert not registry.errors
+    spec = registry.get(f"springs-line-{line}")
+    assert spec.formulas == ("F_{spring} = -k \\cdot \\Delta x",) and spec.section == "1.1"
+
+
+def test_the_skeleton_fails_as_not_written_yet(doc, tmp_path):
+    line = line_of("F_{spring}")
+    assert new("--from", f"{doc}:{line}", "--claims", "mine").exit_code == ExitCode.OK
+    spec = load([tmp_path / "mine"], builtin=False).get(f"springs-line-{line}")
+    result = verify_one(spec, DEFAULT_SEED)
+    assert result.verdict == "error"
+    assert "not written yet" in result.proof.reason
+    assert "not written yet" in result.empirical.reason
+
+
+def test_check_reports_the_skeletons_formula_as_claimed_but_unverified(doc, tmp_path):
+    line = line_of("F_{spring}")
+    assert new("--from", f"{doc}:{line}", "--claims", "mine").exit_code == ExitCode.OK
+    result = runner.invoke(app, ["check", str(doc), "--claims", "mine", "--no-builtin", "-f",
+                                 "json", "-j", "1"])
+    assert result.exit_code == ExitCode.FAILED, result.output
+    findings = json.loads(result.stdout)["findings"]
+    [formula] = [f for f in findings if f["kind"] == "formula" and f["line"] == line]
+    assert formula["status"] == "unverified" and formula["claim"] == f"springs-line-{line}"
+    uncovered = [f for f in findings if f["kind"] == "formula" and f["status"] == "uncovered"]
+    assert [f["line"] for f in uncovered] == [line_of("\\begin{aligned}")]
+
+
+def test_figures_of_a_line_become_figures_with_their_anchors(doc, tmp_path):
+    line = line_of("stiffness 200")
+    result = new("--from", f"{doc}:{line}", "--id", "spring-figures", "--claims", "mine")
+    assert result.exit_code == ExitCode.OK, result.output
+    spec = load([tmp_path / "mine"], builtin=False).get("spring-figures")
+    assert [(f.printed, f.near) for f in spec.figures] == [
+        ("200", "A spring of stiffness"), ("0.05", "200 stretched by"),
+        ("10", "0.05 pulls back with")]
+    assert not spec.formulas
+    check = runner.invoke(app, ["check", str(doc), "--claims", "mine", "--no-builtin", "-f",
+                                "json", "-j", "1"])
+    figures = [f for f in json.loads(check.stdout)["findings"] if f["kind"] == "figure"]
+    assert {(f["status"], f["line"]) for f in figures} == {("unverified", line)}
+    assert check.exit_code == ExitCode.FAILED
+
+
+def test_a_line_inside_a_multi_line_formula_claims_the_whole_formula(doc, tmp_path):
+    result = new("--from", f"{doc}:{line_of('0.05^2')}", "--claims", "mine")
+    assert result.exit_code == ExitCode.OK, result.output
+    [written] = (tmp_path / "mine").glob("*.py")
+    spec = load([tmp_path / "mine"], builtin=False).get(written.stem.replace("_", "-"))
+    assert spec.formulas[0].startswith("\\begin{aligned}") and "0.05^2" in spec.formulas[0]
+
+
+def test_an_existing_file_or_id_is_never_overwritten(doc, tmp_path):
+    line = line_of("F_{spring}")
+    assert new("--from", f"{doc}:{line}", "--claims", "mine").exit_code == ExitCode.OK
+    target = tmp_path / "mine" / f"springs_line_{line}.py"
+    target.write_text("# edited by hand\n" + target.read_text(encoding="utf-8"))
+    again = new("--from", f"{doc}:{line}", "--claims", "mine")
+    assert again.exit_code == ExitCode.USAGE and "already defined" in again.output
+    assert target.read_text(encoding="utf-8").startswith("# edited by hand")
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "my_id.py").write_text("# not a claim\n")
+    clash = new("--from", f"{doc}:{line}", "--id", "my-id", "--claims", "other")
+    assert clash.exit_code == ExitCode.USAGE and "never overwrites" in clash.output
+    builtin = new("--from", f"{doc}:{line}", "--id", "dot-product-variance", "--claims", "x")
+    assert builtin.exit_code == ExitCode.USAGE and "already defined" in builtin.output
+
+
+@pytest.mark.parametrize("source, message", [
+    ("springs.md", "--from takes DOC:LINE"),
+    ("springs.md:0", "positive whole number"),
+    ("springs.md:x", "positive whole number"),
+    ("springs.md:999", "line 999 is past its end"),
+    ("missing.md:3", "document not found"),
+    (f"springs.md:{DOCUMENT.split(chr(10)).index('Nothing to claim here.') + 1}",
+     "no display formula and no number"),
+])
+def test_a_bad_doc_line_is_a_one_line_usage_error(doc, source, message):
+    result = new("--from", source, "--claims", "mine")
+    assert result.exit_code == ExitCode.USAGE
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0]
+    assert not Path("mine").exists()
+
+
+def test_a_bad_id_is_refused():
+    result = new("--from", "x.md:1", "--id", "Not_Kebab")
+    assert result.exit_code == ExitCode.USAGE
+
+
+def test_symbols_are_read_by_a_tokenizer_that_never_evaluates():
+    start = time.perf_counter()
+    names = symbol_names("x = 9^{9^{9^{9^{9}}}} + \\lambda_i \\cdot QK^T + Q + K")
+    assert time.perf_counter() - start < 0.1
+    assert names == ["x", "lambda_i", "Q", "K"]
+    assert symbol_names("\\text{softmax}(z_i) + lambda") == ["z_i", "lambda_"]
+    assert symbol_names("lr = d_{model}^{-0.5} \\cdot warmup\\_steps") == [
+        "lr", "d_model", "warmup_steps"]
+
+
+def test_the_default_folder_is_never_the_builtin_one(monkeypatch):
+    from tmath.engine.registry import builtin_claims_dir
+
+    monkeypatch.chdir(builtin_claims_dir().parent)
+    result = new("--from", "docs/companion.md:23")
+    assert result.exit_code == ExitCode.USAGE and "built-in claims folder" in result.output

@@ -1,0 +1,119 @@
+"""``tmath new --from DOC:LINE``: start a claim from what a document prints at a line."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from tmath.cli.console import err
+from tmath.cli.outputs import write_text
+from tmath.errors import UsageError
+from tmath.exitcodes import ExitCode
+
+DEFAULT_FOLDER = Path("claims")
+
+
+def new(
+    source: Annotated[str, typer.Option(
+        "--from", metavar="DOC:LINE", show_default=False,
+        help="The document and the line of the formula or figures to claim, e.g. "
+             "notes.md:42.")],
+    claim_id: Annotated[Optional[str], typer.Option(
+        "--id", metavar="ID", help="The claim's id (kebab-case); default: from the document's "
+                                   "name and the line, e.g. notes-line-42.")] = None,
+    claims: Annotated[Optional[Path], typer.Option(
+        "--claims", metavar="DIR", show_default=False,
+        help="The claims folder to write the module into (created if missing); default: "
+             "claims/ in the current folder, unless that is tmath's built-in one.")] = None,
+) -> None:
+    """Write the skeleton of a claim for the display formula or the figures at DOC:LINE.
+
+    The formula is recorded verbatim (formulas=), each number printed on the line becomes a Figure with its anchor, and the symbols of the formula are declared for the Statement (read by a tokenizer: the document is never evaluated). prove() and check() raise "not written yet", so until you write them the claim is an error, never a pass, and [bold]tmath check DOC --claims DIR[/bold] reports its formula as claimed-but-unverified (exit 1). An existing file is never overwritten.
+
+    [bold]Examples[/bold]
+
+    tmath new --from notes.md:42 --claims my_claims
+
+    tmath new --from notes.md:42 --id attention-formula --claims my_claims
+
+    Exit codes: 0 written · 2 usage error (bad DOC:LINE, a line past the end, nothing to claim there, an id or file that exists) · 4 the file could not be written.
+    """
+    from tmath.gate.document import read_document
+    from tmath.gate.skeleton import at_line, claim_source
+
+    path, line = _parse_source(source)
+    claims = claims if claims is not None else _default_folder()
+    document = read_document(path)
+    if line > document.lines:
+        raise UsageError(f"{path} has {document.lines} lines; line {line} is past its end")
+    content = at_line(document, line)
+    if content.formula is None and not content.figures:
+        raise UsageError(f"{path}:{line} prints no display formula and no number to claim"
+                         + _nearest(document, line))
+    claim_id = claim_id or _default_id(path, line)
+    if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", claim_id):
+        raise UsageError(f"--id {claim_id!r} is not kebab-case (e.g. attention-formula)")
+    _refuse_known_id(claim_id, claims)
+    target = claims / f"{claim_id.replace('-', '_')}.py"
+    if target.exists() or target.is_symlink():
+        raise UsageError(f"{target} exists; tmath new never overwrites a file (choose another "
+                         "--id or remove it)")
+    claims.mkdir(parents=True, exist_ok=True)
+    write_text(target, claim_source(content, claim_id, f"{path.name}:{line}"), inputs=[path])
+    what = ", ".join(p for p in (
+        "its display formula" if content.formula else "",
+        f"{len(content.figures)} figure(s)" if content.figures else "") if p)
+    err.print(f"wrote {target}: claim {claim_id} ({what}, §{content.section}); write its "
+              f"statement, prove() and check(). Until then `tmath check {path} --claims "
+              f"{claims}` reports it as unverified.", highlight=False, markup=False)
+    raise typer.Exit(ExitCode.OK)
+
+
+def _parse_source(source: str) -> tuple[Path, int]:
+    document, sep, number = source.rpartition(":")
+    if not sep or not document:
+        raise UsageError(f"--from takes DOC:LINE, e.g. notes.md:42 (got {source!r})")
+    if not number.isdigit() or int(number) < 1:
+        raise UsageError(f"--from {source!r}: the line must be a positive whole number, as in "
+                         "notes.md:42")
+    path = Path(document)
+    if not path.exists():
+        raise UsageError(f"document not found: {path}")
+    return path, int(number)
+
+
+def _default_folder() -> Path:
+    """claims/ here, unless it is the built-in folder (a checkout of tmath): then ask."""
+    from tmath.engine.registry import builtin_claims_dir
+
+    if DEFAULT_FOLDER.is_dir() and DEFAULT_FOLDER.resolve() == builtin_claims_dir().resolve():
+        raise UsageError("claims/ here is tmath's built-in claims folder; name the folder to "
+                         "write to with --claims DIR (--claims claims to add a built-in claim)")
+    return DEFAULT_FOLDER
+
+
+def _default_id(path: Path, line: int) -> str:
+    stem = re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-") or "document"
+    return f"{stem}-line-{line}"
+
+
+def _nearest(document, line: int) -> str:
+    if not document.formulas:
+        return ""
+    nearest = min(document.formulas, key=lambda m: min(abs(m.line - line), abs(m.end_line - line)))
+    return f" (the nearest display formula is at line {nearest.line})"
+
+
+def _refuse_known_id(claim_id: str, folder: Path) -> None:
+    """An id the built-in claims or the folder's claims already use is refused."""
+    from tmath.engine.registry import catalog
+
+    folders = [folder] if folder.is_dir() else []
+    known = catalog(folders)
+    if claim_id in known.claims:
+        info = known.claims[claim_id]
+        raise UsageError(f"claim id {claim_id!r} is already defined in {info.path}:{info.line}; "
+                         "pass another --id")
