@@ -1,4 +1,4 @@
-"""Toy experiments for the heuristic prose claims, and the one-sided sign test they use.
+"""Toy experiments for the heuristic prose claims.
 
 The toys are small on purpose: they test what can be tested at initialisation on random
 weights and data, and the claims that use them say what they do not show.
@@ -9,8 +9,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-
-from tmath.engine.results import TestResult
 
 EPS = 1e-12  # LayerNorm's ε in the toy: far below the spread of its inputs
 
@@ -71,36 +69,3 @@ def block_gradients(rng: np.random.Generator, placement: str, depth: int,
         back = ((g @ w2[layer]) * (h > 0)) @ w1[layer]
         grad = grad + _layer_norm_backward(u, sd, back) if pre else g + back
     return norms
-
-
-def _binomial_tail(n: int, k: int, p: float) -> float:
-    """P(Bin(n, p) ≥ k), summed exactly in floating point."""
-    return float(sum(math.comb(n, j) * p**j * (1 - p) ** (n - j) for j in range(k, n + 1)))
-
-
-def sign_test_plan(alpha: float, win_rate: float) -> tuple[int, int]:
-    """(n, k): the fewest trials, and the wins needed among them, such that k wins out of n
-    happen with probability ≤ α when there is no systematic effect (a win rate of 1/2) and
-    fail to happen with probability ≤ α when the win rate is ``win_rate``."""
-    for n in range(2, 2001):
-        k = next(k for k in range(n + 2) if k > n or _binomial_tail(n, k, 0.5) <= alpha)
-        if k <= n and 1 - _binomial_tail(n, k, win_rate) <= alpha:
-            return n, k
-    raise ValueError("no plan of at most 2000 trials")
-
-
-def sign_test(experiment, wins: int, n: int, needed: int, label: str, win_rate: float
-              ) -> TestResult:
-    """Record a one-sided sign test: it passes when at least ``needed`` of ``n`` independent
-    trials were won (planned with :func:`sign_test_plan` at the experiment's α per test)."""
-    alpha = experiment._take_alpha()  # the engine's budget: a test more than declared fails
-    p_value = _binomial_tail(n, wins, 0.5)
-    passed = wins >= needed
-    result = TestResult(
-        label, "statistical", passed,
-        f"{wins}/{n} won (needs {needed}; p={p_value:.2g} against no effect)",
-        estimate=wins / n, expected=win_rate, n=n, p_value=p_value, alpha=alpha,
-        resolution=f"errs with probability ≤ α both when there is no effect and when the "
-                   f"win rate is ≥ {win_rate:.0%}")
-    experiment.results.append(result)
-    return result

@@ -9,7 +9,7 @@ from tmath import Foil, Passage, Statement, claim, prose
 from ._bibliography import (DAO2022, DEVLIN2019, GEMMA2024, HE2016_IDENTITY, HE2016_RESNET,
                             LEWIS2020, RADFORD2018, RADFORD2019, RAFFEL2020, ROMBACH2022,
                             TOUVRON2023, VASWANI2017, WANG2019, XIONG2020)
-from ._toys import block_gradients, sign_test, sign_test_plan
+from ._toys import block_gradients
 
 prose(
     id="gpt-causal-self-attention", kind="fact", section="6.2",
@@ -183,7 +183,7 @@ class PrenormDeepGradientToy:
 
     def check(self, value, experiment):
         keeps, loses = value
-        n, needed = sign_test_plan(experiment.alpha_per_test, _WIN_RATE)
+        n, needed = experiment.sign_test_plan(_WIN_RATE)
         wins_order = wins_depth = 0
         for _ in range(n):
             ratios = {}
@@ -192,10 +192,11 @@ class PrenormDeepGradientToy:
                 ratios[placement] = (grads[:, 0] / grads[:, -1], grads[:, 0] / grads[:, -_NEAR_TOP])
             wins_order += _geomean(ratios[keeps][0]) > _geomean(ratios[loses][0])
             wins_depth += _geomean(ratios[loses][1]) < 1.0
-        sign_test(experiment, wins_order, n, needed, "the first placement's bottom block gets "
-                  "more of the top block's gradient than the second's", _WIN_RATE)
-        sign_test(experiment, wins_depth, n, needed, "the second placement's bottom block gets "
-                  "less gradient than a block near its top", _WIN_RATE)
+        experiment.sign_test(wins_order, n, needed, "the first placement's bottom block "
+                             "gets more of the top block's gradient than the second's",
+                             _WIN_RATE)
+        experiment.sign_test(wins_depth, n, needed, "the second placement's bottom block "
+                             "gets less gradient than a block near its top", _WIN_RATE)
 
     def perturbations(self, value):
         keeps, loses = value

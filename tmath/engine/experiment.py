@@ -197,6 +197,26 @@ class Experiment:
         self.results.append(result)
         return result
 
+    def sign_test_plan(self, win_rate: float) -> tuple[int, int]:
+        """(trials, wins needed) for :meth:`sign_test` at this check's α per test: both error
+        rates (no effect accepted as one, a ``win_rate`` effect missed) are at most α."""
+        return stats.sign_test_plan(self.alpha_per_test, win_rate)
+
+    def sign_test(self, wins: int, trials: int, needed: int, label: str, win_rate: float,
+                  at: Point | None = None) -> TestResult:
+        """One-sided sign test over independent trials planned with :meth:`sign_test_plan`:
+        passes when at least ``needed`` of ``trials`` were won."""
+        alpha = self._take_alpha()
+        p_value = stats.binomial_tail(trials, wins, 0.5)
+        result = TestResult(
+            label, "statistical", wins >= needed,
+            f"{wins}/{trials} won (needs {needed}; p={p_value:.2g} against no effect)",
+            estimate=wins / trials, expected=win_rate, n=trials, p_value=p_value, alpha=alpha,
+            resolution=f"errs with probability ≤ α both when there is no effect and when the "
+                       f"win rate is ≥ {win_rate:.0%}", parameters=as_record(at))
+        self.results.append(result)
+        return result
+
     # -- deterministic tests -------------------------------------------------------------------
     def close(self, actual: Any, expected: Any, tol: float, label: str,
               inputs: str = "", at: Point | None = None) -> TestResult:

@@ -153,3 +153,21 @@ class RunningMoments:
     @property
     def excess_kurtosis(self) -> float:
         return self.fourth_central / (self.m2 / self.n) ** 2 - 3 if self.m2 > 0 else 0.0
+
+
+def binomial_tail(n: int, k: int, p: float) -> float:
+    """P(Bin(n, p) ≥ k), summed exactly in floating point."""
+    return float(sum(math.comb(n, j) * p**j * (1 - p) ** (n - j) for j in range(k, n + 1)))
+
+
+def sign_test_plan(alpha: float, win_rate: float, max_trials: int = 2000) -> tuple[int, int]:
+    """(n, k): the fewest trials, and the wins needed among them, such that k wins out of n
+    happen with probability ≤ α when there is no systematic effect (a win rate of 1/2) and
+    fail to happen with probability ≤ α when the win rate is ``win_rate``."""
+    for n in range(2, max_trials + 1):
+        k = next(k for k in range(n + 2) if k > n or binomial_tail(n, k, 0.5) <= alpha)
+        if k <= n and 1 - binomial_tail(n, k, win_rate) <= alpha:
+            return n, k
+    raise ValueError(f"no sign-test plan of at most {max_trials} trials reaches α={alpha:g} "
+                     f"at a win rate of {win_rate:g}: plan for a higher win rate")
+
