@@ -17,7 +17,7 @@ prose(
     summary="The paper states this as a suspicion, without a derivation; the claims of §1 "
             "(dot-product-variance, softmax-saturation) supply the mathematics.",
     sources=(VASWANI2017.at("§3.2.1"),),
-    passage=Passage(("Vaswani", ("d_k", "d_{k}"), "softmax", ("gradient", "梯度"))))
+    passage=Passage(("Vaswani", ("d_k", "d_{k}"), "softmax", "gradient")))
 
 prose(
     id="scaling-keeps-softmax-responsive", kind="heuristic", section="1.2",
@@ -30,8 +30,8 @@ prose(
     reason="the premises (independent, unit-variance components) hold at a random "
            "initialisation, not for trained weights, so the effect during training cannot be "
            "derived; it is an empirical matter",
-    passage=Passage(("softmax", ("\\sqrt{d_k}", "√d_k"), ("saturation", "saturate", "饱和"),
-                     ("variance", "方差"))))
+    passage=Passage(("softmax", ("\\sqrt{d_k}", "√d_k"), ("saturation", "saturate"),
+                     "variance")))
 
 prose(
     id="distillation-soft-targets", kind="fact", section="2.2",
@@ -42,7 +42,7 @@ prose(
     summary="A description of the distillation method, cited to the paper.",
     sources=(HINTON2015.at("§2 (distillation at a raised temperature)",
                            unverified="the section number"),),
-    passage=Passage(("Hinton", "softmax", "teacher", ("temperature", "温度", "高温"))))
+    passage=Passage(("Hinton", "softmax", "teacher", "temperature")))
 
 prose(
     id="sqrt-dk-moderate-temperature", kind="heuristic", section="2.2",
@@ -66,7 +66,7 @@ prose(
     reason="an analogy that helps intuition; it asserts nothing that can be checked",
     not_in=((ALAMMAR2018, "the post's positional-encoding section has no binary-counter "
                           "analogy (its full source was read)"),),
-    passage=Passage((("binary", "二进制"), ("counter", "计数器"), ("lowest bit", "最低位"))))
+    passage=Passage(("binary", "counter", "lowest bit")))
 
 prose(
     id="pe-relative-position-implicit", kind="heuristic", section="3.3",
@@ -83,7 +83,7 @@ prose(
     sources=(VASWANI2017.at("§3.5", unverified="the wording of §3.5 was not re-read"),
              KAZEMNEJAD.at("the derivation of the linear relation")),
     passage=Passage((("Q^T K", "QᵀK", "Q^TK"), ("Self-Attention", "self attention"),
-                     ("relative position", "相对位置"))))
+                     "relative position")))
 
 prose(
     id="pe-base-10000-choice", kind="heuristic", section="3.4",
@@ -108,7 +108,7 @@ prose(
              TOUVRON2023.at("the Architecture section (rotary embeddings)")),
     reported="the paper's title and abstract report input-length extrapolation for ALiBi "
              "(its numbers were not read here)",
-    passage=Passage(("RoPE", "ALiBi", ("extrapolat*", "外推"))))
+    passage=Passage(("RoPE", "ALiBi", "extrapolat*")))
 
 prose(
     id="kernel-view-quadratic-cost", kind="heuristic", section="4.3",
@@ -120,7 +120,7 @@ prose(
     reason="an analogy between two algorithms; the cost of attention itself is proved in §8",
     sources=(TSAI2019.at("the kernel formulation of attention"),
              CHOROMANSKI2021.at("the random-feature kernel approximation that avoids it")),
-    passage=Passage((("O(n^2)", "O(n²)"), ("O(T^2)", "O(T²)"), ("kernel", "核"))))
+    passage=Passage((("O(n^2)", "O(n²)"), ("O(T^2)", "O(T²)"), "kernel")))
 
 prose(
     id="head-counts-bert-gpt2", kind="fact", section="5.1",
@@ -142,4 +142,4 @@ prose(
     summary="multi-head-shapes and projection-parameters prove the shapes and the parameter "
             "count; what heads learn is observed in trained models, not derived.",
     reason="what each head learns depends on training; the notes cite no measurement of it",
-    passage=Passage((("subspace", "子空间"), ("Q/K/V", "Q, K, V"))))
+    passage=Passage(("subspace", ("Q/K/V", "Q, K, V"))))

@@ -125,7 +125,7 @@ prose(
                               "convolutional ResNet units, empirically, and has neither "
                               "LayerNorm nor Transformers"),),
     passage=Passage(("Pre-Norm", "Post-Norm", ("Normalization", "LayerNorm", "normalisation"),
-                     ("gradient", "梯度"))))
+                     "gradient")))
 
 prose(
     id="gpt2-pre-norm", kind="fact", section="10.4",
@@ -172,7 +172,7 @@ tests are planned for (measured: 0.97 and 0.999 for the two comparisons on 4000 
            "about trained models (Xiong et al. 2020, Wang et al. 2019); the toy only "
            "measures gradient sizes at initialisation, in MLP blocks without attention, so "
            "it shows the mechanism, not the training outcome",
-    passages=(Passage(("Pre-Norm", "Post-Norm", ("stable", "stability", "稳定"))),),
+    passages=(Passage(("Pre-Norm", "Post-Norm", ("stable", "stability"))),),
 )
 class PrenormDeepGradientToy:
     """A toy that can fail: it measures the gradient reaching each block's weights, over

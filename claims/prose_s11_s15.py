@@ -108,7 +108,7 @@ prose(
             "training depth is empirical.",
     reason="that it lets tens or hundreds of layers train is an empirical statement about "
            "trained models",
-    passage=Passage((("forward", "前向"), ("backward", "反向"), "LayerNorm")))
+    passage=Passage(("forward", "backward", "LayerNorm")))
 
 prose(
     id="rmsnorm-in-llms", kind="fact", section="11.5",
@@ -144,7 +144,7 @@ prose(
            "argument is the paper's, not a derivation",
     sources=(SZEGEDY2016.at("§7 (model regularization via label smoothing)",
                             unverified="§7 was read only in reading notes"),),
-    passage=Passage(("logit", ("overfit*", "过拟合"), ("generali*", "泛化"))))
+    passage=Passage(("logit", "overfit*", "generali*")))
 
 prose(
     id="transformer-label-smoothing-value", kind="fact", section="13.2",
@@ -164,7 +164,7 @@ prose(
     reported="trained with ε_ls = 0.1, the model's perplexity is worse but its accuracy and "
              "BLEU are better; Table 3 rows (D) vary ε_ls on newstest2013 (its values were "
              "not read here)",
-    passage=Passage((("perplexity", "困惑度"), "BLEU", "Vaswani")))
+    passage=Passage(("perplexity", "BLEU", "Vaswani")))
 
 prose(
     id="adam-beta-defaults", kind="fact", section="14.2",
@@ -203,7 +203,7 @@ prose(
              "depend on progressive sharpening or sharpness reduction at the start",
     not_in=((MA_YARATS2021, "Ma & Yarats explain warmup by the size of the update term; the "
                             "sharpness analysis is Kalra & Barkeshli's, arXiv:2406.09405"),),
-    passage=Passage(("warmup", ("sharpening", "锐化"))))
+    passage=Passage(("warmup", "sharpening")))
 
 prose(
     id="ib-theory-disputed", kind="fact", section="15.2",

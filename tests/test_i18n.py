@@ -71,6 +71,10 @@ def test_claim_modules_hold_no_translations():
         source = path.read_text(encoding="utf-8")
         for keyword in ("title_zh", "summary_zh", "glossary_zh"):
             assert keyword not in source, f"{path.name} still has {keyword}: move it to a catalog"
+        found = CHINESE.search(source)
+        assert not found, (f"{path.name} has Chinese text ({found.group()!r}): a translation "
+                           f"goes to a catalog, a term's rendering to locale/zh/glossary.json, "
+                           f"and what the notes print to notes.json")
 
 
 def test_compiled_catalogs_match_their_sources():

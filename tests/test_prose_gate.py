@@ -59,13 +59,16 @@ prose(id="engine-loops", kind="heuristic", section="2.1",
       passage=Passage(("cards", ("loop", "repeat*"), "Note G")))
 
 
+TWO_PLUS_TWO = sp.Add(2, 2, evaluate=False)
+
+
 @claim(id="engine-adds", title="The engine adds", section="1.1",
-       statement=Statement("2 + 2 = 4", sp.Integer(4)), premises=(),
+       statement=Statement("2 + 2 = 4", sp.Integer(4), lhs=TWO_PLUS_TWO), premises=(),
        foils=(Foil("five", sp.Integer(5)),), formulas=(r"2 + 2 = 4",))
 class EngineAdds:
     """Arithmetic."""
     def prove(self, value, proof):
-        proof.conclude(value, proof.chain(sp.Integer(2) + 2, "2 + 2").evaluate("add"))
+        proof.conclude(value, proof.chain(TWO_PLUS_TWO, "2 + 2").evaluate("add"))
     def check(self, value, experiment):
         experiment.holds(2 + 2 == value, "two and two")
 '''
@@ -159,6 +162,37 @@ def test_a_reworded_statement_is_still_anchored(tmp_path, engine):
     assert code == ExitCode.OK, doc["findings"]
     [loops] = [f for f in of_kind(doc, "statement") if f["claim"] == "engine-loops"]
     assert loops["status"] == "anchored" and loops["line"] == line_of(reworded, "Note G (Lovelace")
+
+
+FRENCH = RIGHT.replace(
+    "Menabrea (1842) describes two parts: a store that holds the numbers and a mill that\n"
+    "combines them, as “Notions sur la machine analytique” sets out.",
+    "Menabrea (1842) distingue le magasin, qui garde les nombres, du moulin, qui les\n"
+    "combine (« Notions sur la machine analytique »).")
+
+
+def test_a_glossary_lets_english_terms_find_a_statement_in_another_language(tmp_path, claims_dir):
+    path = write(tmp_path, FRENCH)
+    folder = claims_dir({"engine.py": CLAIMS})
+    _, without = report(path, folder)
+    [mill] = [f for f in of_kind(without, "statement") if f["claim"] == "engine-store-mill"]
+    assert mill["status"] == "missing"  # the English terms alone do not match French prose
+    (folder / "locale" / "fr").mkdir(parents=True)
+    (folder / "locale" / "fr" / "glossary.json").write_text(
+        '{"store": ["magasin"], "mill": ["moulin"]}', encoding="utf-8")
+    _, with_glossary = report(path, folder)
+    [mill] = [f for f in of_kind(with_glossary, "statement") if f["claim"] == "engine-store-mill"]
+    assert mill["status"] == "anchored" and mill["line"] == line_of(FRENCH, "distingue le magasin")
+
+
+def test_a_malformed_glossary_is_a_one_line_usage_error(tmp_path, claims_dir):
+    folder = claims_dir({"engine.py": CLAIMS})
+    (folder / "locale" / "fr").mkdir(parents=True)
+    (folder / "locale" / "fr" / "glossary.json").write_text('{"store": "magasin"}', "utf-8")
+    result = runner.invoke(app, ["check", str(write(tmp_path, RIGHT)), "--claims", str(folder),
+                                 "--no-builtin", "-j", "1"])
+    assert result.exit_code == ExitCode.USAGE, result.output
+    assert "glossary.json" in result.output and "Traceback" not in result.output
 
 
 def test_a_dropped_statement_is_missing_at_the_best_candidate_and_lowers_coverage(tmp_path, engine):

@@ -16,19 +16,23 @@ position hint (its section). The gate:
    terms (and two of them, when it has two or more); otherwise the statement is ``missing``,
    reported on the line of the best candidate with the terms found and not found there.
 
-The reported line is the candidate's line that holds most terms. The gate reads text only.
+The reported line is the candidate's line that holds most terms. A term also matches its
+renderings in the glossaries (:mod:`tmath.gate.glossary`), so an English passage finds a
+statement written in Chinese. The gate reads text only.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from tmath.engine.model import ClaimInfo, Passage
 from tmath.engine.results import PASSING
 from tmath.gate.document import Document
 from tmath.gate.findings import Finding
+from tmath.gate import glossary
 from tmath.gate.formulas import heading_line
 
 MIN_SHARE = 0.6
@@ -139,7 +143,9 @@ def _blocks_once(document: Document, start: int, end: int) -> list[Block]:
 
 def locate(document: Document, info: ClaimInfo, passage: Passage) -> Candidate | None:
     """The best candidate for a passage in one document (None: its scopes print nothing)."""
-    patterns = [[_pattern(a) for a in alternatives] for alternatives in passage.terms]
+    folder = Path(info.path).parent if info.path and Path(info.path).is_file() else None
+    patterns = [[_pattern(a) for a in glossary.expand(alternatives, folder)]
+                for alternatives in passage.terms]
     weights = [_weight(a) for a in passage.terms]
     total = sum(weights)
     best: Candidate | None = None
