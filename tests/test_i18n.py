@@ -147,3 +147,15 @@ def test_extract_writes_a_template_and_check_finds_the_gaps(claims_dir):
     assert {"A fair die has mean 7/2", "X is uniform on 1..6"} <= {e.msgid for e in entries}
     assert all(e.msgctxt == "die-mean" and not e.msgstr for e in entries)
     assert main(["check", "--lang", "fr", "--claims", str(folder)]) == 1
+
+
+def test_section_titles_have_chinese_entries():
+    """The report's table of contents reads sections.json; extract puts its titles in a
+    ``sections`` catalog (context "section") and every one is translated."""
+    import json
+
+    folder = builtin_claims_dir()
+    titles = json.loads((folder / "sections.json").read_text(encoding="utf-8"))["sections"]
+    tr = Translator("zh")
+    for title in titles.values():
+        assert CHINESE.search(tr.section_title(title, folder)), title

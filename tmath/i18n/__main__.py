@@ -61,7 +61,24 @@ def _plan(lang: str, claims: list[str], only: list[str] = ()) -> list[tuple[Path
                 continue
             path = _catalog_path(folder, lang, stem)
             plans.append((path, merge(needed, _read(path))))
+        titles = _section_titles(folder)
+        if titles and not only:
+            path = _catalog_path(folder, lang, "sections")
+            plans.append((path, merge(titles, _read(path))))
     return plans
+
+
+def _section_titles(folder: Path) -> list:
+    """The titles of the folder's ``sections.json``, as entries with the context "section"."""
+    import json
+
+    from tmath.i18n.catalogs import Entry
+
+    try:
+        data = json.loads((folder / "sections.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [Entry(str(title), msgctxt="section") for title in (data.get("sections") or {}).values()]
 
 
 def _read(path: Path) -> str | None:
