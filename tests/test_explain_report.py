@@ -102,8 +102,11 @@ def test_html_report_is_self_contained(reports):
 
 def test_html_report_typesets_every_statement_and_step_in_mathml(reports):
     html = reports[0].read_text(encoding="utf-8")
-    cards = html.split('<div class="claim"')[1:]
-    for spec, card in zip(REGISTRY, cards):
+    cards = {re.match(r'\s*id="([^"]+)"', card).group(1): card
+             for card in html.split('<div class="claim"')[1:]}
+    assert set(cards) == {spec.id for spec in REGISTRY}
+    for spec in REGISTRY:
+        card = cards[spec.id]
         if spec.statement.lhs is not None:
             assert "<math" in card.split("premises")[0], f"statement of {spec.id} is not MathML"
     steps = re.findall(r'<ol class="steps">(.*?)</ol>', html, re.S)

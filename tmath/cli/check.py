@@ -237,14 +237,14 @@ def _render(report, format: CheckFormat, seed: int, load_errors, to_file) -> str
         renderables = report_renderables(report)
         if not to_file:
             for r in renderables:
-                out.print(r)
+                out.print(r, crop=False)
             return ""
         from tmath.cli.common import plain_text
 
         text = plain_text(renderables)  # rendered once, into the file
         summary = plain_text(renderables[-1:]).strip().splitlines()
         out.print(f"wrote {to_file}" + (f": {summary[-1]}" if summary else ""), markup=False,
-                  highlight=False)
+                  highlight=False, soft_wrap=True)
         return text
     if format is CheckFormat.json:
         text = dumps(report_json(report, seed, load_errors)) + "\n"
@@ -256,5 +256,5 @@ def _render(report, format: CheckFormat, seed: int, load_errors, to_file) -> str
         sys.stdout.write(text)
     else:
         out.print(f"wrote {to_file}: the document {'passes' if report.passed else 'fails'} the "
-                  "gate", markup=False, highlight=False)
+                  "gate", markup=False, highlight=False, soft_wrap=True)
     return text

@@ -120,7 +120,7 @@ def plain_text(renderables) -> str:
 
     console = Console(width=120, color_system=None, record=True, file=open(os.devnull, "w"))
     for r in renderables:
-        console.print(r)
+        console.print(r, crop=False)
     return console.export_text()
 
 
@@ -224,13 +224,13 @@ def report_and_exit(format: Format, output: Optional[Path], interrupted, load_er
         renderables = as_table()
         if output is None or interrupted:
             for renderable in renderables:
-                out.print(renderable)
+                out.print(renderable, crop=False)
         text = plain_text(renderables) if output is not None else ""
     if output is not None and not interrupted:
         summary = plain_text(as_table()[-1:]).strip().splitlines() if format is not Format.json \
             else []
         out.print(f"wrote {output}" + (f": {summary[0]}" if summary else ""), markup=False,
-                  highlight=False)
+                  highlight=False, soft_wrap=True)
     if interrupted:
         what = getattr(interrupted, "what", "interrupted")
         err.print(f"[bold red]{what}[/]: results so far are shown above"

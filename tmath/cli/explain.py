@@ -66,7 +66,7 @@ def explain(
             if plot is not None:
                 write_bytes(plot, render_png(picture), inputs=inputs)
                 err.print(f"wrote {plot}", highlight=False, markup=False)
-    out.print(explain_page(audit, registry.dependants(info.id), tr, latex, sketch))
+    out.print(explain_page(audit, registry.dependants(info.id), tr, latex, sketch), crop=False)
     if audit.output:
         out.print("[bold]what the claim printed[/]")
         out.print(audit.output.rstrip("\n"), markup=False, highlight=False)

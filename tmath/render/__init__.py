@@ -34,3 +34,11 @@ def sci(x: float) -> str:
     mantissa, exponent = f"{x:.1e}".split("e")
     sup = str(int(exponent)).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
     return f"10{sup}" if mantissa in ("1.0",) else f"{float(mantissa):g}·10{sup}"
+
+
+def command_line(text: str, style: str = "dim"):
+    """A line holding a command to copy: never broken by the console (the terminal wraps
+    it softly, so a copied command has no inserted newline)."""
+    from rich.text import Text
+
+    return Text(text, style=style, no_wrap=True, overflow="ignore")

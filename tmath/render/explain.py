@@ -12,7 +12,7 @@ from rich.text import Text
 
 from tmath.engine.figures import show_values
 from tmath.i18n import Translator
-from tmath.render import STEP_MARK, VERDICT_STYLE, kind_label
+from tmath.render import STEP_MARK, VERDICT_STYLE, command_line, kind_label
 from tmath.render.tables import check_cell, proof_cell
 
 if TYPE_CHECKING:
@@ -196,5 +196,5 @@ def _closing(info, result, dependants, tr: Translator) -> list[RenderableType]:
     if dependants:
         parts.append(Text(f"{tr.ui('used by')}: " + ", ".join(dependants)))
     parts.append(Text(f"{tr.ui('defined in')} {info.path}:{info.line}", style="dim"))
-    parts.append(Text(f"{tr.ui('reproduce')}: {result.reproduce}", style="dim"))
+    parts.append(command_line(f"{tr.ui('reproduce')}: {result.reproduce}"))
     return parts

@@ -15,6 +15,7 @@ from rich.text import Text
 from tmath import __version__
 from tmath.engine.figures import show_values
 from tmath.gate import Finding, Report
+from tmath.render import command_line
 
 MARK = {
     "accurate": ("✓", "green"), "covered": ("✓", "green"),
@@ -158,8 +159,9 @@ def summary_text(report: Report) -> Group:
             f"§{e.number} {_short(e.title, 30)}" for e in empty[:20])
             + (f" … and {len(empty) - 20} more" if len(empty) > 20 else ""), style="yellow"))
     for claim_id, verdict, reason, reproduce in report.unverified_claims:
-        lines.append(Text(f"claim {claim_id} did not verify ({verdict}): {_short(reason, 100)}"
-                          f" — reproduce: {reproduce}", style="red"))
+        lines.append(Text(f"claim {claim_id} did not verify ({verdict}): {_short(reason, 100)}",
+                          style="red"))
+        lines.append(command_line(f"  reproduce: {reproduce}", style="red"))
     for note in report.notes:
         lines.append(Text(note, style="yellow"))
     failures = report.failures

@@ -11,7 +11,8 @@ from rich.text import Text
 from tmath.engine.figures import show_values
 from tmath.i18n import Translator
 from tmath.engine.model import ClaimInfo
-from tmath.render import CHECK_MARK, LEVELS, PROOF_MARK, VERDICT_STYLE, kind_label, sci
+from tmath.render import (CHECK_MARK, LEVELS, PROOF_MARK, VERDICT_STYLE, command_line,
+                          kind_label, sci)
 from tmath.engine.results import PASSING
 from tmath.defaults import ALPHA_PER_CLAIM
 
@@ -173,7 +174,7 @@ def verify_summary(results: Sequence[ClaimResult], seed: int, seconds: float,
     for r in results:
         if r.verdict not in PASSING:
             lines.append(Text(f"  {r.info.id} {r.verdict}: {r.reason}", style="red"))
-            lines.append(Text(f"    reproduce: {r.reproduce}", style="dim"))
+            lines.append(command_line(f"    reproduce: {r.reproduce}"))
     if load_errors:
         lines.append(Text(f"{load_errors} claims module(s) could not be loaded (see above)",
                           style="bold red"))
