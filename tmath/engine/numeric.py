@@ -80,10 +80,46 @@ class _Opaque:
         return expr.xreplace({a: self.value(a) for a in atoms}) if atoms else expr
 
 
+def unroll(expr: sp.Basic) -> sp.Basic:
+    """Sums and products with whole-number bounds written out term by term (what ``doit``
+    gives, without SymPy's search for a closed form first); an empty range follows SymPy's
+    (Karr's) convention: Σ_{a}^{a-1} = 0 and Σ_{a}^{b} = −Σ_{b+1}^{a−1} for b < a − 1."""
+    if not isinstance(expr, sp.Basic) or not expr.has(sp.Sum, sp.Product):
+        return expr
+    if isinstance(expr, (sp.Sum, sp.Product)):
+        return _unroll_limits(type(expr), expr.function, list(expr.limits))
+    return expr.func(*[unroll(a) for a in expr.args])
+
+
+def _unroll_limits(kind: type, body: sp.Basic, limits: list) -> sp.Basic:
+    """``body`` summed (or multiplied) over ``limits``, innermost first: the outermost range
+    is written out first, so an inner bound that depends on its index becomes a number."""
+    if not limits:
+        return unroll(body)
+    index, low, high = limits[-1]
+    low, high = unroll(low), unroll(high)
+    if not (low.is_Integer and high.is_Integer):
+        return kind(unroll(body), *limits[:-1], (index, low, high))
+    low, high = int(low), int(high)
+    sign = 1
+    if high < low:  # Karr: an empty range is the unit, a reversed one the inverse
+        low, high, sign = high + 1, low - 1, -1
+    terms = []
+    for v in range(low, high + 1):
+        at = {index: sp.Integer(v)}
+        inner = [(i, a.xreplace(at), b.xreplace(at)) for i, a, b in limits[:-1]]
+        terms.append(_unroll_limits(kind, body.xreplace(at), inner))
+    if kind is sp.Sum:
+        total = sp.Add(*terms)
+        return -total if sign < 0 else total
+    total = sp.Mul(*terms)
+    return 1 / total if sign < 0 else total
+
+
 def _concrete(expr: sp.Basic, point: dict, opaque: _Opaque) -> complex | None:
     """The value of ``expr`` at ``point``, or None when it cannot be evaluated there."""
     try:
-        value = sp.sympify(expr).xreplace(point)
+        value = unroll(sp.sympify(expr).xreplace(point))
         if value.has(sp.Sum, sp.Product, sp.Derivative, sp.Integral, sp.KroneckerDelta,
                      sp.Piecewise):
             value = value.doit()
