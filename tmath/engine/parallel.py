@@ -1,17 +1,26 @@
 """Run tasks in forked worker processes, with a per-task timeout, yielding results in order.
 
-Each task runs in its own process and its own process group: a claim that hangs is killed
-after ``timeout`` seconds together with every process it started, a claim that crashes the
-interpreter is reported, and the others go on. What a task prints (stdout and stderr, at the
-Python and the file-descriptor level, subprocesses included) is captured in the worker and
-returned with its outcome, so it never reaches tmath's own output. With ``max_memory`` the
-worker may map at most that many more megabytes than it starts with (``RLIMIT_AS``), so a
-runaway allocation fails with MemoryError inside the task instead of exhausting the machine.
+A worker is forked once and runs one task after another (forking per task cost about 90 ms a
+claim and threw away every import and cache a claim had warmed). Each worker is its own process
+group: a task that hangs is killed after ``timeout`` seconds together with every process its
+worker started, a task that crashes the interpreter is reported, and in both cases a fresh
+worker takes over the remaining tasks. What a task prints (stdout and stderr, at the Python and
+the file-descriptor level, subprocesses included) is captured in the worker and returned with
+its outcome, so it never reaches tmath's own output. With ``max_memory`` a worker may map at
+most that many more megabytes than it starts with (``RLIMIT_AS``), so a runaway allocation
+fails with MemoryError inside the task instead of exhausting the machine.
+
+One task cannot reach the next through the worker: before each task the worker restores the
+state a task can change in passing (the working directory, the environment, ``sys.path``, the
+warning filters, the global random generators of ``random`` and NumPy). A worker whose task
+raised, or left a process or a thread running, is retired (its process group is killed) and
+the next task gets a new one; where the worker cannot see its leftovers (no ``/proc``), every
+task gets a new worker, as if forked per task.
 
 Results come back in the order of the tasks whatever order they finish in, so ``-j 2`` prints
 what ``-j 1`` prints. On an exception in the caller (Ctrl-C and SIGTERM included) every worker
-group is killed before it propagates, and when a task finishes its group is killed too, so no
-process a claim started outlives it.
+group is killed before it propagates, and when the run ends every worker group is killed, so
+no process a claim started outlives it.
 """
 
 from __future__ import annotations
@@ -19,9 +28,13 @@ from __future__ import annotations
 import dataclasses
 import multiprocessing
 import os
+import random
 import signal
+import sys
+import threading
 import time
 import traceback
+import warnings
 from collections import deque
 from dataclasses import dataclass
 from multiprocessing.connection import wait
@@ -69,33 +82,115 @@ def _limit_memory(max_memory: int | None) -> None:
         pass
 
 
-def _child(task: Callable[[], Any], conn, max_memory: int | None) -> None:
+# -- in the worker ---------------------------------------------------------------------------
+
+class _State:
+    """What a task may change in its process and the next task must not see."""
+
+    def __init__(self) -> None:
+        self.cwd = os.getcwd()
+        self.environ = dict(os.environ)
+        self.path = list(sys.path)
+        self.filters = list(warnings.filters)
+        self.random = random.getstate()
+        numpy = sys.modules.get("numpy")
+        self.numpy = numpy.random.get_state() if numpy is not None else None
+        self.threads = set(threading.enumerate())
+
+    def restore(self) -> None:
+        os.chdir(self.cwd)
+        if dict(os.environ) != self.environ:
+            os.environ.clear()
+            os.environ.update(self.environ)
+        sys.path[:] = self.path
+        if warnings.filters != self.filters:
+            warnings.filters[:] = self.filters
+            getattr(warnings, "_filters_mutated", lambda: None)()  # forget "once" warnings
+        random.setstate(self.random)
+        if self.numpy is not None:
+            sys.modules["numpy"].random.set_state(self.numpy)
+
+    def leftovers(self) -> bool:
+        """True when the task left a process or a thread running (or this cannot be seen)."""
+        if any(t.is_alive() for t in threading.enumerate() if t not in self.threads):
+            return True
+        _reap()
+        try:
+            pid = os.getpid()
+            return any(open(f"/proc/{pid}/task/{tid}/children").read().split()
+                       for tid in os.listdir(f"/proc/{pid}/task"))
+        except OSError:
+            return True
+
+
+def _reap() -> None:
+    """Collect the exit status of children that ended (orphans are reparented here)."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def _become_subreaper() -> None:
+    """Orphaned descendants of this worker become its children, so it can see them (Linux)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        pass
+
+
+def _serve(tasks: Sequence[Callable[[], Any]], conn, max_memory: int | None) -> None:
+    """Run the tasks the parent names by index, one at a time, until it says stop."""
     try:
         os.setpgid(0, 0)
     except OSError:
         pass
     interrupts.reset_in_child()
+    _become_subreaper()
+    null = os.open(os.devnull, os.O_WRONLY)
+    for fd in (1, 2):  # nothing printed between tasks reaches tmath's output
+        os.dup2(null, fd)
+    os.close(null)
+    _limit_memory(max_memory)
+    state = _State()
+    while True:
+        try:
+            index = conn.recv()
+        except (EOFError, OSError):
+            return
+        if index is None:
+            return
+        state.restore()
+        message = _run_one(tasks[index])
+        retire = message[0] != "ok" or state.leftovers()
+        try:
+            conn.send((*message, retire))
+        except BaseException as exc:  # the value could not be sent (unpicklable, out of memory)
+            try:
+                conn.send(("error", f"the result could not be sent back: {type(exc).__name__}: "
+                                    f"{exc}", traceback.format_exc(), message[3], True))
+            except BaseException:
+                pass
+            return
+        if retire:
+            return
+
+
+def _run_one(task: Callable[[], Any]) -> tuple:
     captured = Captured(restore=False)
-    message: tuple
     try:
         with captured:
-            _limit_memory(max_memory)
             value = task()
-        message = ("ok", _with_output(value, captured.text), "", captured.text)
+        return "ok", _with_output(value, captured.text), "", captured.text
     except BaseException as exc:  # reported to the parent, never lost
         text = f"{type(exc).__name__}: {exc}".splitlines()
-        message = ("error", text[0] if text else type(exc).__name__, traceback.format_exc(),
-                   captured.text)
-    try:
-        conn.send(message)
-    except BaseException as exc:  # the value could not be sent (unpicklable, out of memory)
-        try:
-            conn.send(("error", f"the result could not be sent back: {type(exc).__name__}: "
-                                f"{exc}", traceback.format_exc(), captured.text))
-        except BaseException:
-            pass
-    finally:
-        conn.close()
+        return ("error", text[0] if text else type(exc).__name__, traceback.format_exc(),
+                captured.text)
 
 
 def _with_output(value: Any, output: str) -> Any:
@@ -106,91 +201,127 @@ def _with_output(value: Any, output: str) -> Any:
     return value
 
 
+# -- in the parent ---------------------------------------------------------------------------
+
+class _Worker:
+    """One forked worker, its end of the pipe and the task it is running."""
+
+    def __init__(self, context, tasks: Sequence[Callable[[], Any]],
+                 max_memory: int | None) -> None:
+        self.conn, child = context.Pipe(duplex=True)
+        self.process = context.Process(target=_serve, args=(tasks, child, max_memory),
+                                       daemon=True)
+        self.process.start()
+        try:
+            os.setpgid(self.process.pid, self.process.pid)  # also here: no window for a kill
+        except OSError:
+            pass
+        child.close()
+        self.index: int | None = None
+        self.started = 0.0
+        self.stopped = False
+
+    def start(self, index: int) -> None:
+        self.index, self.started = index, time.monotonic()
+        self.conn.send(index)
+
+    def receive(self) -> tuple[Outcome, bool]:
+        """The outcome of the running task, and whether this worker is done for."""
+        seconds = time.monotonic() - self.started
+        self.index = None
+        try:
+            kind, value, details, output, retire = self.conn.recv()
+        except (EOFError, OSError):
+            self.stop()
+            return Outcome("crash", message=_death(self.process.exitcode), seconds=seconds), True
+        except Exception as exc:  # noqa: BLE001 -- a value that cannot be rebuilt here
+            return Outcome("error", message=f"the result could not be received: "
+                                            f"{type(exc).__name__}: {exc}",
+                           seconds=seconds), True
+        if kind == "ok":
+            return Outcome("ok", value=value, seconds=seconds, output=output), retire
+        return Outcome("error", message=value, details=details, seconds=seconds,
+                       output=output), retire
+
+    def stop(self) -> None:
+        """SIGKILL the worker's process group (the worker and everything it started). The
+        worker is not reaped yet, so its pid (the group's id) cannot have been reused."""
+        if self.stopped:
+            return
+        self.stopped = True
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            try:
+                self.process.kill()
+            except (ProcessLookupError, AttributeError):
+                pass
+        self.process.join()
+        self.conn.close()
+
+
 def run_isolated(tasks: Sequence[Callable[[], Any]], jobs: int = 1,
                  timeout: float | None = None,
                  max_memory: int | None = None) -> Iterator[Outcome]:
     """Run ``tasks`` with at most ``jobs`` workers at a time; yield their outcomes in order.
     ``max_memory`` (MB) bounds what each worker may allocate (None: no bound)."""
     context = multiprocessing.get_context("fork")
-    pending = deque(enumerate(tasks))
-    running: dict[int, tuple[Any, Any, float]] = {}
+    tasks = list(tasks)
+    pending = deque(range(len(tasks)))
+    idle: list[_Worker] = []
+    busy: list[_Worker] = []
     finished: dict[int, Outcome] = {}
     next_index = 0
     try:
-        while pending or running:
-            while pending and len(running) < max(1, jobs):
-                index, task = pending.popleft()
-                reader, writer = context.Pipe(duplex=False)
-                process = context.Process(target=_child, args=(task, writer, max_memory),
-                                          daemon=True)
-                process.start()
-                try:
-                    os.setpgid(process.pid, process.pid)  # also here: no window for a kill
-                except OSError:
-                    pass
-                writer.close()
-                running[index] = (process, reader, time.monotonic())
-            ready = wait([reader for _, reader, _ in running.values()], timeout=_until(running, timeout))
+        while pending or busy:
+            while pending and len(busy) < max(1, jobs):
+                busy.append(_start(pending.popleft(), idle, context, tasks, max_memory))
+            ready = wait([w.conn for w in busy], timeout=_until(busy, timeout))
             now = time.monotonic()
-            for index, (process, reader, started) in list(running.items()):
-                if reader in ready:
-                    finished[index] = _receive(process, reader, now - started)
-                elif timeout is not None and now - started > timeout:
-                    _kill_group(process)
-                    process.join()
-                    reader.close()
+            for worker in list(busy):
+                index = worker.index
+                if worker.conn in ready:
+                    finished[index], retire = worker.receive()
+                elif timeout is not None and now - worker.started > timeout:
+                    worker.stop()
                     finished[index] = Outcome("timeout", message=f"timed out after {timeout:g} s",
-                                              seconds=now - started)
+                                              seconds=now - worker.started)
+                    retire = True
                 else:
                     continue
-                del running[index]
+                busy.remove(worker)
+                if retire:
+                    worker.stop()
+                else:
+                    idle.append(worker)
             while next_index in finished:
                 yield finished.pop(next_index)
                 next_index += 1
     finally:
-        for process, reader, _ in running.values():
-            _kill_group(process)
-        for process, reader, _ in running.values():
-            process.join()
-            reader.close()
+        for worker in busy + idle:
+            worker.stop()
 
 
-def _kill_group(process) -> None:
-    """SIGKILL the worker's process group (the worker and everything it started). The worker
-    is not reaped yet, so its pid (the group's id) cannot have been reused."""
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
+def _start(index: int, idle: list[_Worker], context, tasks: Sequence[Callable[[], Any]],
+           max_memory: int | None) -> _Worker:
+    """A worker running task ``index``: an idle one if it is still there, else a new one."""
+    while idle:
+        worker = idle.pop()
         try:
-            process.kill()
-        except (ProcessLookupError, AttributeError):
-            pass
+            worker.start(index)
+            return worker
+        except OSError:  # it died while idle (killed from outside)
+            worker.stop()
+    worker = _Worker(context, tasks, max_memory)
+    worker.start(index)
+    return worker
 
 
-def _until(running: dict, timeout: float | None) -> float | None:
+def _until(busy: list[_Worker], timeout: float | None) -> float | None:
     if timeout is None:
         return None
     now = time.monotonic()
-    return max(0.0, min(started + timeout - now for _, _, started in running.values())) + 0.01
-
-
-def _receive(process, reader, seconds: float) -> Outcome:
-    try:
-        kind, value, details, output = reader.recv()
-    except (EOFError, OSError):
-        _kill_group(process)
-        process.join()
-        reader.close()
-        return Outcome("crash", message=_death(process.exitcode), seconds=seconds)
-    except Exception as exc:  # noqa: BLE001 -- a value that cannot be rebuilt here
-        kind, value, details, output = "error", f"the result could not be received: " \
-                                                f"{type(exc).__name__}: {exc}", "", ""
-    _kill_group(process)  # whatever the claim started and left running
-    process.join()
-    reader.close()
-    if kind == "ok":
-        return Outcome("ok", value=value, seconds=seconds, output=output)
-    return Outcome("error", message=value, details=details, seconds=seconds, output=output)
+    return max(0.0, min(w.started + timeout - now for w in busy)) + 0.01
 
 
 def _death(exitcode: int | None) -> str:

@@ -124,7 +124,8 @@ class RunningMoments:
             return
         mb = float(x.mean())
         d = x - mb
-        m2b, m3b, m4b = float((d**2).sum()), float((d**3).sum()), float((d**4).sum())
+        d2 = d * d  # products, not d**3 and d**4: NumPy's pow is several times slower
+        m2b, m3b, m4b = float(d2.sum()), float((d2 * d).sum()), float((d2 * d2).sum())
         na, n = self.n, self.n + nb
         delta = mb - self.mean
         self.m4 = (self.m4 + m4b

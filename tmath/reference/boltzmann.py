@@ -31,11 +31,12 @@ def metropolis_states(rng: np.random.Generator, energies: np.ndarray, temperatur
     their law is within ``distance`` (total variation) of the Boltzmann law."""
     energies = np.asarray(energies, dtype=float)
     n = energies.size
+    # acceptance[i, j]: the chance to move from i to a proposed j, tabulated once
+    acceptance = np.exp(-np.maximum(energies[None, :] - energies[:, None], 0.0) / temperature)
     state = rng.integers(0, n, size=chains)
     for _ in range(mixing_steps(n, distance)):
         proposal = rng.integers(0, n, size=chains)
-        delta = energies[proposal] - energies[state]
-        accept = rng.random(chains) < np.exp(-np.maximum(delta, 0.0) / temperature)
+        accept = rng.random(chains) < acceptance[state, proposal]
         state = np.where(accept, proposal, state)
     return state
 

@@ -1,0 +1,101 @@
+"""The worker pool: a worker runs many tasks, but a task that crashes, hangs, raises or leaves
+something running costs only its own result, and no task sees what the one before it changed."""
+
+from __future__ import annotations
+
+import faulthandler
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+import warnings
+
+import numpy as np
+
+from tmath.engine.parallel import run_isolated
+
+
+def _pid() -> int:
+    return os.getpid()
+
+
+def _segfault() -> None:
+    faulthandler.disable()  # no traceback dump on the test's terminal
+    os.kill(os.getpid(), signal.SIGSEGV)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_one_worker_runs_many_tasks_and_results_keep_their_order():
+    outcomes = list(run_isolated([lambda i=i: (i, os.getpid()) for i in range(6)], jobs=2))
+    assert [o.value[0] for o in outcomes] == list(range(6))
+    assert len({o.value[1] for o in outcomes}) <= 2  # forked once per worker, not per task
+    assert all(o.value[1] != os.getpid() for o in outcomes)
+
+
+def test_a_crash_costs_only_its_own_task():
+    tasks = [_pid, lambda: os._exit(3), _pid, _segfault, _pid]
+    outcomes = list(run_isolated(tasks, jobs=1))
+    assert [o.kind for o in outcomes] == ["ok", "crash", "ok", "crash", "ok"]
+    assert "exit code 3" in outcomes[1].message and "SIGSEGV" in outcomes[3].message
+    assert outcomes[0].value != outcomes[2].value != outcomes[4].value  # a fresh worker each time
+
+
+def test_a_hanging_task_times_out_and_the_next_one_runs():
+    outcomes = list(run_isolated([lambda: time.sleep(300), lambda: "after"], jobs=1, timeout=1))
+    assert [o.kind for o in outcomes] == ["timeout", "ok"] and outcomes[1].value == "after"
+
+
+def test_a_task_that_raises_retires_its_worker():
+    def boom():
+        raise MemoryError("pretend the heap is broken")
+
+    first, second = run_isolated([lambda: (os.getpid(), boom()), _pid], jobs=1)
+    assert first.kind == "error" and "MemoryError" in first.message
+    assert second.kind == "ok"
+
+
+def test_what_a_task_changes_in_passing_is_undone_before_the_next(tmp_path):
+    def meddle():
+        os.chdir(tmp_path)
+        os.environ["TMATH_MEDDLED"] = "1"
+        sys.path.insert(0, str(tmp_path))
+        warnings.simplefilter("error")
+        random.seed(5)
+        np.random.seed(5)
+        return os.getpid()
+
+    def look():
+        return (os.getpid(), os.getcwd(), "TMATH_MEDDLED" in os.environ, str(tmp_path) in sys.path,
+                warnings.filters[0][0] == "error", random.random(), np.random.random())
+
+    before, _, after = (o.value for o in run_isolated([look, meddle, look], jobs=1))
+    assert after[0] == before[0]  # the same worker, so the state really was restored
+    assert after == before
+    assert after[1:5] == (os.getcwd(), False, False, False)
+
+
+def test_a_task_that_leaves_a_process_running_gets_it_killed_and_a_new_worker():
+    def leave():
+        return os.getpid(), subprocess.Popen(["sleep", "300"]).pid
+
+    def orphan():  # a grandchild whose parent exits: it is reparented to the worker
+        subprocess.run(["sh", "-c", "sleep 300 >/dev/null 2>&1 & echo $!"],
+                       capture_output=True)
+        return os.getpid()
+
+    outcomes = list(run_isolated([leave, _pid, orphan, _pid], jobs=1))
+    (worker, sleeper), after_leave, orphan_worker, after_orphan = (o.value for o in outcomes)
+    assert after_leave != worker and after_orphan != orphan_worker
+    deadline = time.monotonic() + 5
+    while _alive(sleeper) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(sleeper)
