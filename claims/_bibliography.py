@@ -184,3 +184,64 @@ ROMBACH2022 = Source(
     title="High-Resolution Image Synthesis with Latent Diffusion Models", year=2022,
     venue="CVPR 2022", arxiv="2112.10752", doi="10.1109/CVPR52688.2022.01042",
     unverified="that Stable Diffusion is this model, and the DOI, from secondary records")
+SU2024 = Source(
+    key="su2024", authors=("Jianlin Su", "Yu Lu", "Shengfeng Pan", "Ahmed Murtadha", "Bo Wen",
+                           "Yunfeng Liu"),
+    title="RoFormer: Enhanced Transformer with Rotary Position Embedding", year=2024,
+    venue="Neurocomputing 568, 127063", arxiv="2104.09864", doi="10.1016/j.neucom.2023.127063",
+    unverified="the journal version (its volume, DOI and author order, which puts Murtadha "
+               "Ahmed second) was read only in secondary references; the authors are in the "
+               "order of the later arXiv versions (v1 of 2021 lists five, without Ahmed "
+               "Murtadha)")
+KATHAROPOULOS2020 = Source(
+    key="katharopoulos2020", authors=("Angelos Katharopoulos", "Apoorv Vyas", "Nikolaos Pappas",
+                                      "François Fleuret"),
+    title="Transformers are RNNs: Fast Autoregressive Transformers with Linear Attention",
+    year=2020, venue="ICML 2020", arxiv="2006.16236")
+COVER_THOMAS2006 = Source(
+    key="cover2006", authors=("Thomas M. Cover", "Joy A. Thomas"),
+    title="Elements of Information Theory", year=2006,
+    venue="John Wiley & Sons, 2nd edition", doi="10.1002/047174882X",
+    unverified="the DOI was not read from a primary page")
+LEI_MAO = Source(
+    key="leimao", authors=("Lei Mao",),
+    title="Cross Entropy, KL Divergence, and Maximum Likelihood Estimation", venue="blog",
+    url="https://leimao.github.io/blog/Cross-Entropy-KL-Divergence-MLE/",
+    unverified="the date of the post; its text was read in crawled copies, the URL in links "
+               "to it")
+MULLER2019 = Source(
+    key="muller2019", authors=("Rafael Müller", "Simon Kornblith", "Geoffrey E. Hinton"),
+    title="When Does Label Smoothing Help?", year=2019, venue="NeurIPS 2019",
+    arxiv="1906.02629",
+    url="https://papers.nips.cc/paper/2019/hash/f1748d6b0fd9d439f71450117eba2725-Abstract.html",
+    unverified="the arXiv id, from secondary pages that link it")
+BROWN2020 = Source(
+    key="brown2020", authors=("Tom B. Brown", "Benjamin Mann", "Nick Ryder", "Melanie Subbiah",
+                              "Jared Kaplan", "Prafulla Dhariwal", "Arvind Neelakantan",
+                              "Pranav Shyam", "Girish Sastry", "Amanda Askell",
+                              "Sandhini Agarwal", "Ariel Herbert-Voss", "Gretchen Krueger",
+                              "Tom Henighan", "Rewon Child", "Aditya Ramesh",
+                              "Daniel M. Ziegler", "Jeffrey Wu", "Clemens Winter",
+                              "Christopher Hesse", "Mark Chen", "Eric Sigler", "Mateusz Litwin",
+                              "Scott Gray", "Benjamin Chess", "Jack Clark",
+                              "Christopher Berner", "Sam McCandlish", "Alec Radford",
+                              "Ilya Sutskever", "Dario Amodei"),
+    title="Language Models are Few-Shot Learners", year=2020, venue="NeurIPS 2020",
+    arxiv="2005.14165")
+LANDAU_LIFSHITZ1980 = Source(
+    key="landau1980", authors=("L. D. Landau", "E. M. Lifshitz"),
+    title="Statistical Physics, Part 1", year=1980,
+    venue="Course of Theoretical Physics, Vol. 5, 3rd ed. (revised with L. P. Pitaevskii), "
+          "Pergamon Press")
+IEEE754_2019 = Source(
+    key="ieee754-2019", authors=("IEEE",), title="IEEE Standard for Floating-Point Arithmetic",
+    year=2019, venue="IEEE Std 754-2019 (July 2019)", doi="10.1109/IEEESTD.2019.8766229",
+    url="https://ieeexplore.ieee.org/document/8766229",
+    unverified="read from references to it; the standard itself was not read")
+TISHBY1999 = Source(
+    key="tishby1999", authors=("Naftali Tishby", "Fernando C. Pereira", "William Bialek"),
+    title="The information bottleneck method", year=1999,
+    venue="Proc. 37th Annual Allerton Conference on Communication, Control and Computing, "
+          "pp. 368-377", arxiv="physics/0004057",
+    unverified="authors, title, venue and arXiv id come from consistent secondary records; "
+               "the arXiv page was not read")

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import sympy as sp
 
-from tmath import Figure, Foil, Premise, Source, Statement, claim
+from tmath import Figure, Foil, Premise, Statement, claim
 from tmath.engine.experiment import Choice, Integers, Reals, tolerance
 from tmath.engine.moments import E, Moments, Var
 from tmath.engine.plots import Plot
@@ -13,8 +13,9 @@ from tmath.reference import illustrations
 from tmath.reference.distributions import dot_product_sampler
 from tmath.reference.nn import scores_with_gap, softmax, softmax_jacobian_complex_step
 from tmath.reference.softmax_limits import LEAD, ByLeads
+from ._bibliography import VASWANI2017
 
-VASWANI = Source("Vaswani et al. (2017), Attention Is All You Need, §3.2.1", arxiv="1706.03762")
+VASWANI = VASWANI2017.at("§3.2.1")
 
 q, k = sp.symbols("q_i k_i", real=True)
 d_k = sp.Symbol("d_k", positive=True, integer=True)

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import sympy as sp
 
-from tmath import Figure, Foil, Premise, Source, Statement, claim
+from tmath import Figure, Foil, Premise, Statement, claim
 from tmath.engine.experiment import Integers, Reals, tolerance
 from tmath.engine.parameters import evaluate
 from tmath.engine.plots import Plot
@@ -17,12 +17,14 @@ from tmath.reference.boltzmann import (boltzmann_weights, log_odds_distribution,
 from tmath.reference.nn import (entropy_slope_complex_step, gumbel_max_samples, scores_with_gap,
                                 softmax)
 from tmath.reference.softmax_limits import LEAD, ByLeads
+from ._bibliography import HINTON2015, LANDAU_LIFSHITZ1980, VASWANI2017
 
-VASWANI = Source("Vaswani et al. (2017), Attention Is All You Need", arxiv="1706.03762")
-BOLTZMANN = Source("Boltzmann distribution, statistical mechanics (e.g. Landau & Lifshitz, "
-                   "Statistical Physics, §28)")
-HINTON = Source("Hinton, Vinyals & Dean (2015), Distilling the Knowledge in a Neural Network",
-                arxiv="1503.02531")
+VASWANI = VASWANI2017
+BOLTZMANN = LANDAU_LIFSHITZ1980.at(
+    "§28 (the Boltzmann distribution)",
+    unverified="the section number was not checked against the book (no table of contents "
+               "was read; the Boltzmann distribution may be in another section)")
+HINTON = HINTON2015
 
 e_j, e_l, s_j, s_l = sp.symbols("e_j e_l s_j s_l", real=True)
 T, Z, Z_a = sp.symbols("T Z Z_a", positive=True)   # Z, Z_a: normalising sums, one per law

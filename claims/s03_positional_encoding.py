@@ -5,21 +5,18 @@ import math
 import numpy as np
 import sympy as sp
 
-from tmath import Figure, Foil, Premise, Source, Statement, claim
+from tmath import Figure, Foil, Premise, Statement, claim
 from tmath.engine.experiment import Integers, Reals, tolerance
 from tmath.engine.plots import Plot
 from tmath.reference import illustrations
 from tmath.reference.positional import (FREQUENCY_OPS, alibi_bias, alibi_slopes, angle_ops,
                                         first_return, frequencies, numeric, pe_pairs, rope,
                                         rotation, sinusoidal, turn_per_position)
+from ._bibliography import KAZEMNEJAD, PRESS2022, SU2024, VASWANI2017
 
-VASWANI = Source("Vaswani et al. (2017), Attention Is All You Need, §3.5", arxiv="1706.03762")
-KAZEMNEJAD = Source("Kazemnejad (2019), Transformer Architecture: The Positional Encoding",
-                    url="https://kazemnejad.com/blog/transformer_architecture_positional_encoding/")
-ROFORMER = Source("Su et al. (2021), RoFormer: Enhanced Transformer with Rotary Position "
-                  "Embedding, §3.4", arxiv="2104.09864")
-ALIBI = Source("Press et al. (2021), Train Short, Test Long: Attention with Linear Biases, §3",
-               arxiv="2108.12409")
+VASWANI = VASWANI2017.at("§3.5")
+ROFORMER = SU2024.at("§3.4", unverified="the section number was not checked against the paper")
+ALIBI = PRESS2022.at("§3", unverified="the section number was not checked against the paper")
 
 pos, k = sp.symbols("pos k", integer=True)
 i = sp.Symbol("i", integer=True, nonnegative=True)

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import sympy as sp
 
-from tmath import Foil, Premise, Source, Statement, claim
+from tmath import Foil, Premise, Statement, claim
 from tmath.engine.experiment import Choice, Integers, tolerance
 from tmath.engine.moments import E, Moments, Var
 from tmath.engine.plots import Plot, Series
@@ -15,12 +15,13 @@ from tmath.reference.distributions import STANDARDIZED
 from tmath.reference.kernels import (attention_tolerance, formula_values, normal_feature_moments,
                                      performer_draw, performer_points, positive_features)
 from tmath.reference.nn import attention
+from ._bibliography import CHOROMANSKI2021, KATHAROPOULOS2020, TSAI2019
 
-TSAI = Source("Tsai et al. (2019), Transformer Dissection: A Unified Understanding of "
-              "Transformer's Attention via the Lens of Kernel", arxiv="1908.11775")
-PERFORMER = Source("Choromanski et al. (2021), Rethinking Attention with Performers, "
-                   "Lemma 1 (positive random features)", arxiv="2009.14794")
-LINEAR = Source("Katharopoulos et al. (2020), Transformers are RNNs, §3.2", arxiv="2006.16236")
+TSAI = TSAI2019
+PERFORMER = CHOROMANSKI2021.at("Lemma 1 (positive random features)",
+                               unverified="the lemma number was not checked against the paper")
+LINEAR = KATHAROPOULOS2020.at("§3.2",
+                              unverified="the section number was not checked against the paper")
 
 d_k, T, d, m = sp.symbols("d_k T d m", positive=True, integer=True)
 j, l, r, i = sp.symbols("j l r i", integer=True, positive=True)

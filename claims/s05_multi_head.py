@@ -5,18 +5,18 @@ import math
 import numpy as np
 import sympy as sp
 
-from tmath import Figure, Foil, Source, Statement, claim
+from tmath import Figure, Foil, Statement, claim
 from tmath.engine.experiment import Integers
 from tmath.reference.heads import (head_points, multi_head, multi_head_by_slices,
                                    multi_head_tolerance, projection_parameters, split_heads)
 from tmath.reference.nn import attention
+from ._bibliography import DEVLIN2019, OPENAI_GPT2, VASWANI2017
 
-VASWANI = Source("Vaswani et al. (2017), Attention Is All You Need, §3.2.2", arxiv="1706.03762")
-BERT = Source("Devlin et al. (2019), BERT, §3: BERT_BASE has L=12, H=768, A=12",
-              arxiv="1810.04805")
-GPT2 = Source("OpenAI (2019), gpt-2 release, models/124M/hparams.json: n_embd=768, n_head=12 "
-              "(the smallest GPT-2; larger ones use 16, 20, 25 heads)",
-              url="https://github.com/openai/gpt-2")
+VASWANI = VASWANI2017.at("§3.2.2",
+                         unverified="the section number was not checked against the paper")
+BERT = DEVLIN2019.at("§3: BERT_BASE has L=12, H=768, A=12")
+GPT2 = OPENAI_GPT2.at("models/124M/hparams.json: n_embd=768, n_head=12 (the smallest GPT-2; "
+                      "larger ones use 16, 20, 25 heads)")
 
 d_model, h = sp.symbols("d_model h", positive=True, integer=True)
 i = sp.Symbol("i", positive=True, integer=True)

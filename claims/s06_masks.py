@@ -5,19 +5,21 @@ import math
 import numpy as np
 import sympy as sp
 
-from tmath import Foil, Premise, Source, Statement, claim
+from tmath import Foil, Premise, Statement, claim
 from tmath.engine.experiment import Integers, Reals, tolerance
 from tmath.engine.plots import Plot
 from tmath.engine.rules import FACTOR_OUT
 from tmath.reference.kernels import (attention_tolerance, formula_values, log10_of, mask_entry,
                                      masked_logits, softmax_tolerance)
 from tmath.reference.nn import attention, softmax
+from ._bibliography import IEEE754_2019, VASWANI2017
 from ._notes import formula
 
-VASWANI = Source("Vaswani et al. (2017), Attention Is All You Need, §3.2.3 (masking with −∞)",
-                 arxiv="1706.03762")
-IEEE = Source("IEEE 754-2019: the smallest positive float64 is 2^−1074, so exp(x) rounds to 0 "
-              "for x < ln 2^−1075 ≈ −745.13", url="https://doi.org/10.1109/IEEESTD.2019.8766229")
+VASWANI = VASWANI2017.at("§3.2.3 (masking with −∞)",
+                         unverified="the section number was not checked against the paper")
+IEEE = IEEE754_2019.at("the smallest positive float64 is 2^−1074, so exp(x) rounds to 0 for "
+                       "x < ln 2^−1075 ≈ −745.13",
+                       unverified="the value was not checked against the standard's text")
 
 z, s, v = (sp.IndexedBase(name, real=True) for name in ("z", "s", "v"))   # logits, scores, values
 S, R = sp.symbols("S R", positive=True)   # Σ_visible e^{z}, Σ_masked e^{z}

@@ -3,16 +3,17 @@
 import numpy as np
 import sympy as sp
 
-from tmath import Figure, Foil, Premise, Source, Statement, claim
+from tmath import Figure, Foil, Premise, Statement, claim
 from tmath.engine.experiment import Choice, Integers
 from tmath.engine.rules import sift
 from tmath.engine.rules_delta import DELTA_CASES, delta_identifies
 from tmath.reference import edits, indexed
 from tmath.reference.ffn import Net, d_ff, d_model as d, entry, k, l, m
 from tmath.reference.flops import count
+from ._bibliography import VASWANI2017
 
-VASWANI = Source("Vaswani et al. (2017), Attention Is All You Need, §3.3 and Table 3",
-                 arxiv="1706.03762")
+VASWANI = VASWANI2017.at("§3.3 and Table 3",
+                         unverified="§3.3 and Table 3 were not checked against the paper")
 # Table 3 of Vaswani et al., base model: a fact about that model, not a derived number.
 VASWANI_BASE = {"d_model": 512, "d_ff": 2048}
 FFN_FORMULA = r"\text{FFN}(x) = W_2 \cdot \phi(W_1 x + b_1) + b_2"

@@ -3,7 +3,7 @@
 import numpy as np
 import sympy as sp
 
-from tmath import Figure, Foil, Premise, Source, Statement, claim
+from tmath import Figure, Foil, Premise, Statement, claim
 from tmath.engine.experiment import Choice, Integers, Reals, tolerance
 from tmath.engine.parameters import evaluate
 from tmath.engine.plots import Plot, Series
@@ -13,18 +13,17 @@ from tmath.reference import flops, indexed, tiling
 from tmath.reference.flops import count
 from tmath.reference.formulas import exp_sum, s as s_, v as v_
 from tmath.reference.nn import attention
+from ._bibliography import DAO2022, KATHAROPOULOS2020, RADFORD2019, VASWANI2017
 from ._notes import printed
 
-VASWANI = Source("Vaswani et al. (2017), Attention Is All You Need, §4 and Table 1",
-                 arxiv="1706.03762")
-RADFORD = Source("Radford et al. (2019), Language Models are Unsupervised Multitask Learners, "
-                 "§2.3 (context size increased from 512 to 1024 tokens)",
-                 url="https://cdn.openai.com/better-language-models/"
-                     "language_models_are_unsupervised_multitask_learners.pdf")
-KATHAROPOULOS = Source("Katharopoulos et al. (2020), Transformers are RNNs: Fast Autoregressive "
-                       "Transformers with Linear Attention, §3.2", arxiv="2006.16236")
-DAO = Source("Dao et al. (2022), FlashAttention: Fast and Memory-Efficient Exact Attention with "
-             "IO-Awareness, §3.1 and Algorithm 1", arxiv="2205.14135")
+VASWANI = VASWANI2017.at("§4 and Table 1",
+                         unverified="§4 and Table 1 were not checked against the paper")
+RADFORD = RADFORD2019.at("§2.3 (context size increased from 512 to 1024 tokens)")
+KATHAROPOULOS = KATHAROPOULOS2020.at(
+    "§3.2", unverified="the section number was not checked against the paper")
+DAO = DAO2022.at("§3.1 and Algorithm 1",
+                 unverified="the section and algorithm numbers were not checked against the "
+                            "paper")
 # Context lengths of GPT and GPT-2 as reported by Radford et al. (2019) §2.3: facts about those
 # models, recorded with their source, not derived.
 CONTEXT_LENGTH = {"GPT": 512, "GPT-2": 1024}

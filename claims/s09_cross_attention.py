@@ -5,16 +5,17 @@ from functools import partial
 import numpy as np
 import sympy as sp
 
-from tmath import Foil, Source, Statement, claim
+from tmath import Foil, Statement, claim
 from tmath.engine.experiment import Integers
 from tmath.engine.rules_delta import DELTA_CASES, delta_identifies
 from tmath.engine.rules_shapes import derive_shape, shape
 from tmath.reference import edits, tiling
 from tmath.reference.formulas import attention_entry, row_softmax
 from tmath.reference.nn import attention, softmax
+from ._bibliography import VASWANI2017
 
-VASWANI = Source("Vaswani et al. (2017), Attention Is All You Need, §3.2.3 "
-                 "(encoder-decoder attention)", arxiv="1706.03762")
+VASWANI = VASWANI2017.at("§3.2.3 (encoder-decoder attention)",
+                         unverified="the section number was not checked against the paper")
 CROSS_FORMULA = (r"\text{CrossAttn}(Q_{dec}, K_{enc}, V_{enc}) = \text{softmax}\left("
                  r"\frac{Q_{dec} K_{enc}^T}{\sqrt{d_k}}\right) V_{enc}")
 

@@ -3,7 +3,7 @@
 import numpy as np
 import sympy as sp
 
-from tmath import Figure, Foil, Premise, Source, Statement, claim
+from tmath import Figure, Foil, Premise, Statement, claim
 from tmath.engine.experiment import Choice, Integers, Reals
 from tmath.engine.moments import E, Moments, Var
 from tmath.engine.proof import Rule
@@ -15,24 +15,24 @@ from tmath.reference.gradients import (check_jacobian_case, delta_sum_chain, ene
                                        residual_block_case, residual_stack, residual_stack_case,
                                        skip_term_chain)
 from tmath.reference.norms import centred_moments, layer_norm_entry, layer_norm_jacobian
+from ._bibliography import (BROWN2020, DEVLIN2019, HE2016_IDENTITY, HE2016_RESNET, RADFORD2019,
+                            WANG2019, XIONG2020)
 from ._notes import printed
 
-HE_RESNET = Source("He, Zhang, Ren & Sun (2016), Deep Residual Learning for Image Recognition",
-                   arxiv="1512.03385")
-HE_IDENTITY = Source("He, Zhang, Ren & Sun (2016), Identity Mappings in Deep Residual Networks, "
-                     "Eqs. (4)–(5); §4.2 studies BN/ReLU placement in ResNets", arxiv="1603.05027")
-XIONG = Source("Xiong et al. (2020), On Layer Normalization in the Transformer Architecture",
-               arxiv="2002.04745")
-WANG = Source("Wang et al. (2019), Learning Deep Transformer Models for Machine Translation, §2 "
-              "(gradients of post-norm and pre-norm stacks)", arxiv="1906.01787")
-GPT2_INIT = Source("Radford et al. (2019), Language Models are Unsupervised Multitask Learners, "
-                   "§2.3 (residual weights scaled by 1/√N at init)", url="https://cdn.openai.com/"
-                   "better-language-models/language_models_are_unsupervised_multitask_learners.pdf")
+HE_RESNET = HE2016_RESNET
+HE_IDENTITY = HE2016_IDENTITY.at(
+    "Eqs. (4)–(5); §4.2 studies BN/ReLU placement in ResNets",
+    unverified="the equation and section numbers were not checked against the paper (its "
+               "activation experiments may be in §4.1)")
+XIONG = XIONG2020
+WANG = WANG2019.at("§2 (gradients of post-norm and pre-norm stacks)", unverified="the section "
+                   "number was not checked against the paper")
+GPT2_INIT = RADFORD2019.at("§2.3 (residual weights scaled by 1/√N at init)")
 MODEL_DEPTHS = {"BERT-base": 12, "GPT-3 175B": 96}  # layers of the models the notes name
-DEPTH_SOURCES = (Source("Devlin et al. (2019), BERT, §3: BERT-base has L = 12 layers",
-                        arxiv="1810.04805"),
-                 Source("Brown et al. (2020), Language Models are Few-Shot Learners, Table 2.1: "
-                        "GPT-3 175B has 96 layers", arxiv="2005.14165"))
+DEPTH_SOURCES = (DEVLIN2019.at("§3: BERT-base has L = 12 layers"),
+                 BROWN2020.at("Table 2.1: GPT-3 175B has 96 layers",
+                              unverified="the table number was not checked against the paper; "
+                                         "the 96 layers come from secondary records"))
 
 i, j, a, b, c, q, r, d, m_hidden = sp.symbols("i j a b c q r d m", positive=True, integer=True)
 k, (l, L, r_a, r_c) = sp.Symbol("k", integer=True), sp.symbols("l L r_a r_c", integer=True,

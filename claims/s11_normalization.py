@@ -3,16 +3,17 @@
 import numpy as np
 import sympy as sp
 
-from tmath import Foil, Premise, Source, Statement, claim
+from tmath import Foil, Premise, Statement, claim
 from tmath.engine.experiment import Choice, Integers, Reals, tolerance
 from tmath.reference.distributions import STANDARDIZED
 from tmath.reference.norms import (BETA_STEPS, LAYER_NORM_STEPS, RMS_NORM_STEPS,
                                    centred_moments, count_by_ufunc, formula_values, layer_norm,
                                    padded_batch, real_tokens, rms_norm, step_counts)
+from ._bibliography import BA2016, IOFFE2015, ZHANG_SENNRICH2019
 
-BA = Source("Ba, Kiros & Hinton (2016), Layer Normalization", arxiv="1607.06450")
-IOFFE = Source("Ioffe & Szegedy (2015), Batch Normalization", arxiv="1502.03167")
-ZHANG = Source("Zhang & Sennrich (2019), Root Mean Square Layer Normalization", "1910.07467")
+BA = BA2016
+IOFFE = IOFFE2015
+ZHANG = ZHANG_SENNRICH2019
 
 k, j, d = sp.symbols("k j d", positive=True, integer=True)
 (mu, shift), xv = sp.symbols("mu b", real=True), sp.IndexedBase("x")

@@ -3,7 +3,7 @@
 import numpy as np
 import sympy as sp
 
-from tmath import Figure, Foil, Premise, Source, Statement, claim
+from tmath import Figure, Foil, Premise, Statement, claim
 from tmath.engine.experiment import Integers, Reals, tolerance
 from tmath.engine.rules import FACTOR_OUT, SPLIT_SUM
 from tmath.reference.bounds import stronger_only
@@ -13,13 +13,12 @@ from tmath.reference.information import (batch_rows, cross_entropy, divergence_b
 from tmath.reference.nn import softmax
 from tmath.reference.optim import VASWANI_2017
 from tmath.reference.smoothing import gap_loss_plot, numeric_gap, saturation_logits
+from ._bibliography import MULLER2019, SZEGEDY2016, VASWANI2017
 from ._notes import formula, printed
 
-SZEGEDY = Source("Szegedy et al. (2016), Rethinking the Inception Architecture for Computer "
-                 "Vision, §7", arxiv="1512.00567")
-VASWANI = Source("Vaswani et al. (2017), Attention Is All You Need, §5.4", arxiv="1706.03762")
-MULLER = Source("Müller, Kornblith & Hinton (2019), When Does Label Smoothing Help?",
-                arxiv="1906.02629")
+SZEGEDY = SZEGEDY2016.at("§7", unverified="§7 was read only in reading notes")
+VASWANI = VASWANI2017.at("§5.4")
+MULLER = MULLER2019
 
 x, k, j, K = sp.symbols("x k j K", positive=True, integer=True)  # index, class, other, count
 eps = sp.Symbol("epsilon", positive=True)

@@ -3,7 +3,7 @@
 import numpy as np
 import sympy as sp
 
-from tmath import Figure, Foil, Premise, Source, Statement, claim
+from tmath import Figure, Foil, Premise, Statement, claim
 from tmath.engine.experiment import Integers, Reals, tolerance
 from tmath.engine.moments import E, Moments, Var
 from tmath.engine.parameters import evaluate
@@ -13,14 +13,15 @@ from tmath.reference.optim import (
     ADAM_DEFAULTS, VASWANI_2017, GradientLaw, adam_moments, as_function_of, ema_closed_form,
     ema_mean_variance, first_moment_plot, gradients, noam_lr, not_one, one_minus_power,
     schedule_plot, sum_over_inputs)
+from ._bibliography import KALRA_BARKESHLI2024, KINGMA_BA2015, VASWANI2017
 from ._notes import printed
 
-VASWANI = Source("Vaswani et al. (2017), Attention Is All You Need, §5.2–5.3", arxiv="1706.03762")
-KINGMA_BA = Source("Kingma & Ba (2015), Adam: A Method for Stochastic Optimization, "
-                   "Algorithm 1 and §3", arxiv="1412.6980")
+VASWANI = VASWANI2017.at("§5.2–5.3", unverified="§5.2 was not checked against the paper (§5.3 "
+                                                 "was)")
+KINGMA_BA = KINGMA_BA2015.at("Algorithm 1 and §3",
+                             unverified="§3 was not checked against the paper")
 # The notes credit arXiv:2406.09405 to "Ma & Yarats (2024)"; its authors are Kalra & Barkeshli.
-KALRA_BARKESHLI = Source("Kalra & Barkeshli (2024), Why Warmup the Learning Rate? Underlying "
-                         "Mechanisms and Improvements", arxiv="2406.09405")
+KALRA_BARKESHLI = KALRA_BARKESHLI2024
 
 s, w, d = sp.symbols("step w d_model", positive=True)
 peak_step = sp.Symbol("step*", positive=True)

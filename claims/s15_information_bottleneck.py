@@ -3,7 +3,7 @@
 import numpy as np
 import sympy as sp
 
-from tmath import Foil, Premise, Source, Statement, claim
+from tmath import Foil, Premise, Statement, claim
 from tmath.engine.experiment import Integers, Reals
 from tmath.engine.parameters import evaluate
 from tmath.engine.rules import LOG_BOUND, SPLIT_SUM
@@ -12,15 +12,13 @@ from tmath.reference.joint_tables import (
     K_x, K_y, K_z, P, P_x, P_xy, P_xz, P_y, P_yx, P_yz, P_z, bottleneck_lagrangian, bottleneck_terms,
     conditional_mutual_informations, data_processing_plot, entropy_tolerance, expected_over_chains,
     information_lost, markov_chains, mutual_informations, near_independent, tightened, total, x, y, z)
+from ._bibliography import COVER_THOMAS2006, SAXE2018, SHWARTZ_ZIV_TISHBY2017, TISHBY1999
 
-COVER_THOMAS = Source("Cover & Thomas (2006), Elements of Information Theory, 2nd ed., §2.3, "
-                      "§2.6 (Jensen's and Gibbs' inequalities), §2.8 (data-processing inequality)")
-SHWARTZ_ZIV = Source("Shwartz-Ziv & Tishby (2017), Opening the Black Box of Deep Neural Networks "
-                     "via Information", arxiv="1703.00810")
-TISHBY_1999 = Source("Tishby, Pereira & Bialek (1999), The Information Bottleneck Method",
-                     arxiv="physics/0004057")
-SAXE = Source("Saxe et al. (2018), On the Information Bottleneck Theory of Deep Learning, ICLR",
-              url="https://openreview.net/forum?id=ry_WPG-A-")
+COVER_THOMAS = COVER_THOMAS2006.at("§2.3, §2.6 (Jensen's and Gibbs' inequalities), §2.8 "
+                                   "(data-processing inequality)")
+SHWARTZ_ZIV = SHWARTZ_ZIV_TISHBY2017
+TISHBY_1999 = TISHBY1999
+SAXE = SAXE2018
 
 Q, r, r_star = sp.IndexedBase("q", positive=True), sp.Symbol("r", positive=True), sp.Symbol("r*")
 RATIO = P_x[x] * P_y[y] / P_xy[x, y]  # r(x, y) = p(x)p(y)/p(x,y)
