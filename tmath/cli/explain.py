@@ -15,7 +15,6 @@ from tmath.cli.options import (DEFAULT_MAX_MEMORY_MB, ClaimsOption, LangOption, 
                                NoBuiltinOption, NoCacheOption, SeedOption, TimeoutOption,
                                VerboseOption, complete_ids)
 from tmath.defaults import DEFAULT_SEED, DEFAULT_TIMEOUT
-from tmath.engine.results import PASSING
 from tmath.errors import UsageError
 from tmath.exitcodes import ExitCode
 
@@ -76,6 +75,8 @@ def explain(
         raise typer.Exit(ExitCode.LOAD_ERROR)
     if plot is not None and not sketch:
         raise typer.Exit(ExitCode.FAILED)
+    from tmath.engine.results import PASSING
+
     raise typer.Exit(ExitCode.OK if audit.statement.verdict in PASSING else ExitCode.FAILED)
 
 

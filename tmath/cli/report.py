@@ -17,7 +17,6 @@ from tmath.cli.options import (DEFAULT_MAX_MEMORY_MB, ClaimsOption, JobsOption, 
                                MaxMemoryOption, NoBuiltinOption, NoCacheOption, SeedOption,
                                TimeoutOption)
 from tmath.defaults import DEFAULT_SEED, DEFAULT_TIMEOUT
-from tmath.engine.results import PASSING
 from tmath.errors import UsageError
 from tmath.exitcodes import ExitCode
 
@@ -58,6 +57,7 @@ def report(
     if not selected:
         raise UsageError("no claims to report (the registry is empty)")
     from tmath.engine.session import audit as run_audit
+    from tmath.engine.results import PASSING
     from tmath.render.report import html_report, markdown_report
 
     audits, interrupted = collect(
