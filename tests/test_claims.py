@@ -11,6 +11,7 @@ import math
 import pytest
 import sympy as sp
 
+from tmath.engine.cache import ResultCache
 from tmath.engine.kinds import BEST
 from tmath.defaults import DEFAULT_SEED
 from tmath.engine.proof import WRONG, wrong_results
@@ -26,9 +27,21 @@ PROOF_IDS = [spec.id for spec in REGISTRY if spec.no_proof is None]
 RESOLUTION = 2.0  # percent: every statistical test resolves a 2 % deviation, or says why not
 
 
+def by_claim(ids: list[str]) -> list:
+    """The ids as parameters grouped by claim: under ``--dist loadgroup`` (pytest-xdist) every
+    test of one claim runs in the same worker, so its audit below is computed once per run."""
+    return [pytest.param(i, marks=pytest.mark.xdist_group(i)) for i in ids]
+
+
 @functools.lru_cache(maxsize=None)
 def audit(claim_id: str):
-    return audit_one(REGISTRY.get(claim_id), DEFAULT_SEED)
+    """The claim's audit, computed once per worker and also stored in the test session's
+    result cache under the key ``tmath audit`` and ``tmath report`` look up, so the report
+    tests reuse it instead of auditing every claim again."""
+    result = audit_one(REGISTRY.get(claim_id), DEFAULT_SEED)
+    cache = ResultCache()
+    cache.put(cache.key("audit", claim_id, REGISTRY.files_of(claim_id), DEFAULT_SEED), result)
+    return result
 
 
 def test_builtin_claims_load_cleanly():
@@ -36,7 +49,7 @@ def test_builtin_claims_load_cleanly():
     assert len(IDS) >= 10
 
 
-@pytest.mark.parametrize("claim_id", IDS)
+@pytest.mark.parametrize("claim_id", by_claim(IDS))
 def test_claim_verifies_and_every_test_can_fail(claim_id):
     """The statement verifies (the best verdict its kind allows); both channels reject every
     foil and near-miss; every test of the randomized check rejects at least one of them (none
@@ -57,7 +70,7 @@ def test_claim_verifies_and_every_test_can_fail(claim_id):
     assert not result.inert_tests, [t.title for t in result.inert_tests]
 
 
-@pytest.mark.parametrize("claim_id", PROOF_IDS)
+@pytest.mark.parametrize("claim_id", by_claim(PROOF_IDS))
 def test_proof_derives_something(claim_id):
     """At least one derivation step that SymPy checked, or a vetted rule, an equation of a
     declared premise or an earlier result: the final comparison with the statement and no-ops
@@ -69,7 +82,7 @@ def test_proof_derives_something(claim_id):
         s.kind in ("rule", "lemma", "derived", "premise") for s in derivation)
 
 
-@pytest.mark.parametrize("claim_id", PROOF_IDS)
+@pytest.mark.parametrize("claim_id", by_claim(PROOF_IDS))
 def test_every_computed_result_is_used(claim_id):
     """Replacing the result of any computing step (evaluate, limit, differentiate) by a wrong
     value makes the proof fail: a proof that still holds did not use what it computed."""
@@ -98,7 +111,7 @@ def _free_parameters(spec) -> set:
     return symbols
 
 
-@pytest.mark.parametrize("claim_id", IDS)
+@pytest.mark.parametrize("claim_id", by_claim(IDS))
 def test_checks_draw_the_statements_parameters(claim_id):
     """A statement with free parameters is checked at points drawn from their domain, recorded
     with each test, and the points change with the seed."""
@@ -113,7 +126,7 @@ def test_checks_draw_the_statements_parameters(claim_id):
         "the drawn points do not depend on the seed"
 
 
-@pytest.mark.parametrize("claim_id", IDS)
+@pytest.mark.parametrize("claim_id", by_claim(IDS))
 def test_statistical_tests_resolve_two_percent(claim_id):
     for test in audit(claim_id).statement.empirical.tests:
         if test.kind != "statistical" or test.resolution_reason:

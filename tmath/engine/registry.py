@@ -176,8 +176,18 @@ class Catalog(Claims[ClaimInfo]):
             _merge(registry, [self._imported.pop(str(f), None) or _import_folder(f)
                               for f in folders])
             _attach_lemmas(registry)
+            self._share_metadata(registry)
             self._registry = registry
         return self._registry
+
+    def _share_metadata(self, registry: Registry) -> None:
+        """Give each imported claim the metadata this catalog already holds for it (built
+        from the same files by the same engine, or the index would have been rebuilt), so a
+        worker does not typeset every statement again in four forms."""
+        for spec in registry:
+            known = self.claims.get(spec.id)
+            if known is not None and known.path == spec.path and "info" not in vars(spec):
+                vars(spec)["info"] = known
 
 
 def unknown_id_message(claim_id: str, known: Iterable[str]) -> str:
