@@ -68,3 +68,43 @@ def test_the_cycle_finder_finds_a_cycle(tmp_path: Path):
     b.write_text("import tmath.a\n")
     assert imports_of(a, {"tmath.b", "tmath.a"}) == {"tmath.b"}
     assert imports_of(b, {"tmath.b", "tmath.a"}) == {"tmath.a"}
+
+
+CLAIMS = PACKAGE.parent / "claims"
+MAX_LINES_PER_CLAIM = 100
+AVERAGE_LINES_PER_CLAIM = 60
+
+
+def claim_spans(path: Path) -> list[tuple[str, int]]:
+    """(name, lines) of each ``@claim``-decorated class of a module, decorator included."""
+    spans = []
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ClassDef):
+            for decorator in node.decorator_list:
+                call = decorator.func if isinstance(decorator, ast.Call) else decorator
+                if isinstance(call, ast.Name) and call.id == "claim":
+                    spans.append((node.name, node.end_lineno - decorator.lineno + 1))
+    return spans
+
+
+def test_built_in_claims_read_at_a_glance():
+    """The section modules (imports and helpers included) average at most 60 lines per claim,
+    and no claim is longer than 100."""
+    modules = sorted(CLAIMS.glob("s[0-9][0-9]_*.py"))
+    total_lines = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in modules)
+    spans = [span for p in modules for span in claim_spans(p)]
+    average = total_lines / len(spans)
+    print(f"\n{len(modules)} section modules, {len(spans)} claims, {total_lines} lines: "
+          f"{average:.1f} lines per claim (at most {AVERAGE_LINES_PER_CLAIM}); longest claim "
+          f"{max(spans, key=lambda s: s[1])}")
+    assert len(modules) == 15 and spans
+    assert average <= AVERAGE_LINES_PER_CLAIM
+    long = [s for s in spans if s[1] > MAX_LINES_PER_CLAIM]
+    assert not long, long
+
+
+def test_the_claim_length_guard_can_fail(tmp_path: Path):
+    module = tmp_path / "s99_long.py"
+    body = "".join(f"    x{i} = {i}\n" for i in range(120))
+    module.write_text(f"@claim(id='long')\nclass Long:\n{body}\n", encoding="utf-8")
+    assert claim_spans(module) == [("Long", 122)]
