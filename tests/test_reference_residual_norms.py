@@ -76,3 +76,30 @@ def test_formula_values_broadcasts_and_a_symbolic_foil_is_nan():
     got = formula_values(v / (v + eps), {v: np.array([1.0, 3.0]), eps: 1.0}, (2,))
     assert np.allclose(got, [0.5, 0.75])
     assert np.isnan(formula_values(v + sp.Symbol("w"), {v: 1.0}, (2,))).all()
+
+
+def test_the_complex_step_keeps_its_digits_for_a_tiny_direction():
+    """A direction of size 1e-300 (deep in a stack whose Jacobians shrink) would put the step
+    1e-20·u among the subnormal numbers; scaled to size 1 first, the JVP keeps full precision."""
+    from tmath.reference.gradients import jvp
+
+    x = np.linspace(-2.0, 2.0, 7)
+    u = np.full(7, 3e-300)
+    exact = (1 - np.tanh(x) ** 2) * u
+    assert np.allclose(jvp(np.tanh, x, u), exact, rtol=1e-14, atol=0)
+    rows = np.stack([u, np.full(7, 1.0)])  # rows of very different sizes, scaled one by one
+    got = np.stack([jvp(np.tanh, x, r) for r in rows])
+    from tmath.reference.gradients import value_and_jvp
+
+    _, both = value_and_jvp(np.tanh, np.stack([x, x]), rows, per_row=True)
+    assert np.allclose(both, got, rtol=1e-14, atol=0)
+
+
+def test_a_deep_post_norm_stack_of_two_features_is_no_false_alarm():
+    """At d = 2 and depth 65 the post-norm response is ~1e-290: before the scaled step, its
+    rounding exceeded the tolerance for 53 of 60 seeds (false alarm at seed 140 of 200)."""
+    from tmath.reference.gradients import mean_direction_draw
+
+    for seed in range(20):
+        mean, tol = mean_direction_draw(np.random.default_rng(seed), 65, 2, post_norm=True)
+        assert np.abs(mean).max() <= tol

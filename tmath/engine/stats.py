@@ -98,13 +98,16 @@ def rounding_tolerance(ops: int, scale: float = 1.0, dtype: type = np.float64) -
     """Worst-case rounding error of ``ops`` dependent float operations on values of size ``scale``.
 
     This is Higham's γ_n = n·u / (1 − n·u) with unit round-off u = eps/2 (Accuracy and
-    Stability of Numerical Algorithms, Lemma 3.1), multiplied by the magnitude involved.
-    Count each elementary function (exp, log, sin) as one operation.
+    Stability of Numerical Algorithms, Lemma 3.1), multiplied by the magnitude involved, plus
+    n times the absolute error an operation may make in gradual underflow (the η of Higham's
+    model (2.8): half the smallest subnormal), so that values near the bottom of the range
+    get a bound too. Count each elementary function (exp, log, sin) as one operation.
     """
-    u = float(np.finfo(dtype).eps) / 2
+    info = np.finfo(dtype)
+    u = float(info.eps) / 2
     if ops * u >= 1:
         raise ValueError("too many operations for a first-order rounding bound")
-    return ops * u / (1 - ops * u) * scale
+    return ops * u / (1 - ops * u) * scale + ops * float(info.smallest_subnormal)
 
 
 @dataclass

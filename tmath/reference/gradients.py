@@ -27,11 +27,20 @@ _EVALUATION_ERRORS = (TypeError, ValueError, KeyError, IndexError, ZeroDivisionE
                       AttributeError, OverflowError, SyntaxError, RecursionError)
 
 
-def value_and_jvp(f: Callable[[np.ndarray], np.ndarray], x: np.ndarray,
-                  u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(f(x), J_f(x)·u) from one complex-step evaluation (x, u real, any batch dimensions)."""
-    out = f(x + 1j * STEP * u)
-    return np.real(out), np.imag(out) / STEP
+def value_and_jvp(f: Callable[[np.ndarray], np.ndarray], x: np.ndarray, u: np.ndarray,
+                  per_row: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(f(x), J_f(x)·u) from one complex-step evaluation (x, u real, any batch dimensions).
+
+    The step is taken along u scaled by a power of two to size about 1 and the result scaled
+    back (both exactly: J·u is linear in u), so a tiny u, as deep in a stack whose Jacobians
+    shrink, does not push the step STEP·u into subnormal numbers, where it would lose its
+    digits. ``per_row``: f acts on each row (last axis) of x separately, so each row of u is
+    scaled on its own."""
+    size = np.max(np.abs(u), axis=-1, keepdims=True) if per_row else np.max(np.abs(u))
+    _, exponent = np.frexp(np.where(size > 0, size, 1.0))
+    scale = np.ldexp(1.0, exponent)
+    out = f(x + 1j * STEP * (u / scale))
+    return np.real(out), np.imag(out) / STEP * scale
 
 
 def jvp(f: Callable[[np.ndarray], np.ndarray], x: np.ndarray, u: np.ndarray) -> np.ndarray:
@@ -208,7 +217,7 @@ def energy_identity_draw(depth: int, dim: int, hidden: int, law: str, pre_norm: 
         for _ in range(depth):
             block = random_block(rng, dim, hidden, gpt2_gain(depth), (size,), STANDARDIZED[law])
             branch = (lambda z: block(layer_norm(z, 1e-5))) if pre_norm else block  # noqa: B023
-            out, tangent = value_and_jvp(branch, x, u)
+            out, tangent = value_and_jvp(branch, x, u, per_row=True)
             branch_energy = branch_energy + (tangent * tangent).sum(-1)
             x, u = x + out, u + tangent
         return (u * u).sum(-1) - branch_energy
@@ -248,7 +257,7 @@ def mean_direction_draw(rng: np.random.Generator, depth: int, dim: int, post_nor
         if post_norm:  # the last step's JVP: J_LN(y)(I + J_F)u, |J_LN| ≤ 2/σ_y
             sigma_y = np.sqrt(centred_moments(x + block(x))[2] + eps)
             last = float((2 / sigma_y[:, 0] * (1 + bound) * np.abs(u).max(-1)).max())
-        x, u = value_and_jvp(step, x, u)
+        x, u = value_and_jvp(step, x, u, per_row=True)
     # post-norm: the mean of u is 0 exactly; its rounding comes from the last step alone (its
     # block and LayerNorm, about block_ops + 12d operations) on entries of size ``last``, not
     # from u's own size (which may be far smaller after cancellation);
