@@ -16,6 +16,7 @@ from tmath import __version__
 from tmath.engine.figures import show_values
 from tmath.render import STEP_MARK as TERMINAL_MARKS
 from tmath.i18n import Translator
+from tmath.i18n.markers import N_
 
 if TYPE_CHECKING:
     from tmath.engine.results import AuditResult
@@ -29,7 +30,7 @@ body{font:15px/1.5 system-ui,-apple-system,"Segoe UI","Noto Sans CJK SC",sans-se
  max-width:980px;margin:2em auto;padding:0 1em;color:#1d1f21;background:#fff}
 h1{font-size:1.6em;margin-bottom:.2em} h2{border-bottom:2px solid #ddd;padding-bottom:.2em;
  margin-top:2em} h3{margin:.2em 0} .meta{color:#666;font-size:.9em}
-.claim{border:1px solid #ddd;border-radius:8px;padding:1em 1.2em;margin:1.2em 0}
+.claim{border:1px solid #ddd;border-radius:8px;padding:1em 1.2em;margin:1.2em 0;overflow-x:auto}
 .badge{display:inline-block;padding:.05em .6em;border-radius:1em;font-size:.85em;
  font-weight:600;margin-right:.4em} .ok{background:#e3f6e8;color:#17612c}
 .warn{background:#fff4d6;color:#7a5600} .bad{background:#fde2e1;color:#8f1d17}
@@ -37,20 +38,20 @@ pre{background:#f6f8fa;padding:.6em .8em;border-radius:6px;overflow-x:auto;font-
  line-height:1.25} table{border-collapse:collapse;width:100%;font-size:.88em;margin:.4em 0}
 td,th{border-bottom:1px solid #eee;padding:.25em .4em;text-align:left;vertical-align:top}
 ol.steps{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.82em;padding-left:2.2em}
-ol.steps li{margin:.15em 0} .why{color:#555} .premise{color:#0a6a8a} .failed{color:#b3261e}
+ol.steps li{margin:.15em 0;overflow-wrap:anywhere} .why{color:#555} .premise{color:#0a6a8a} .failed{color:#b3261e}
 img{max-width:100%;border:1px solid #eee;border-radius:6px}
 summary{cursor:pointer;font-weight:600;margin:.4em 0} .summary-line{font-size:1.05em}
 .level{display:inline-block;padding:.05em .6em;border-radius:1em;font-size:.85em;font-weight:600}
 .level-proved{background:#1f883d;color:#fff} .level-proved-assuming{background:#9be9a8;color:#0a3069}
 .level-proved-for-cases{background:#ddf4ff;color:#0a3069} .level-none{background:#fff4d6;color:#7a5600}
 .level-failed,.level-error{background:#fde2e1;color:#8f1d17} .level-cited{background:#eaeef2;color:#424a53}
-nav.toc ol{columns:2;font-size:.92em} nav.toc li{margin:.1em 0}
-math{font-size:1.05em} div.math{overflow-x:auto;margin:.3em 0} ol.steps li .math{display:inline;margin:0 .2em}
+nav.toc ol{columns:2;column-gap:3em;font-size:.92em} nav.toc li{margin:.1em 0}
+math{font-size:1.05em} div.math{overflow-x:auto;overflow-y:hidden;margin:.3em 0;padding:.15em 0} ol.steps li .math{display:inline;margin:0 .2em}
 ol.steps li math[display="block"]{display:inline math}
 """
-LEVEL_TEXT = {"proved": "proved", "proved-assuming": "proved assuming", "proved-for-cases":
-              "proved for cases", "none": "no proof (heuristic)", "failed": "failed",
-              "error": "error"}
+LEVEL_TEXT = {"proved": N_("proved"), "proved-assuming": N_("proved assuming"),
+              "proved-for-cases": N_("proved for cases"), "none": N_("no proof"),
+              "failed": N_("failed"), "error": N_("error")}
 """Proof levels, coloured like a Lean blueprint's: fully proved dark green, proved assuming
 something light green, for cases blue, no proof yellow, failed red."""
 
@@ -155,15 +156,17 @@ def _html_claim(audit: AuditResult, tr: Translator, picture: bytes | None) -> st
     parts = [f"<div class=\"claim\" id=\"{_e(info.id)}\">",
              f"<h3>{_e(tr.title(info))}</h3>",
              f"<p class=\"meta\"><span class=\"badge {status}\">{_e(tr.ui(result.verdict))}"
-             f"</span><code>{_e(info.id)}</code> · §{_e(info.section)} · "
-             f"{_e(', '.join(info.tags))}</p>"]
+             f"</span><code>{_e(info.id)}</code> · §{_e(info.section)}"
+             + (f" · {_e(', '.join(info.tags))}" if info.tags else "") + "</p>"]
     if tr.summary(info):
         parts.append(f"<p>{_e(tr.summary(info))}</p>")
     parts.append(f"<p><b>{_e(tr.ui('statement'))}:</b> {_e(tr.text(info.statement, info))}</p>")
     if getattr(info, "statement_mathml", None):
         parts.append(f"<div class=\"math\">{info.statement_mathml}</div>")
-    parts.append(f"<p><b>{_e(tr.ui('premises'))}:</b></p><ul>"
-                 + "".join(f"<li>{_e(tr.text(p, info))}</li>" for p in info.premises) + "</ul>")
+    if info.premises:
+        parts.append(f"<p><b>{_e(tr.ui('premises'))}:</b></p><ul>"
+                     + "".join(f"<li>{_e(tr.text(p, info))}</li>" for p in info.premises)
+                     + "</ul>")
     proof = result.proof
     label = tr.ui(LEVEL_TEXT.get(proof.status, proof.status)) + (
         f": {proof.cases}" if proof.status == "proved-for-cases" and proof.cases else "")
@@ -174,7 +177,8 @@ def _html_claim(audit: AuditResult, tr: Translator, picture: bytes | None) -> st
     if proof.rests_on:
         parts.append(f"<p>{_e(tr.ui('rests on'))}: "
                      f"{_e('; '.join(tr.text(r, info) for r in proof.rests_on))}</p>")
-    parts.append("<ol class=\"steps\">")
+    if proof.steps:
+        parts.append("<ol class=\"steps\">")
     for step in proof.steps:
         css = {"rule": "premise", "premise": "premise", "failed": "failed"}.get(step.kind, "")
         chain = f"[{_e(tr.text(step.chain, info))}] " if step.chain else ""
@@ -184,15 +188,18 @@ def _html_claim(audit: AuditResult, tr: Translator, picture: bytes | None) -> st
         parts.append(f"<li class=\"{css}\">{STEP_MARK[step.kind]} {chain}<span class=\"math\">"
                      f"{math}</span> <span class=\"why\">— {_e(tr.text(step.why, info))}</span>"
                      + (f" ({_e(step.detail)})" if step.detail else "") + "</li>")
-    parts.append("</ol></details>")
+    parts.append(("</ol>" if proof.steps else "") + "</details>")
     parts.append(f"<details open><summary>{_e(tr.ui('randomized check'))}: "
-                 f"{_e(tr.ui(result.empirical.status))}</summary><table>"
-                 f"<tr><th></th><th>{_e(tr.ui('test'))}</th><th>{_e(tr.ui('result'))}</th>"
-                 f"<th>{_e(tr.ui('resolution'))}</th></tr>")
-    for t in result.empirical.tests:
-        parts.append(f"<tr><td>{'✓' if t.passed else '✗'}</td><td>{_e(tr.text(t.label, info))}</td>"
-                     f"<td>{_e(t.summary)}</td><td>{_e(t.resolution or '')}</td></tr>")
-    parts.append("</table></details>")
+                 f"{_e(tr.ui(result.empirical.status))}</summary>")
+    if result.empirical.tests:
+        parts.append(f"<table><tr><th></th><th>{_e(tr.ui('test'))}</th>"
+                     f"<th>{_e(tr.ui('result'))}</th><th>{_e(tr.ui('resolution'))}</th></tr>")
+        for t in result.empirical.tests:
+            parts.append(f"<tr><td>{'✓' if t.passed else '✗'}</td>"
+                         f"<td>{_e(tr.text(t.label, info))}</td><td>{_e(t.summary)}</td>"
+                         f"<td>{_e(t.resolution or '')}</td></tr>")
+        parts.append("</table>")
+    parts.append("</details>")
     if picture:
         data = base64.b64encode(picture).decode("ascii")
         parts.append(f"<p><img alt=\"{_e(info.id)}\" src=\"data:image/png;base64,{data}\"></p>")
@@ -206,13 +213,17 @@ def _html_claim(audit: AuditResult, tr: Translator, picture: bytes | None) -> st
                          f"<td>{_e(tr.text(f.label, info))}</td><td>{_e(f.printed)}</td>"
                          f"<td>{_e(true)}</td></tr>")
         parts.append("</table>")
-    parts.append(f"<details><summary>{_e(tr.ui('foils (each must be rejected by both checks)'))}"
-                 f" — {sum(f.rejected for f in audit.foils)}/{len(audit.foils)}</summary><ul>")
-    for foil in audit.foils:
-        parts.append(f"<li>{'✓' if foil.rejected else '✗'} {_e(tr.text(foil.text, info))}"
-                     f"<br><span class=\"why\">{_e(tr.ui('proof'))}: {_e(foil.proof.reason or foil.proof.status)}"
-                     f"<br>{_e(tr.ui('randomized check'))}: {_e(foil.empirical.headline)}</span></li>")
-    parts.append("</ul></details>")
+    if audit.foils:
+        parts.append(f"<details><summary>"
+                     f"{_e(tr.ui('foils (each must be rejected by both checks)'))} — "
+                     f"{sum(f.rejected for f in audit.foils)}/{len(audit.foils)}</summary><ul>")
+        for foil in audit.foils:
+            parts.append(f"<li>{'✓' if foil.rejected else '✗'} {_e(tr.text(foil.text, info))}"
+                         f"<br><span class=\"why\">{_e(tr.ui('proof'))}: "
+                         f"{_e(foil.proof.reason or foil.proof.status)}"
+                         f"<br>{_e(tr.ui('randomized check'))}: {_e(foil.empirical.headline)}"
+                         f"</span></li>")
+        parts.append("</ul></details>")
     if info.sources:
         parts.append("<p class=\"meta\">" + "<br>".join(
             _e(s.shown) + (f" — <a href=\"{_e(s.link)}\">{_e(s.link)}</a>" if s.link else "")
