@@ -279,3 +279,36 @@ def test_audits_and_plots_are_served_from_the_cache(fresh_cache):
     runner.invoke(app, ["explain", "dot-product-variance"])
     assert [p for p in (fresh_cache / "results").glob("*.json")
             if json.loads(p.read_text())["kind"] == "plot"]
+
+
+PLOTTED_DIE = die_claim() + '''
+    def plot(self):
+        from tmath.engine.plots import Plot
+        return Plot.curves("rolls", {"mean": ([1, 2, 3], [3.5, 3.5, 3.5])})
+'''
+
+
+def test_report_pictures_are_drawn_once_and_served_from_the_cache(fresh_cache, claims_dir,
+                                                                  tmp_path, monkeypatch):
+    """A warm report draws nothing: its PNGs come from the cache until the claim's files (or
+    the drawing code, or matplotlib) change."""
+    pytest.importorskip("matplotlib")
+    folder = claims_dir({"dice.py": PLOTTED_DIE})
+    args = ["report", "--no-builtin", "--claims", str(folder), "-o", str(tmp_path / "r.html")]
+    assert runner.invoke(app, args).exit_code == 0
+    assert "data:image/png;base64," in (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert [p for p in (fresh_cache / "results").glob("*.json")
+            if json.loads(p.read_text())["kind"] == "picture"]
+
+    from tmath.render import plots
+
+    def broken(plot):
+        raise RuntimeError("drawing again")
+
+    monkeypatch.setattr(plots, "render_png", broken)
+    warm = runner.invoke(app, args)
+    assert warm.exit_code == 0 and "drawing again" not in warm.output
+    assert "data:image/png;base64," in (tmp_path / "r.html").read_text(encoding="utf-8")
+    (folder / "dice.py").write_text(PLOTTED_DIE + "\n# edited\n", encoding="utf-8")
+    edited = runner.invoke(app, args)
+    assert "figure of die-mean failed" in edited.output and "drawing again" in edited.output

@@ -68,7 +68,8 @@ def report(
         err.print(f"[bold red]{interrupted.what}[/]: no report written")
         raise typer.Exit(interrupted.exit_code)
     if format is ReportFormat.html:
-        text = html_report(audits, run_seed, tr, _pictures(registry, workers, timeout, memory))
+        text = html_report(audits, run_seed, tr,
+                           _pictures(registry, workers, timeout, memory, no_cache))
     else:
         text = markdown_report(audits, run_seed, tr)
     write_text(output, text, inputs=inputs)
@@ -78,25 +79,47 @@ def report(
                      ExitCode.FAILED if failed else ExitCode.OK)
 
 
-def _pictures(registry, jobs: int, timeout: float, memory) -> dict[str, bytes]:
-    """PNG figures of the claims that have one, or nothing when matplotlib is missing. Each is
-    drawn in a worker, isolated like a claim's run (timeout, memory, captured output)."""
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
+def _pictures(registry, jobs: int, timeout: float, memory, no_cache: bool = False
+              ) -> dict[str, bytes]:
+    """PNG figures of the claims that have one, or nothing when matplotlib is missing. A
+    picture comes from the cache when neither the claim's files, the drawing code nor
+    matplotlib changed; otherwise it is drawn in a worker, isolated like a claim's run
+    (timeout, memory, captured output)."""
+    import base64
+    import importlib.util
+
+    from tmath.engine.cache import installed_version
+
+    if importlib.util.find_spec("matplotlib") is None:
         err.print("figures are not embedded: pip install 'tmath[plot]' to add them", markup=False)
         return {}
-    from tmath.engine.parallel import run_isolated
-    from tmath.render.plots import _pyplot, render_png
+    matplotlib_version = installed_version("matplotlib")
+    from tmath.render import plots as drawing
 
-    _pyplot()  # imported once here, inherited by the workers
-    specs = [s for s in registry.registry() if callable(getattr(s.implementation, "plot", None))]
-    tasks = [functools.partial(lambda spec: render_png(spec.implementation.plot()), spec)
-             for spec in specs]
+    cache = result_cache(no_cache)
+    plotted = [info for info in registry if info.has_plot]
+    keys = {i.id: cache.key("picture", i.id, [*registry.files_of(i.id), drawing.__file__], 0,
+                            matplotlib_version) for i in plotted}
     pictures = {}
+    for info in plotted:
+        hit = cache.get(keys[info.id])
+        if hit is not None:
+            pictures[info.id] = base64.b64decode(hit.png_base64)
+    missing = [i for i in plotted if i.id not in pictures]
+    if not missing:
+        return pictures
+    from tmath.engine.parallel import run_isolated
+    from tmath.engine.plots import Picture
+
+    drawing._pyplot()  # imported once here, inherited by the workers
+    specs = [registry.registry().get(i.id) for i in missing]
+    tasks = [functools.partial(lambda spec: drawing.render_png(spec.implementation.plot()), spec)
+             for spec in specs]
     for spec, outcome in zip(specs, run_isolated(tasks, jobs, timeout, memory)):
         if outcome.kind == "ok" and isinstance(outcome.value, bytes):
             pictures[spec.id] = outcome.value
+            cache.put(keys[spec.id], Picture(spec.id, base64.b64encode(outcome.value)
+                                             .decode("ascii")))
         else:  # a broken plot must not lose the report
             err.print(f"figure of {spec.id} failed: {outcome.message or 'not a picture'}",
                       markup=False)

@@ -244,7 +244,8 @@ def _validated(entry: Any, key: Key, hint: Any) -> Any:
 
 RESULT_TYPES = {"verify": ("tmath.engine.results", "ClaimResult"),
                 "audit": ("tmath.engine.results", "AuditResult"),
-                "plot": ("tmath.engine.plots", "Plot")}
+                "plot": ("tmath.engine.plots", "Plot"),
+                "picture": ("tmath.engine.plots", "Picture")}
 """The class of the value each kind of run stores (imported when first needed)."""
 
 
@@ -254,13 +255,15 @@ def result_type(kind: str) -> type:
 
 
 class ResultCache(Store):
-    """Results of ``verify``, ``audit`` and plots, keyed by everything they depend on."""
+    """Results of ``verify``, ``audit``, plots and their pictures, keyed by everything they
+    depend on (a picture also by the drawing code and matplotlib's version)."""
 
     def __init__(self, enabled: bool = True) -> None:
         super().__init__("results", enabled)
 
-    def key(self, kind: str, claim_id: str, files: Iterable[str], seed: int) -> Key:
-        return make_key(kind, claim_id, files, seed, library_versions())
+    def key(self, kind: str, claim_id: str, files: Iterable[str], seed: int,
+            *extra: Any) -> Key:
+        return make_key(kind, claim_id, files, seed, library_versions(), *extra)
 
     def get(self, key: Key, hint: Any = None) -> Any | None:
         if key.kind not in RESULT_TYPES:

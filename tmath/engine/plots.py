@@ -22,6 +22,14 @@ class Series:
 
 
 @dataclass(frozen=True)
+class Picture:
+    """A plot drawn as a PNG (base64 text, so the cache stores it as JSON like any result)."""
+
+    claim: str
+    png_base64: str
+
+
+@dataclass(frozen=True)
 class Plot:
     """What a claim wants to show: curves in one panel, or a heat map."""
 
