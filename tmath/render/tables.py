@@ -8,12 +8,10 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from tmath.engine.figures import show_values
 from tmath.i18n import Translator
 from tmath.engine.model import ClaimInfo
 from tmath.render import (CHECK_MARK, LEVELS, PROOF_MARK, VERDICT_STYLE, command_line,
                           kind_label, sci)
-from tmath.engine.results import PASSING
 from tmath.defaults import ALPHA_PER_CLAIM
 
 if TYPE_CHECKING:
@@ -137,6 +135,9 @@ def _short_check(result: ClaimResult, tr: Translator) -> Text:
 
 def verify_summary(results: Sequence[ClaimResult], seed: int, seconds: float,
                    load_errors: int = 0) -> Group:
+    from tmath.engine.figures import show_values
+    from tmath.engine.results import PASSING
+
     counts = {v: sum(r.verdict == v for r in results)
               for v in ("verified", "heuristic", "cited", "failed", "error", "blocked",
                         "timeout")}
@@ -184,6 +185,8 @@ def verify_summary(results: Sequence[ClaimResult], seed: int, seconds: float,
 def audit_table(audits: Sequence[AuditResult]) -> Group:
     """Per claim: each foil and which part of each channel rejected it, then each test of the
     randomized check and the foils it killed (inert tests are flagged)."""
+    from tmath.engine.results import PASSING
+
     table = Table(box=None, header_style="bold", pad_edge=False)
     for column in ("claim", "foil", "proof", "randomized check"):
         table.add_column(column, overflow="fold")
