@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tmath.i18n import Translator
+from tmath.i18n.markers import N_
 from tmath.engine.model import ClaimInfo
 from tmath.render import (CHECK_MARK, LEVELS, PROOF_MARK, VERDICT_STYLE, command_line,
                           kind_label, sci)
@@ -43,6 +44,10 @@ def claims_table(infos: Sequence[ClaimInfo], tr: Translator | None = None,
             cells.append(Text(", ".join(info.tags)))
         table.add_row(*cells, kind)
     return table
+
+
+LEVEL_NAMES = (N_("proved"), N_("proved-assuming"), N_("failed"), N_("error"))
+"""Proof levels shown by their own name (marked so that the catalogs translate them)."""
 
 
 def proof_cell(proof: ProofResult, tr: Translator | None = None, kind: str = "theorem") -> Text:
