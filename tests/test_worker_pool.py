@@ -99,3 +99,17 @@ def test_a_task_that_leaves_a_process_running_gets_it_killed_and_a_new_worker():
     while _alive(sleeper) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not _alive(sleeper)
+
+
+def test_a_task_that_breaks_what_the_worker_restores_costs_only_its_worker():
+    def vandal():
+        warnings.filters = None  # the worker cannot put the filters back in place
+        return os.getpid()
+
+    first, second = run_isolated([vandal, look_at_filters], jobs=1)
+    assert first.kind == "ok" and second.kind == "ok"
+    assert second.value[0] != first.value and second.value[1]  # a fresh worker, intact filters
+
+
+def look_at_filters():
+    return os.getpid(), isinstance(warnings.filters, list)

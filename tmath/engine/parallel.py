@@ -10,7 +10,7 @@ its outcome, so it never reaches tmath's own output. With ``max_memory`` a worke
 most that many more megabytes than it starts with (``RLIMIT_AS``), so a runaway allocation
 fails with MemoryError inside the task instead of exhausting the machine.
 
-One task cannot reach the next through the worker: before each task the worker restores the
+One task cannot reach the next through the worker: after each task the worker restores the
 state a task can change in passing (the working directory, the environment, ``sys.path``, the
 warning filters, the global random generators of ``random`` and NumPy). A worker whose task
 raised, or left a process or a thread running, is retired (its process group is killed) and
@@ -97,7 +97,16 @@ class _State:
         self.numpy = numpy.random.get_state() if numpy is not None else None
         self.threads = set(threading.enumerate())
 
-    def restore(self) -> None:
+    def restore(self) -> bool:
+        """Undo what the last task changed; False when that is not possible (the worker is
+        then retired, so the next task starts in a fresh one)."""
+        try:
+            self._restore()
+        except Exception:  # noqa: BLE001 -- whatever the task broke, it costs only its worker
+            return False
+        return True
+
+    def _restore(self) -> None:
         os.chdir(self.cwd)
         if dict(os.environ) != self.environ:
             os.environ.clear()
@@ -165,9 +174,8 @@ def _serve(tasks: Sequence[Callable[[], Any]], conn, max_memory: int | None) -> 
             return
         if index is None:
             return
-        state.restore()
         message = _run_one(tasks[index])
-        retire = message[0] != "ok" or state.leftovers()
+        retire = message[0] != "ok" or not state.restore() or state.leftovers()
         try:
             conn.send((*message, retire))
         except BaseException as exc:  # the value could not be sent (unpicklable, out of memory)
