@@ -6,8 +6,25 @@ import textwrap
 from pathlib import Path
 
 import pytest
+import typer
 
+from tmath.cli import boundary
+from tmath.cli.check import check
 from tmath.engine.registry import load
+
+CHECK_APP = typer.Typer()
+"""A test app holding only ``tmath check``, registered the way tmath.cli registers it."""
+CHECK_APP.callback()(lambda: None)
+CHECK_APP.command("check")(boundary(check))
+
+
+def alive(pid: int) -> bool:
+    """The process is running (a zombie waiting to be reaped is not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 @pytest.fixture(autouse=True, scope="session")

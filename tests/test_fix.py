@@ -10,26 +10,17 @@ import stat
 from pathlib import Path
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
+from conftest import CHECK_APP
+
 from test_gate import DICE_CLAIMS
-from tmath.cli import boundary
-from tmath.cli.check import check
 from tmath.exitcodes import ExitCode
 from tmath.gate.fix import restate
 
 DOCS = Path(__file__).parent / "docs"
 
-app = typer.Typer()
-
-
-@app.callback()
-def _main() -> None:
-    """A test app that registers the command the way tmath.cli does."""
-
-
-app.command("check")(boundary(check))
+app = CHECK_APP
 runner = CliRunner()
 OMEGA = 1 / 10000 ** (510 / 512)
 

@@ -10,16 +10,15 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-import typer
 from typer.testing import CliRunner
+
+from conftest import CHECK_APP
 
 from tmath.gate import document as document_module
 from tmath import gate
 from tmath.gate.anchoring import Scope, build_quotes, locate_all
 from tmath.gate.formulas import CHANGED_SIMILARITY, normalise
 from tmath.gate.numbers import scan
-from tmath.cli import boundary
-from tmath.cli.check import check
 from tmath.gate.document import chinese_number, parse_document, read_document
 from tmath.exitcodes import ExitCode
 from tmath.engine.figures import FigureResult
@@ -27,15 +26,7 @@ from tmath.engine.model import ClaimInfo, FigureInfo
 
 DOCS = Path(__file__).parent / "docs"
 
-app = typer.Typer()
-
-
-@app.callback()
-def _main() -> None:
-    """A test app that registers the command the way tmath.cli does."""
-
-
-app.command("check")(boundary(check))
+app = CHECK_APP
 runner = CliRunner()
 
 # Four small true claims about dice, anchored on the formulas and numbers of docs/dice.txt.

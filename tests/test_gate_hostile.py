@@ -8,11 +8,10 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
-from tmath.cli import boundary
-from tmath.cli.check import check
+from conftest import CHECK_APP
+
 from tmath.engine.figures import compare, parse_printed
 from tmath.engine.model import Figure
 from tmath.exitcodes import ExitCode
@@ -21,15 +20,7 @@ from tmath.render.gate import _data
 
 SCHEMAS = Path(__file__).parent / "schemas"
 
-app = typer.Typer()
-
-
-@app.callback()
-def _main() -> None:
-    """A test app that registers the command the way tmath.cli does."""
-
-
-app.command("check")(boundary(check))
+app = CHECK_APP
 runner = CliRunner()
 
 HEADER = '''

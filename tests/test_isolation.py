@@ -19,7 +19,7 @@ from tmath.cli import app
 from tmath.engine.capture import Captured
 from tmath.engine.parallel import run_isolated
 from tmath.exitcodes import ExitCode
-from conftest import die_claim
+from conftest import alive, die_claim
 
 runner = CliRunner()
 
@@ -36,15 +36,6 @@ def with_check_body(claim_id: str, body: str, at_import: str = "") -> str:
 def run_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "tmath", *args], capture_output=True,
                           text=True, timeout=timeout, env={**os.environ})
-
-
-def alive(pid: int) -> bool:
-    """Running (a zombie waiting to be reaped is not)."""
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 PRINTS = with_check_body(

@@ -14,6 +14,7 @@ import warnings
 
 import numpy as np
 
+from conftest import alive
 from tmath.engine.parallel import run_isolated
 
 
@@ -24,14 +25,6 @@ def _pid() -> int:
 def _segfault() -> None:
     faulthandler.disable()  # no traceback dump on the test's terminal
     os.kill(os.getpid(), signal.SIGSEGV)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def test_one_worker_runs_many_tasks_and_results_keep_their_order():
@@ -96,9 +89,9 @@ def test_a_task_that_leaves_a_process_running_gets_it_killed_and_a_new_worker():
     (worker, sleeper), after_leave, orphan_worker, after_orphan = (o.value for o in outcomes)
     assert after_leave != worker and after_orphan != orphan_worker
     deadline = time.monotonic() + 5
-    while _alive(sleeper) and time.monotonic() < deadline:
+    while alive(sleeper) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert not _alive(sleeper)
+    assert not alive(sleeper)
 
 
 def test_a_task_that_breaks_what_the_worker_restores_costs_only_its_worker():
