@@ -26,6 +26,7 @@ import os
 import platform
 import shutil
 import stat
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -106,8 +107,6 @@ def installed_version(name: str) -> str:
     """The version of an installed distribution, read from the name of its ``.dist-info``
     folder on ``sys.path`` (what ``importlib.metadata`` finds first, without the 20 ms it takes
     to import and parse METADATA); "?" when it is not installed."""
-    import sys
-
     prefix = f"{name}-"
     for entry in sys.path:
         try:
