@@ -87,6 +87,18 @@ def test_an_inequality_chain_gibbs():
     assert finished(proof) == ("proved", ())
 
 
+def test_a_false_pointwise_bound_fails_the_step_that_uses_it():
+    """The deliberately broken rule: t − 1 ≤ log t is false. Its proof is deferred to first
+    use (defining it costs nothing at import), and there it stops the proof (an error)."""
+    from tmath.engine.rules import pointwise_bound
+
+    t = sp.Symbol("t", positive=True)
+    backwards = pointwise_bound("t − 1 ≤ log t", t - 1, sp.log(t), t)
+    proof = derivation(x - 1, sp.log(x), relation="<=")
+    with pytest.raises(SideConditionFailed, match="cannot show"):
+        proof.chain(x - 1, "x − 1").le(sp.log(x), "the false bound", rule=backwards)
+
+
 def test_a_bound_proves_a_weaker_statement_and_not_a_stronger_one():
     lhs = x + 1 / x
     for stated, holds in ((2, True), (1, True), (3, False)):

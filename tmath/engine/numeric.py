@@ -19,6 +19,8 @@ from typing import Any, Iterator
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
+from tmath.engine.point_values import Unsupported, Walker
+
 TRIES = 3
 """Random points tried per comparison."""
 RELATIVE = sp.Rational(1, 10**10)
@@ -61,22 +63,35 @@ def sample(symbol: sp.Symbol, rng: random.Random, bounding: bool = False) -> sp.
 
 class _Opaque:
     """Random values for atoms SymPy treats as opaque (indexed entries, undefined functions),
-    the same value for the same atom."""
+    the same value for the same atom (``q[2]`` is keyed by its label and whole-number indices,
+    so the mpmath walk need not build the SymPy object)."""
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
-        self.values: dict[sp.Basic, sp.Expr] = {}
+        self.values: dict[Any, sp.Expr] = {}
 
     def value(self, atom: sp.Basic) -> sp.Expr:
+        if isinstance(atom, sp.Indexed) and all(i.is_Integer for i in atom.indices):
+            return self.entry(atom.base, tuple(int(i) for i in atom.indices))
         if atom not in self.values:
             positive = atom.is_positive or (isinstance(atom, sp.Indexed) and atom.base.label.is_positive)
-            numerator = self.rng.randint(1, 60)
-            self.values[atom] = sp.Rational(numerator if positive else numerator - 30, 17)
+            self.values[atom] = self._draw(positive)
         return self.values[atom]
+
+    def entry(self, base: sp.IndexedBase, indices: tuple[int, ...]) -> sp.Expr:
+        """The value of ``base[indices]``."""
+        key = (base, indices)
+        if key not in self.values:
+            self.values[key] = self._draw(base.label.is_positive)
+        return self.values[key]
+
+    def _draw(self, positive: Any) -> sp.Expr:
+        numerator = self.rng.randint(1, 60)
+        return sp.Rational(numerator if positive else numerator - 30, 17)
 
     def replace(self, expr: sp.Basic) -> sp.Basic:
         atoms = list(expr.atoms(sp.Indexed)) + list(expr.atoms(AppliedUndef))
-        atoms += [f for f in expr.atoms(sp.Function) if type(f).__module__.startswith("tmath")]
+        atoms += [f for f in expr.atoms(sp.Function) if (type(f).__module__ or "").startswith("tmath")]
         return expr.xreplace({a: self.value(a) for a in atoms}) if atoms else expr
 
 
@@ -117,20 +132,32 @@ def _unroll_limits(kind: type, body: sp.Basic, limits: list) -> sp.Basic:
 
 
 def _concrete(expr: sp.Basic, point: dict, opaque: _Opaque) -> complex | None:
-    """The value of ``expr`` at ``point``, or None when it cannot be evaluated there."""
+    """The value of ``expr`` at ``point``, or None when it cannot be evaluated there: one
+    walk over the tree in mpmath (:mod:`tmath.engine.point_values`), or SymPy's evaluation
+    of the substituted expression for what the walk does not know."""
+    try:
+        number = complex(Walker(point, opaque).value(sp.sympify(expr)))
+    except Unsupported:
+        number = _evaluated_by_sympy(expr, point, opaque)
+    except (TypeError, ValueError, ZeroDivisionError, AttributeError, RecursionError,
+            OverflowError):
+        return None
+    if number is None or number != number or abs(number) == float("inf"):
+        return None  # nan or inf: not a usable point
+    return number
+
+
+def _evaluated_by_sympy(expr: sp.Basic, point: dict, opaque: _Opaque) -> complex | None:
     try:
         value = unroll(sp.sympify(expr).xreplace(point))
         if value.has(sp.Sum, sp.Product, sp.Derivative, sp.Integral, sp.KroneckerDelta,
                      sp.Piecewise):
             value = value.doit()
         value = opaque.replace(value)
-        number = complex(sp.N(value, 30))
+        return complex(sp.N(value, 30))
     except (TypeError, ValueError, ZeroDivisionError, AttributeError, RecursionError,
             NotImplementedError, OverflowError):
         return None
-    if number != number or abs(number) == float("inf"):  # nan or inf: not a usable point
-        return None
-    return number
 
 
 def _index_symbols(expr: sp.Basic) -> set[sp.Symbol]:

@@ -197,15 +197,21 @@ def pointwise_bound(name: str, lower: Any, upper: Any, variable: sp.Symbol) -> R
     ``chain.le(expr, why, rule=...)`` or ``chain.ge(...)``. The engine proves the inequality
     itself (critical points and ends), checks that each ``u`` lies in the domain, and that the
     expression grows with every replaced occurrence (for ``le``: its coefficient is ≥ 0) or
-    falls with every one (for ``ge``), so the rewrite bounds it on the side claimed."""
+    falls with every one (for ``ge``), so the rewrite bounds it on the side claimed.
+    The inequality is proved when the rule is first used (once per process), so importing a
+    module that defines a bound costs nothing; a bound that cannot be proved fails every step
+    that uses it."""
     lower, upper = sp.sympify(lower), sp.sympify(upper)
-    if not _univariate(sp.simplify(upper - lower), strict=False):
-        raise SideConditionFailed(f"cannot show {show(lower)} ≤ {show(upper)} for every "
-                                  f"{variable} in its domain")
     wild = sp.Wild("u")
     pattern, replacement = lower.xreplace({variable: wild}), upper.xreplace({variable: wild})
+    proved: list[bool] = []
 
     def occurrences(expr: sp.Basic) -> list[tuple[sp.Basic, sp.Basic]]:
+        if not proved:
+            proved.append(bool(_univariate(sp.simplify(upper - lower), strict=False)))
+        if not proved[0]:
+            raise SideConditionFailed(f"cannot show {show(lower)} ≤ {show(upper)} for every "
+                                      f"{variable} in its domain")
         found = [(o, o.match(pattern)[wild]) for o in expr.find(pattern)]
         if not found:
             raise SideConditionFailed(f"{show(lower)} does not occur here")
