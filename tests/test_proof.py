@@ -273,6 +273,26 @@ def test_when_sympy_wrongly_says_equal_the_numbers_catch_it(monkeypatch):
     proof_module._equal_memo.cache_clear()
 
 
+def test_the_cheapest_method_that_decides_a_step_is_named(monkeypatch):
+    """An angle-addition identity is settled by expanding, without simplify (a third of a
+    second on RoPE's score); the step says so. A power of a sum too large to expand goes to
+    the requested method. The deliberately broken cases: a simplify that cannot decide
+    anything still lets the expansion prove what it proves, and never the angles added."""
+    a, b = sp.symbols("a b", real=True)
+    proof_module._equal_memo.cache_clear()
+    monkeypatch.setitem(proof_module.SIMPLIFIERS, "simplify", lambda e: e)  # decides nothing
+    proof = derivation(sp.cos(a - b), sp.cos(a) * sp.cos(b) + sp.sin(a) * sp.sin(b))
+    proof.chain(sp.cos(a - b), "cos(a − b)").equals(sp.cos(a) * sp.cos(b) + sp.sin(a) * sp.sin(b))
+    assert "[SymPy expand]" in proof.steps[-1].why
+    wrong = derivation(sp.cos(a - b), sp.cos(a) * sp.cos(b) - sp.sin(a) * sp.sin(b))
+    with pytest.raises(ProofFailure):
+        wrong.chain(sp.cos(a - b), "cos(a − b)").equals(sp.cos(a) * sp.cos(b) - sp.sin(a) * sp.sin(b))
+    big = (x + 1) ** 12
+    with pytest.raises(ProofFailure, match="cannot show"):  # not expanded, and simplify is off
+        derivation(big, sp.expand(big)).chain(big, "a 12th power").equals(sp.expand(big))
+    proof_module._equal_memo.cache_clear()
+
+
 def test_a_wrong_limit_result_makes_a_proof_that_uses_it_fail():
     body = 1 / (1 + sp.exp(-c * x))
     proof = derivation(sp.Limit(body, c, sp.oo), 1)
