@@ -107,7 +107,21 @@ class Fact:
 
 
 def show(expr: Any) -> str:
-    """One line of Unicode math for an expression (:func:`tmath.engine.printing.linear`)."""
+    """One line of Unicode math for an expression (:func:`tmath.engine.printing.linear`).
+    Each step prints where it starts and where it ends, so most expressions are printed
+    twice: the text is remembered (a tenth of the proofs' time before)."""
+    from tmath.engine.printing import linear
+
+    if isinstance(expr, sp.Basic):  # SymPy's == is structural: 2 and 2.0 stay apart
+        try:
+            return _shown(expr)
+        except TypeError:  # unhashable (a mutable matrix)
+            pass
+    return linear(expr)
+
+
+@functools.lru_cache(maxsize=4096)
+def _shown(expr: sp.Basic) -> str:
     from tmath.engine.printing import linear
 
     return linear(expr)
