@@ -106,3 +106,14 @@ def test_a_task_that_breaks_what_the_worker_restores_costs_only_its_worker():
 
 def look_at_filters():
     return os.getpid(), isinstance(warnings.filters, list)
+
+
+def test_tasks_of_a_group_stay_with_the_worker_that_has_it():
+    """Claims of one module go to the worker that imported it: with two groups of four and
+    two workers, each group runs in one process (and the outcomes keep their order)."""
+    groups = ["a.py"] * 4 + ["b.py"] * 4
+    tasks = [lambda i=i: (i, os.getpid(), time.sleep(0.05)) for i in range(8)]
+    outcomes = list(run_isolated(tasks, jobs=2, groups=groups))
+    assert [o.value[0] for o in outcomes] == list(range(8))
+    pids = [o.value[1] for o in outcomes]
+    assert len(set(pids[:4])) == 1 and len(set(pids[4:])) == 1 and pids[0] != pids[4]

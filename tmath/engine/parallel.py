@@ -35,7 +35,6 @@ import threading
 import time
 import traceback
 import warnings
-from collections import deque
 from dataclasses import dataclass
 from multiprocessing.connection import wait
 from typing import Any, Callable, Iterator, Literal, Sequence
@@ -228,10 +227,13 @@ class _Worker:
         self.index: int | None = None
         self.started = 0.0
         self.stopped = False
+        self.groups: set[Any] = set()
+        """The groups of the tasks this worker has run (what it has imported)."""
 
-    def start(self, index: int) -> None:
+    def start(self, index: int, group: Any = None) -> None:
         self.index, self.started = index, time.monotonic()
         self.conn.send(index)
+        self.groups.add(group)
 
     def receive(self) -> tuple[Outcome, bool]:
         """The outcome of the running task, and whether this worker is done for."""
@@ -270,12 +272,15 @@ class _Worker:
 
 def run_isolated(tasks: Sequence[Callable[[], Any]], jobs: int = 1,
                  timeout: float | None = None,
-                 max_memory: int | None = None) -> Iterator[Outcome]:
+                 max_memory: int | None = None,
+                 groups: Sequence[Any] | None = None) -> Iterator[Outcome]:
     """Run ``tasks`` with at most ``jobs`` workers at a time; yield their outcomes in order.
-    ``max_memory`` (MB) bounds what each worker may allocate (None: no bound)."""
+    ``max_memory`` (MB) bounds what each worker may allocate (None: no bound). Tasks with the
+    same ``groups`` entry (a claims module) go to the same worker where possible: it has
+    already imported what they need."""
     context = multiprocessing.get_context("fork")
     tasks = list(tasks)
-    pending = deque(range(len(tasks)))
+    pending = _Pending(len(tasks), groups)
     idle: list[_Worker] = []
     busy: list[_Worker] = []
     finished: dict[int, Outcome] = {}
@@ -283,7 +288,7 @@ def run_isolated(tasks: Sequence[Callable[[], Any]], jobs: int = 1,
     try:
         while pending or busy:
             while pending and len(busy) < max(1, jobs):
-                busy.append(_start(pending.popleft(), idle, context, tasks, max_memory))
+                busy.append(_start(pending, idle, context, tasks, max_memory))
             ready = wait([w.conn for w in busy], timeout=_until(busy, timeout))
             now = time.monotonic()
             for worker in list(busy):
@@ -310,19 +315,45 @@ def run_isolated(tasks: Sequence[Callable[[], Any]], jobs: int = 1,
             worker.stop()
 
 
-def _start(index: int, idle: list[_Worker], context, tasks: Sequence[Callable[[], Any]],
-           max_memory: int | None) -> _Worker:
-    """A worker running task ``index``: an idle one if it is still there, else a new one."""
-    while idle:
-        worker = idle.pop()
+def _start(pending: _Pending, idle: list[_Worker], context,
+           tasks: Sequence[Callable[[], Any]], max_memory: int | None) -> _Worker:
+    """A worker running the next task for it: an idle one if it is still there, else a new
+    one."""
+    worker = idle.pop() if idle else None
+    index = pending.take(worker.groups if worker else set())
+    while worker is not None:
         try:
-            worker.start(index)
+            worker.start(index, pending.groups[index])
             return worker
         except OSError:  # it died while idle (killed from outside)
             worker.stop()
+            worker = idle.pop() if idle else None
     worker = _Worker(context, tasks, max_memory)
-    worker.start(index)
+    worker.start(index, pending.groups[index])
     return worker
+
+
+class _Pending:
+    """The tasks not started yet, handed out in order except that a worker first gets the
+    tasks of groups it has run, then those of a group no worker has touched."""
+
+    def __init__(self, count: int, groups: Sequence[Any] | None) -> None:
+        self.left = dict.fromkeys(range(count))
+        self.groups = list(groups) if groups is not None else [None] * count
+        self.touched: set[Any] = set()
+
+    def __bool__(self) -> bool:
+        return bool(self.left)
+
+    def take(self, held: set[Any]) -> int:
+        """The next task for a worker that has run the groups ``held``."""
+        chosen = next((i for i in self.left if self.groups[i] in held), None)
+        if chosen is None:
+            chosen = next((i for i in self.left if self.groups[i] not in self.touched),
+                          next(iter(self.left)))
+        del self.left[chosen]
+        self.touched.add(self.groups[chosen])
+        return chosen
 
 
 def _until(busy: list[_Worker], timeout: float | None) -> float | None:

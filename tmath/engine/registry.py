@@ -168,6 +168,12 @@ class Catalog(Claims[ClaimInfo]):
     _imported: dict[str, tuple[list[ClaimSpec], list[LoadError], dict[str, str]]] = \
         field(default_factory=dict, repr=False)
 
+    @property
+    def nothing_imported(self) -> bool:
+        """No claims module has been imported in this process for this catalog (it came
+        from a fresh index)."""
+        return self._registry is None and not self._imported
+
     def registry(self) -> Registry:
         """Import the claims modules (once) to run proofs and checks."""
         if self._registry is None:

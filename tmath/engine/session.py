@@ -10,6 +10,7 @@ import dataclasses
 import functools
 from typing import Mapping, Any, Callable, Iterator, Sequence
 
+from tmath.engine import worker_claims
 from tmath.engine.cache import ResultCache
 from tmath.defaults import DEFAULT_SEED, DEFAULT_TIMEOUT
 from tmath.engine.model import ClaimInfo, ClaimSpec
@@ -30,19 +31,19 @@ def unfinished(info: ClaimInfo, outcome: Outcome, seed: int) -> ClaimResult:
 
 
 def _run_cached(catalog: Claims, selected: Sequence[ClaimInfo], kind: str, seed: int,
-                work: Callable[[], Callable[[ClaimSpec], Any]], jobs: int, timeout: float | None,
+                function: str, jobs: int, timeout: float | None,
                 cache: ResultCache | None, max_memory: int | None = None
                 ) -> Iterator[tuple[ClaimInfo, Any, Outcome | None]]:
-    """Yield (info, cached value or None, outcome or None) in order; run the misses in workers."""
+    """Yield (info, cached value or None, outcome or None) in order; run the misses in
+    workers, each through the runner's ``function`` (``verify_one`` or ``audit_one``)."""
     keys = {i.id: cache.key(kind, i.id, catalog.files_of(i.id), seed) for i in selected} \
         if cache else {}
     hits = {i.id: cache.get(keys[i.id]) for i in selected} if cache else {}
     misses = [i for i in selected if hits.get(i.id) is None]
     outcomes: Iterator[Outcome] = iter(())
     if misses:
-        registry = catalog.registry() if isinstance(catalog, Catalog) else catalog
-        tasks = [functools.partial(work(), registry.get(i.id)) for i in misses]
-        outcomes = run_isolated(tasks, jobs, timeout, max_memory)
+        outcomes = run_isolated(_tasks(catalog, misses, function, seed), jobs, timeout,
+                                max_memory, groups=[i.path for i in misses])
     for info in selected:
         if hits.get(info.id) is not None:
             yield info, hits[info.id], None
@@ -51,6 +52,23 @@ def _run_cached(catalog: Claims, selected: Sequence[ClaimInfo], kind: str, seed:
         if outcome.kind == "ok" and cache:
             cache.put(keys[info.id], outcome.value)
         yield info, None, outcome
+
+
+def _tasks(catalog: Claims, misses: Sequence[ClaimInfo], function: str,
+           seed: int) -> list[Callable[[], Any]]:
+    """One task per claim. From a fresh index nothing is imported here: each worker imports
+    the claims modules its tasks need (:mod:`tmath.engine.worker_claims`)."""
+    if isinstance(catalog, Catalog) and catalog.nothing_imported:
+        return [functools.partial(_run_planned, function, seed, worker_claims.plan(catalog, i))
+                for i in misses]
+    registry = catalog.registry() if isinstance(catalog, Catalog) else catalog
+    run = getattr(_engine(), function)
+    return [functools.partial(run, registry.get(i.id), seed=seed) for i in misses]
+
+
+def _run_planned(function: str, seed: int, planned: worker_claims.Plan) -> Any:
+    """In a worker: import the planned claim (once per module) and run it."""
+    return getattr(_engine(), function)(worker_claims.claim_for(planned), seed=seed)
 
 
 def dependencies_first(selected: Sequence[ClaimInfo]) -> list[ClaimInfo]:
@@ -95,9 +113,8 @@ def verify(catalog: Claims, selected: Sequence[ClaimInfo], seed: int = DEFAULT_S
     load_arguments = getattr(catalog, "load_arguments", ())
     verdicts: dict[str, Verdict] = {}
     levels: dict[str, str] = {}
-    work = lambda: functools.partial(_engine().verify_one, seed=seed)  # noqa: E731
     ordered = dependencies_first(selected)
-    for info, cached, outcome in _run_cached(catalog, ordered, "verify", seed, work, jobs,
+    for info, cached, outcome in _run_cached(catalog, ordered, "verify", seed, "verify_one", jobs,
                                              timeout, cache, max_memory):
         if cached is not None:
             result = dataclasses.replace(cached, cached=True)
@@ -123,14 +140,13 @@ def audit(catalog: Claims, selected: Sequence[ClaimInfo], seed: int = DEFAULT_SE
     cache. A statement's proof level takes in its dependencies' (verified first when they are
     not audited here, from the cache when nothing changed)."""
     load_arguments = getattr(catalog, "load_arguments", ())
-    work = lambda: functools.partial(_engine().audit_one, seed=seed)  # noqa: E731
     chosen = {i.id for i in selected}
     outside = [i for i in catalog.with_dependencies(selected) if i.id not in chosen]
     levels: dict[str, str] = {r.info.id: r.proof.status for r in
                               verify(catalog, outside, seed, jobs, timeout, cache, max_memory)} \
         if outside else {}
     for info, cached, outcome in _run_cached(catalog, dependencies_first(selected), "audit", seed,
-                                             work, jobs, timeout, cache, max_memory):
+                                             "audit_one", jobs, timeout, cache, max_memory):
         if cached is not None:
             result = dataclasses.replace(cached, cached=True)
         elif outcome.kind == "ok":
