@@ -117,3 +117,32 @@ def test_tasks_of_a_group_stay_with_the_worker_that_has_it():
     assert [o.value[0] for o in outcomes] == list(range(8))
     pids = [o.value[1] for o in outcomes]
     assert len(set(pids[:4])) == 1 and len(set(pids[4:])) == 1 and pids[0] != pids[4]
+
+
+def _blas_threads() -> tuple[str | None, list[int]]:
+    from tmath.engine.blas_threads import _loaded_openblas
+
+    counts = []
+    for library in _loaded_openblas():
+        for name in ("scipy_openblas_get_num_threads64_", "scipy_openblas_get_num_threads",
+                     "openblas_get_num_threads"):
+            getter = getattr(library, name, None)
+            if getter is not None:
+                counts.append(int(getter()))
+                break
+    return os.environ.get("OPENBLAS_NUM_THREADS"), counts
+
+
+def test_workers_side_by_side_share_the_cores_with_their_blas_threads(monkeypatch):
+    """Two workers on two cores: each one's OpenBLAS (loaded before the fork, as here) gets
+    one thread instead of one per core; a user's own setting is left alone."""
+    from tmath.engine.parallel import usable_cores
+
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        monkeypatch.delenv(name, raising=False)
+    expected = max(1, usable_cores() // 2)
+    variable, counts = run_isolated([_blas_threads, _blas_threads], jobs=2).__next__().value
+    assert variable == str(expected) and counts and set(counts) == {expected}
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "3")
+    [outcome, _] = run_isolated([_blas_threads, _blas_threads], jobs=2)
+    assert outcome.value[0] == "3"

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import wait
 from typing import Any, Callable, Iterator, Literal, Sequence
 
-from tmath.engine import interrupts
+from tmath.engine import blas_threads, interrupts
 from tmath.engine.capture import Captured
 
 
@@ -152,7 +152,8 @@ def _become_subreaper() -> None:
         pass
 
 
-def _serve(tasks: Sequence[Callable[[], Any]], conn, max_memory: int | None) -> None:
+def _serve(tasks: Sequence[Callable[[], Any]], conn, max_memory: int | None,
+           jobs: int = 1) -> None:
     """Run the tasks the parent names by index, one at a time, until it says stop."""
     try:
         os.setpgid(0, 0)
@@ -165,6 +166,7 @@ def _serve(tasks: Sequence[Callable[[], Any]], conn, max_memory: int | None) -> 
         os.dup2(null, fd)
     os.close(null)
     _limit_memory(max_memory)
+    blas_threads.limit(usable_cores(), jobs)  # before the snapshot: restoring keeps it
     state = _State()
     while True:
         try:
@@ -214,9 +216,9 @@ class _Worker:
     """One forked worker, its end of the pipe and the task it is running."""
 
     def __init__(self, context, tasks: Sequence[Callable[[], Any]],
-                 max_memory: int | None) -> None:
+                 max_memory: int | None, jobs: int = 1) -> None:
         self.conn, child = context.Pipe(duplex=True)
-        self.process = context.Process(target=_serve, args=(tasks, child, max_memory),
+        self.process = context.Process(target=_serve, args=(tasks, child, max_memory, jobs),
                                        daemon=True)
         self.process.start()
         try:
@@ -280,6 +282,7 @@ def run_isolated(tasks: Sequence[Callable[[], Any]], jobs: int = 1,
     already imported what they need."""
     context = multiprocessing.get_context("fork")
     tasks = list(tasks)
+    jobs = max(1, min(jobs, len(tasks)))  # the workers that will run side by side
     pending = _Pending(len(tasks), groups)
     idle: list[_Worker] = []
     busy: list[_Worker] = []
@@ -287,8 +290,8 @@ def run_isolated(tasks: Sequence[Callable[[], Any]], jobs: int = 1,
     next_index = 0
     try:
         while pending or busy:
-            while pending and len(busy) < max(1, jobs):
-                busy.append(_start(pending, idle, context, tasks, max_memory))
+            while pending and len(busy) < jobs:
+                busy.append(_start(pending, idle, context, tasks, max_memory, jobs))
             ready = wait([w.conn for w in busy], timeout=_until(busy, timeout))
             now = time.monotonic()
             for worker in list(busy):
@@ -316,7 +319,7 @@ def run_isolated(tasks: Sequence[Callable[[], Any]], jobs: int = 1,
 
 
 def _start(pending: _Pending, idle: list[_Worker], context,
-           tasks: Sequence[Callable[[], Any]], max_memory: int | None) -> _Worker:
+           tasks: Sequence[Callable[[], Any]], max_memory: int | None, jobs: int) -> _Worker:
     """A worker running the next task for it: an idle one if it is still there, else a new
     one."""
     worker = idle.pop() if idle else None
@@ -328,7 +331,7 @@ def _start(pending: _Pending, idle: list[_Worker], context,
         except OSError:  # it died while idle (killed from outside)
             worker.stop()
             worker = idle.pop() if idle else None
-    worker = _Worker(context, tasks, max_memory)
+    worker = _Worker(context, tasks, max_memory, jobs)
     worker.start(index, pending.groups[index])
     return worker
 
