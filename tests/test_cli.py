@@ -183,3 +183,26 @@ def test_verify_all_json_is_valid_for_every_claim():
     again = json.loads(invoke("verify", "all", "-f", "json", "-j", "2").stdout)
     uncached = [c["id"] for c in again["claims"] if not c["cached"]]
     assert uncached == []  # every result class of every claim can be stored and read back
+
+
+def test_the_entry_point_builds_only_the_invoked_command_and_behaves_as_the_whole_app():
+    """`tmath list` builds one command (typer turns all 68 options into click parameters
+    otherwise); its help, its errors and a misspelt command read exactly as from the whole
+    app (selected here by the completion variable, which always takes the whole app)."""
+    import os
+    import subprocess
+    import sys
+
+    def run(*args: str, whole: bool = False) -> tuple[int, str]:
+        env = {**os.environ, "COLUMNS": "80", **({"_TMATH_COMPLETE_TEST": "1"} if whole else {})}
+        done = subprocess.run([sys.executable, "-m", "tmath", *args], capture_output=True,
+                              text=True, env=env, timeout=120)
+        return done.returncode, done.stdout + done.stderr
+
+    from tmath.cli.app import COMMANDS
+
+    for command in [*COMMANDS, "cache"]:
+        assert run(command, "--help") == run(command, "--help", whole=True), command
+    assert run("verify", "--seed", "x") == run("verify", "--seed", "x", whole=True)
+    code, text = run("lis")
+    assert code == 2 and "Did you mean 'list'" in text
