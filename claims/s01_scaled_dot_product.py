@@ -10,6 +10,7 @@ from tmath.engine.experiment import Choice, Integers, Reals, tolerance
 from tmath.engine.moments import E, Moments, Var
 from tmath.engine.plots import Plot
 from tmath.reference import illustrations
+from tmath.reference.compiled import lambdified
 from tmath.reference.distributions import dot_product_sampler
 from tmath.reference.nn import scores_with_gap, softmax, softmax_jacobian_complex_step
 from tmath.reference.softmax_limits import LEAD, ByLeads
@@ -214,8 +215,8 @@ SIZES = Integers(2, 64)
 def _stated_jacobian(value, p: np.ndarray) -> np.ndarray:
     """The stated entries at probabilities p: NaN where the value is not a function of p."""
     try:
-        diag = sp.lambdify(p_i, value[0], "numpy")(p)
-        off = sp.lambdify((p_i, p_j), value[1], "numpy")(p[:, None], p[None, :])
+        diag = lambdified((p_i,), value[0])(p)
+        off = lambdified((p_i, p_j), value[1])(p[:, None], p[None, :])
         jac = np.asarray(off, dtype=float) * np.ones((p.size, p.size))
         np.fill_diagonal(jac, np.asarray(diag, dtype=float) * np.ones(p.size))
         return jac

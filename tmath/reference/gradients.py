@@ -19,6 +19,8 @@ from typing import Callable
 import numpy as np
 import sympy as sp
 
+from tmath.reference.compiled import lambdified
+
 from tmath.reference.distributions import gaussian
 
 STEP = 1e-20
@@ -74,9 +76,9 @@ def entry_matrix(entry: sp.Expr, row: sp.Symbol, col: sp.Symbol, n: int,
     try:
         expr = sp.sympify(entry).replace(sp.KroneckerDelta, lambda p, q: _DELTA(p, q))
         env = {**grid, **{sp.sympify(k): v for k, v in (values or {}).items()}}
-        for indexed in expr.atoms(sp.Indexed):
+        for k, indexed in enumerate(sorted(expr.atoms(sp.Indexed), key=sp.default_sort_key)):
             position = _numeric(indexed.indices[0], env)
-            dummy = sp.Dummy(str(indexed.base))
+            dummy = _stand_in(indexed, k)
             env[dummy] = _gather(np.asarray((vectors or {})[indexed.base], dtype=float), position)
             expr = expr.xreplace({indexed: dummy})
         result = _numeric(expr, env)
@@ -94,10 +96,10 @@ def indexed_values(expr: sp.Expr, arrays: dict[sp.IndexedBase, np.ndarray],
         concrete = sp.sympify(expr).xreplace({sp.sympify(k): v for k, v in (values or {}).items()})
         concrete = concrete.doit()
         env, dummies = {}, {}
-        for indexed in concrete.atoms(sp.Indexed):
+        for k, indexed in enumerate(sorted(concrete.atoms(sp.Indexed), key=sp.default_sort_key)):
             array = np.asarray(arrays[indexed.base], dtype=float)
             row = int(indexed.indices[0])
-            dummies[indexed] = dummy = sp.Dummy(str(indexed.base))
+            dummies[indexed] = dummy = _stand_in(indexed, k)
             env[dummy] = array[row] if 0 <= row < len(array) else np.full(array.shape[1:], np.nan)
         concrete = concrete.xreplace(dummies)
         width = next(iter(arrays.values())).shape[1:]
@@ -110,8 +112,23 @@ def _numeric(expr: sp.Expr, env: dict):
     symbols = sorted(expr.free_symbols, key=str)
     if any(s not in env for s in symbols):
         raise ValueError(f"no value for {[s for s in symbols if s not in env]}")
-    modules = [{"delta_by_arguments": lambda p, q: np.equal(p, q).astype(float)}, "numpy"]
-    return sp.lambdify(symbols, expr, modules)(*[env[s] for s in symbols])
+    return lambdified(symbols, expr, _DELTA_NUMPY)(*[env[s] for s in symbols])
+
+
+def _delta(p, q):
+    return np.equal(p, q).astype(float)
+
+
+_DELTA_NUMPY = (("delta_by_arguments", _delta),)
+
+
+def _stand_in(indexed: sp.Indexed, k: int) -> sp.Dummy:
+    """The variable standing for an entry: the same for the same formula in every call, so
+    its compiled form is reused (:mod:`tmath.reference.compiled`)."""
+    return sp.Dummy(str(indexed.base), dummy_index=_STAND_IN_BASE + k)
+
+
+_STAND_IN_BASE = 10**15  # far above the indices SymPy's own Dummy objects get
 
 
 def _gather(vector: np.ndarray, position) -> np.ndarray:

@@ -75,6 +75,8 @@ def evaluate_indexed(expr: Any, arrays: Mapping[Any, np.ndarray],
     """
     import sympy as sp
 
+    from tmath.reference.compiled import lambdified
+
     arrays = {getattr(b, "label", b): np.asarray(a, dtype=float) for b, a in arrays.items()}
     scalars = {sp.sympify(s): v for s, v in (scalars or {}).items()}
     k = next(iter(arrays.values())).shape[-1] if arrays else 1
@@ -100,7 +102,7 @@ def evaluate_indexed(expr: Any, arrays: Mapping[Any, np.ndarray],
             return np.full(shape, np.nan)
         args = sorted(values, key=str)
         positions = np.arange(1, k + 1) if index is not None else 0
-        f = sp.lambdify(args + ([index] if index is not None else []), outer, "numpy")
+        f = lambdified(args + ([index] if index is not None else []), outer)
         with np.errstate(all="ignore"):
             result = np.asarray(f(*(values[a] for a in args),
                                   *([positions] if index is not None else [])))
@@ -182,6 +184,8 @@ def _sum_values(total: Any, arrays: Mapping, scalars: Mapping) -> np.ndarray:
     """Σ_{x=lo}^{hi} f(x) for concrete bounds, vectorised over x (one level of sum)."""
     import sympy as sp
 
+    from tmath.reference.compiled import lambdified
+
     (x, lo, hi), = total.limits
     lo, hi = (int(sp.sympify(b).xreplace({s: sp.sympify(v) for s, v in scalars.items()
                                           if np.ndim(v) == 0})) for b in (lo, hi))
@@ -196,7 +200,7 @@ def _sum_values(total: Any, arrays: Mapping, scalars: Mapping) -> np.ndarray:
         if np.ndim(v) and body.has(s):
             values[s] = np.asarray(v, dtype=float)[..., None]
     args = sorted(values, key=str)
-    f = sp.lambdify(args + [x], body, "numpy")
+    f = lambdified(args + [x], body)
     with np.errstate(all="ignore"):
         terms = np.asarray(f(*(values[a] for a in args), np.arange(lo, hi + 1)))
     return np.broadcast_to(terms, np.broadcast_shapes(terms.shape, (count,))).sum(axis=-1) \

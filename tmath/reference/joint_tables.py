@@ -16,6 +16,8 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import sympy as sp
 
+from tmath.reference.compiled import lambdified
+
 from tmath.engine.stats import rounding_tolerance
 from tmath.reference.information import markov_chain_joint, mutual_information, random_simplex
 
@@ -75,7 +77,7 @@ def cellwise(expr: Any, tables: Mapping[Any, np.ndarray], indices: Sequence[Any]
     grids = np.indices(shape) + 1  # an entry p[y, x, z] of a batch is then (…, N)
     full = shape + ((arrays[0].shape[-1],) if batched and arrays else ())
     try:
-        f = sp.lambdify([*bases, *indices], sp.sympify(expr), "numpy")
+        f = lambdified([*bases, *indices], sp.sympify(expr))
         with np.errstate(all="ignore"):
             out = np.asarray(f(*padded, *grids))
         if np.iscomplexobj(out):

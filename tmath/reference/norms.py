@@ -124,7 +124,9 @@ def formula_values(expr: Any, values: dict, shape: tuple | None = None) -> np.nd
     try:
         expr = sp.sympify(expr)
         symbols = sorted(expr.free_symbols, key=str)
-        result = sp.lambdify(symbols, expr, "numpy")(*[values[s] for s in symbols])
+        from tmath.reference.compiled import lambdified
+
+        result = lambdified(symbols, expr)(*[values[s] for s in symbols])
         result = np.asarray(result, dtype=float)
         return result if shape is None else np.broadcast_to(result, shape).copy()
     except (TypeError, ValueError, KeyError, ZeroDivisionError, NameError, AttributeError,

@@ -19,6 +19,8 @@ from typing import Any, Callable, Mapping
 import numpy as np
 import sympy as sp
 
+from tmath.reference.compiled import lambdified
+
 from tmath.reference.distributions import STANDARDIZED
 
 # Vaswani et al. (2017), arXiv:1706.03762: §5.2 (steps), §5.3 (optimizer, schedule),
@@ -116,7 +118,7 @@ def sum_over_inputs(expr: Any, inputs: sp.IndexedBase, values: np.ndarray,
     padded = np.concatenate([np.full((1,) + values.shape[1:], np.nan), values])
     symbols = list(at)
     try:
-        f = sp.lambdify([inputs, *symbols], sp.sympify(expr), "numpy")
+        f = lambdified([inputs, *symbols], sp.sympify(expr))
         with np.errstate(all="ignore"):
             out = np.asarray(f(padded, *[_exact(at[s]) for s in symbols]), dtype=float)
         return np.broadcast_to(out, values.shape[1:]).copy()
@@ -131,7 +133,7 @@ def as_function_of(expr: Any, variable: sp.Symbol, samples: np.ndarray,
     set; NaN where it does not evaluate to a real number."""
     try:
         body = sp.sympify(expr).xreplace({sp.sympify(k): sp.sympify(v) for k, v in at.items()})
-        f = sp.lambdify([variable], body, "numpy")
+        f = lambdified([variable], body)
         with np.errstate(all="ignore"):
             out = np.asarray(f(samples))
         if np.iscomplexobj(out):

@@ -15,6 +15,8 @@ from typing import Any, Mapping
 import numpy as np
 import sympy as sp
 
+from tmath.reference.compiled import lambdified
+
 BASE = 10000
 FREQUENCY_OPS = 3 + math.ceil(math.log(BASE))
 """Roundings in ω_i = 10000^(−2i/d) as a relative error: the exponent takes 2, and its error is
@@ -139,9 +141,9 @@ def _evaluate(expr: Any, values: Mapping[sp.Symbol, Any], arrays: Mapping[sp.Sym
     partial: dict[sp.Dummy, Any] = {}
     for total in expr.atoms(sp.Sum):
         (index, low, high), = total.limits
-        term = sp.lambdify([index, *arguments], total.function, "numpy")
+        term = lambdified([index, *arguments], total.function)
         name = sp.Dummy()
         partial[name] = sum(term(n, *arguments.values()) for n in range(int(low), int(high) + 1))
         expr = expr.xreplace({total: name})
-    return sp.lambdify([*partial, *arguments], expr, "numpy")(*partial.values(),
+    return lambdified([*partial, *arguments], expr)(*partial.values(),
                                                                *arguments.values())
