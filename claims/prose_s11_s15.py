@@ -59,11 +59,12 @@ class BatchNormSmallBatchNoise:
         mean_var, var_var, layer_spread = value
         for at in experiment.draw({B: BATCH_SIZES}, count=POINTS):
             b = at[B]
-            experiment.variance(lambda rng, m: rng.standard_normal((m, b)).mean(1),
-                                at.value(mean_var), "variance of the batch mean", at=at)
-            experiment.variance(lambda rng, m: rng.standard_normal((m, b)).var(1, ddof=1),
-                                at.value(var_var), "variance of the batch variance", at=at,
-                                min_effect=0.03, resolution_reason=_HEAVY_TAIL)
+            means, variances = experiment.shared(  # both statistics of the same batches
+                lambda rng, m: rng.standard_normal((m, b)),  # noqa: B023 -- used in this loop
+                lambda x: x.mean(1), lambda x: x.var(1, ddof=1))
+            experiment.variance(means, at.value(mean_var), "variance of the batch mean", at=at)
+            experiment.variance(variances, at.value(var_var), "variance of the batch variance",
+                                at=at, min_effect=0.03, resolution_reason=_HEAVY_TAIL)
             token = experiment.rng.standard_normal(64)
             outputs = [layer_norm(np.vstack([token, experiment.rng.standard_normal((b - 1, 64))])
                                   [:, None, :], eps=1e-5)[0, 0] for _ in range(20)]

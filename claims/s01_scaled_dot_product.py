@@ -41,6 +41,10 @@ def _scores(point, d: int | None = None):
     return dot_product_sampler(*PAIRS[point[LAWS]], int(d if d is not None else point[d_k]))
 
 
+def _same(values):
+    return values
+
+
 def _finite(x) -> bool:
     return isinstance(x, float) and math.isfinite(x)
 
@@ -123,8 +127,11 @@ class DotProductVariance:
         for point in points:
             mean, var = point.value(value)
             if point is points[-1]:     # the mean is off by ≥ 1σ or not at all: one test will do
-                experiment.mean(_scores(point), mean, "E[qᵀk]", at=point)
-            experiment.variance(_scores(point), var, "Var(qᵀk)", min_effect=EFFECT, at=point)
+                for_mean, for_variance = experiment.shared(_scores(point), _same, _same)
+                experiment.mean(for_mean, mean, "E[qᵀk]", at=point)
+            else:
+                for_variance = _scores(point)
+            experiment.variance(for_variance, var, "Var(qᵀk)", min_effect=EFFECT, at=point)
 
     def plot(self) -> Plot:
         return illustrations.dot_product_spread()

@@ -149,3 +149,42 @@ def test_no_false_alarms_from_the_early_looks():
     uniform = lambda rng, m: rng.uniform(0, 1, size=m)  # noqa: E731
     assert all(experiment(seed=s).mean(uniform, 0.5, "true", min_effect=0.05).passed
                for s in range(60))
+
+
+def test_shared_samplers_take_their_statistic_of_one_simulation_in_order():
+    """Two statistics of the same batches: each sampler gets its own values, in order, as if
+    both were computed on one simulated stream; nothing is simulated twice."""
+    from tmath.engine.shared_draws import SharedSimulation
+
+    simulation = SharedSimulation(lambda rng, m: rng.standard_normal((m, 3)),
+                                  [lambda x: x.mean(1), lambda x: x.max(1)])
+    means, maxima = simulation.samplers()
+    rng = np.random.default_rng(5)
+    got_means = np.concatenate([means(rng, 4), means(rng, 6)])
+    got_maxima = np.concatenate([maxima(rng, 7), maxima(rng, 5)])
+    same = np.random.default_rng(5)
+    data = np.vstack([same.standard_normal((4, 3)), same.standard_normal((6, 3)),
+                      same.standard_normal((2, 3))])
+    assert np.array_equal(got_means, data[:10].mean(1))
+    assert np.array_equal(got_maxima, data.max(1))
+    assert simulation.simulated == 12  # the longer of the two, not their sum
+
+
+def test_a_shared_test_still_rejects_a_wrong_value_and_keeps_a_right_one():
+    """The deliberately broken case: Var(batch mean) stated as 1/√B instead of 1/B is rejected
+    while the batch-variance test on the same batches passes."""
+    b = 8
+    for stated, should_pass in ((1 / b, True), (1 / np.sqrt(b), False)):
+        ex = experiment(tests=2, seed=3)
+        means, variances = ex.shared(lambda rng, m: rng.standard_normal((m, b)),
+                                     lambda x: x.mean(1), lambda x: x.var(1, ddof=1))
+        assert ex.variance(means, stated, "batch mean").passed is should_pass
+        assert ex.variance(variances, 2 / (b - 1), "batch variance", min_effect=0.03,
+                           resolution_reason="heavy tail").passed
+
+
+def test_a_statistic_with_the_wrong_number_of_values_is_refused():
+    ex = experiment()
+    [broken] = ex.shared(lambda rng, m: rng.standard_normal((m, 2)), lambda x: x.ravel())
+    with pytest.raises(ValueError, match="one value per unit"):
+        broken(ex.rng, 10)

@@ -67,6 +67,16 @@ class Experiment:
         values first, from the claim's stream."""
         return draw(self.rng, domains, count)
 
+    def shared(self, draw: Draw, *statistics: Callable[[np.ndarray], np.ndarray]
+               ) -> tuple[Draw, ...]:
+        """One sampler per statistic over one simulation: each chunk ``draw(rng, m)`` is
+        simulated once and every statistic computed on it (one value per simulated unit), so
+        tests of several statistics of the same premise share the draws
+        (:mod:`tmath.engine.shared_draws`; each test keeps its stated error rate)."""
+        from tmath.engine.shared_draws import SharedSimulation
+
+        return SharedSimulation(draw, statistics).samplers()
+
     # -- statistical tests ---------------------------------------------------------------------
     def mean(self, draw: Draw, expected: float, label: str,
              min_effect: float = stats.DEFAULT_MIN_EFFECT, at: Point | None = None,
