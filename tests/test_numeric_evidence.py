@@ -117,3 +117,14 @@ def test_derivatives_in_an_entry_move_every_copy_of_it():
     expr = sp.Derivative(sp.Sum(q[i] ** 2, (i, 1, 3)), q[j])
     assert disagreement(expr, 2 * q[j] * sp.Piecewise((1, j <= 3), (0, True))) == (None, 3)
     assert disagreement(expr, q[j])[0]
+
+
+def test_the_point_is_held_at_the_walks_precision():
+    """The deliberately broken case: a point rounded to double precision turns an exact zero
+    times 10³⁰ into about 10¹³. The walk converts the point at 50 digits, like every node."""
+    from tmath.engine import numeric
+    from tmath.engine.point_values import Walker
+
+    expr = sp.Integer(10) ** 30 * (x - sp.Rational(7, 13))
+    value = complex(Walker({x: sp.Rational(7, 13)}, numeric._Opaque(random.Random(0))).value(expr))
+    assert abs(value) < 1e-10

@@ -64,7 +64,7 @@ _RELATIONS: dict[type, Callable[[Any, Any], bool]] = {
     sp.StrictGreaterThan: operator.gt, sp.GreaterThan: operator.ge,
 }
 
-_CONSTANTS = {sp.pi: lambda: +mpmath.pi, sp.E: lambda: mpmath.e(),
+_CONSTANTS = {sp.pi: lambda: +mpmath.pi, sp.E: lambda: +mpmath.e,
               sp.EulerGamma: lambda: +mpmath.euler, sp.I: lambda: mpmath.mpc(0, 1)}
 
 
@@ -74,7 +74,8 @@ class Walker:
     ``entry(base, indices)`` for ``base[indices]``."""
 
     def __init__(self, point: dict, opaque: Any) -> None:
-        self.env: dict[sp.Basic, Any] = {s: _number(v) for s, v in point.items()}
+        with mpmath.workdps(DIGITS):  # the point at full precision, as every node after it
+            self.env: dict[sp.Basic, Any] = {s: _number(v) for s, v in point.items()}
         self.point = point
         self.opaque = opaque
         self.moved: dict[tuple, Any] = {}
