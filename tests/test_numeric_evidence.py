@@ -128,3 +128,27 @@ def test_the_point_is_held_at_the_walks_precision():
     expr = sp.Integer(10) ** 30 * (x - sp.Rational(7, 13))
     value = complex(Walker({x: sp.Rational(7, 13)}, numeric._Opaque(random.Random(0))).value(expr))
     assert abs(value) < 1e-10
+
+
+def test_a_derivative_of_an_expectation_is_not_taken_numerically():
+    """E(x·y) is an opaque value at the point; moving x would not move it, so its derivative
+    in x is not evaluated (a constant would claim ∂E/∂x = 0)."""
+    from tmath.engine import numeric
+    from tmath.engine.moments import E
+    from tmath.engine.point_values import Unsupported, Walker
+
+    walker = Walker({x: sp.Rational(1, 3), y: sp.Rational(2, 5)}, numeric._Opaque(random.Random(0)))
+    with pytest.raises(Unsupported):
+        walker.value(sp.Derivative(E(x * y), x))
+    assert walker.value(E(x * y)) == walker.value(E(x * y))  # the same atom, the same value
+
+
+def test_expectations_of_numbers_get_numeric_points():
+    """The deliberately broken step: 2·E[x] = 3·E[x]. SymPy, asked whether E(25/13) is
+    positive, evaluated the function by its name (mpmath's constant e) and raised, so every
+    point was unusable and the step had no numeric evidence; now the numbers refute it."""
+    from tmath.engine.moments import E
+
+    assert disagreement(2 * E(x), E(x) + E(x)) == (None, 3)
+    found, checked = disagreement(2 * E(x), 3 * E(x))
+    assert found and checked >= 1

@@ -74,8 +74,7 @@ class _Opaque:
         if isinstance(atom, sp.Indexed) and all(i.is_Integer for i in atom.indices):
             return self.entry(atom.base, tuple(int(i) for i in atom.indices))
         if atom not in self.values:
-            positive = atom.is_positive or (isinstance(atom, sp.Indexed) and atom.base.label.is_positive)
-            self.values[atom] = self._draw(positive)
+            self.values[atom] = self._draw(_known_positive(atom))
         return self.values[atom]
 
     def entry(self, base: sp.IndexedBase, indices: tuple[int, ...]) -> sp.Expr:
@@ -93,6 +92,18 @@ class _Opaque:
         atoms = list(expr.atoms(sp.Indexed)) + list(expr.atoms(AppliedUndef))
         atoms += [f for f in expr.atoms(sp.Function) if (type(f).__module__ or "").startswith("tmath")]
         return expr.xreplace({a: self.value(a) for a in atoms}) if atoms else expr
+
+
+def _known_positive(atom: sp.Basic) -> bool:
+    """Whether an opaque atom is known to be positive. SymPy may try to evaluate a function
+    by its name (``E(2/15)`` reaches for mpmath's constant e and raises): then nothing is
+    known."""
+    if isinstance(atom, sp.Indexed):
+        return bool(atom.base.label.is_positive)
+    try:
+        return bool(atom.is_positive)
+    except (TypeError, ValueError, AttributeError):
+        return False
 
 
 def unroll(expr: sp.Basic) -> sp.Basic:

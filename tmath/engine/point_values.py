@@ -147,8 +147,10 @@ class Walker:
         if not variables:
             return self._walk(body)
         (variable, order), rest = variables[0], variables[1:]
+        opaque = [f for f in body.atoms(sp.Function)
+                  if isinstance(f, AppliedUndef) or _is_tmath_function(f)]
         if not isinstance(order, (int, sp.Integer)) or \
-                any(variable.free_symbols & a.free_symbols for a in body.atoms(AppliedUndef)):
+                any(variable.free_symbols & f.free_symbols for f in opaque):
             raise Unsupported("a derivative of an opaque function, or of unknown order")
         if isinstance(variable, sp.Indexed):
             key = (variable.base, tuple(_whole(self._walk(i)) for i in variable.indices))
@@ -228,9 +230,13 @@ class Walker:
 _MISSING = object()
 
 
+def _is_tmath_function(node: sp.Basic) -> bool:
+    return isinstance(node, sp.Function) and (type(node).__module__ or "").startswith("tmath")
+
+
 def _opaque_function(node: sp.Basic) -> bool:
     """A function tmath defines without evaluating it (E, Var, shape): opaque to SymPy."""
-    if not (isinstance(node, sp.Function) and (type(node).__module__ or "").startswith("tmath")):
+    if not _is_tmath_function(node):
         return False
     if getattr(type(node).eval, "__func__", None) is not sp.Function.eval.__func__:
         raise Unsupported(f"{type(node).__name__} evaluates itself")
