@@ -10,8 +10,8 @@ It prints one table of medians and peak RSS, the ratios the performance targets 
 in (all measured in this one run, so a busy machine slows both sides; the cold verify is
 also timed in alternation with the import floor, whose median moves the most between
 runs), the document gate on 4 MB of adversarial input in every output format (``--gate``:
-only those rows), and the ten slowest claims with their proof and randomized-check times. Nothing here is a test: targets
-are read off, not asserted.
+only those rows), and the ten slowest claims with their proof and randomized-check times.
+Nothing here is a test: targets are read off, not asserted.
 """
 
 from __future__ import annotations
