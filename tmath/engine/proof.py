@@ -190,7 +190,7 @@ def _equal_memo(before: str, after: str, method: str, a: Any, b: Any) -> tuple[b
     return True, "" if checked else "no numeric point could be evaluated", used
 
 
-def decide(a: Any, b: Any, method: str = "simplify") -> tuple[bool, str, str]:
+def equal_and_method(a: Any, b: Any, method: str = "simplify") -> tuple[bool, str, str]:
     """:func:`equal`, and the SymPy method that showed it (``expand`` when that sufficed)."""
     if not isinstance(a, sp.MatrixBase) and not isinstance(b, sp.MatrixBase) and _alike(a, b):
         return True, "", method
@@ -200,7 +200,7 @@ def decide(a: Any, b: Any, method: str = "simplify") -> tuple[bool, str, str]:
 def equal(a: Any, b: Any, method: str = "simplify") -> tuple[bool, str]:
     """Whether SymPy shows ``a = b`` and random points agree; the detail says why not.
     Expressions that differ only in the names of bound indices are equal."""
-    ok, detail, _ = decide(a, b, method)
+    ok, detail, _ = equal_and_method(a, b, method)
     return ok, detail
 
 
@@ -272,7 +272,7 @@ class Chain:
         expr = sp.sympify(expr)
         if _same(expr, self.value):
             return self._record(expr, why, "noop", "no change")
-        ok, detail, used = decide(self.value, expr, method)
+        ok, detail, used = equal_and_method(self.value, expr, method)
         if ok:
             return self._record(expr, f"{why} [SymPy {used}]", "checked", detail)
         return self._record(expr, why, "failed", detail)
