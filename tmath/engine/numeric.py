@@ -19,7 +19,7 @@ from typing import Any, Iterator
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
-from tmath.engine.point_values import Unsupported, Walker
+from tmath.engine.point_values import Unsupported, Walker, karr_range
 
 TRIES = 3
 """Random points tried per comparison."""
@@ -126,10 +126,7 @@ def _unroll_limits(kind: type, body: sp.Basic, limits: list) -> sp.Basic:
     low, high = unroll(low), unroll(high)
     if not (low.is_Integer and high.is_Integer):
         return kind(unroll(body), *limits[:-1], (index, low, high))
-    low, high = int(low), int(high)
-    sign = 1
-    if high < low:  # Karr: an empty range is the unit, a reversed one the inverse
-        low, high, sign = high + 1, low - 1, -1
+    low, high, reversed_range = karr_range(int(low), int(high))
     terms = []
     for v in range(low, high + 1):
         at = {index: sp.Integer(v)}
@@ -137,9 +134,9 @@ def _unroll_limits(kind: type, body: sp.Basic, limits: list) -> sp.Basic:
         terms.append(_unroll_limits(kind, body.xreplace(at), inner))
     if kind is sp.Sum:
         total = sp.Add(*terms)
-        return -total if sign < 0 else total
+        return -total if reversed_range else total
     total = sp.Mul(*terms)
-    return 1 / total if sign < 0 else total
+    return 1 / total if reversed_range else total
 
 
 def _concrete(expr: sp.Basic, point: dict, opaque: _Opaque) -> complex | None:

@@ -39,6 +39,15 @@ def _real(x: Any) -> Any:
     return x
 
 
+def karr_range(low: int, high: int) -> tuple[int, int, bool]:
+    """The terms a sum from ``low`` to ``high`` runs over, and whether it is reversed. Karr's
+    convention, which SymPy follows: Σ_{a}^{a−1} is empty, and for b < a − 1
+    Σ_{a}^{b} = −Σ_{b+1}^{a−1} (a product: its inverse)."""
+    if high < low:
+        return high + 1, low - 1, True
+    return low, high, False
+
+
 def _whole(x: Any) -> int:
     """``x`` as an exact whole number (a sum's bound, an index), or Unsupported."""
     if isinstance(x, int):
@@ -182,10 +191,7 @@ class Walker:
         if not limits:
             return self._walk(body)
         index, low, high = limits[-1]
-        low, high = _whole(self._walk(low)), _whole(self._walk(high))
-        reversed_range = high < low
-        if reversed_range:  # Karr: an empty range is the unit, a reversed one the inverse
-            low, high = high + 1, low - 1
+        low, high, reversed_range = karr_range(_whole(self._walk(low)), _whole(self._walk(high)))
         saved = self.env.get(index, _MISSING)
         total: Any = 0 if is_sum else 1
         try:
