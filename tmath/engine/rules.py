@@ -12,6 +12,8 @@ Also here: :func:`sign_holds`, how the engine decides an inequality step.
 
 from __future__ import annotations
 
+import functools
+
 from typing import Any, Callable
 
 import sympy as sp
@@ -204,12 +206,12 @@ def pointwise_bound(name: str, lower: Any, upper: Any, variable: sp.Symbol) -> R
     lower, upper = sp.sympify(lower), sp.sympify(upper)
     wild = sp.Wild("u")
     pattern, replacement = lower.xreplace({variable: wild}), upper.xreplace({variable: wild})
-    proved: list[bool] = []
+    @functools.cache
+    def proved() -> bool:
+        return bool(_univariate(sp.simplify(upper - lower), strict=False))
 
     def occurrences(expr: sp.Basic) -> list[tuple[sp.Basic, sp.Basic]]:
-        if not proved:
-            proved.append(bool(_univariate(sp.simplify(upper - lower), strict=False)))
-        if not proved[0]:
+        if not proved():
             raise SideConditionFailed(f"cannot show {show(lower)} ≤ {show(upper)} for every "
                                       f"{variable} in its domain")
         found = [(o, o.match(pattern)[wild]) for o in expr.find(pattern)]
