@@ -138,10 +138,59 @@ def test_the_sequential_design_spends_alpha_and_stops_clear_rejections_early():
     true = experiment().mean(normal, 10.0, "true")
     near = experiment().mean(normal, 10.35, "3.5 % off")
     far = experiment().mean(normal, 15.0, "50 % off")
-    assert true.passed and true.looks == len(LOOKS)
-    assert not near.passed and 1 <= near.looks < len(LOOKS) and near.n < true.n
+    assert true.passed and true.looks < len(LOOKS) and " of " in true.summary  # accepted early
+    assert not near.passed and 1 <= near.looks < len(LOOKS)
     assert not far.passed and far.looks == 0  # rejected by the pilot alone
     assert float(true.resolution.split("%")[0]) <= 2.0
+
+
+def _rejections(test, seeds: int = 300) -> float:
+    return sum(not test(seed) for seed in range(seeds)) / seeds
+
+
+def _mean_at_its_resolution(seed: int):
+    """A mean stated as 0 whose true value is the test's smallest deviation (0.02 σ: the
+    pilot alone cannot tell them apart)."""
+    shifted = lambda rng, m: rng.normal(0.02, 1.0, size=m)  # noqa: E731
+    return experiment(seed=seed).mean(shifted, 0.0, "0.02σ off").passed
+
+
+def _variance_at_its_resolution(seed: int):
+    """A variance stated as 1 of a uniform law whose variance is 2 % larger."""
+    half_width = np.sqrt(3 * 1.02)
+    wider = lambda rng, m: rng.uniform(-half_width, half_width, size=m)  # noqa: E731
+    return experiment(seed=seed).variance(wider, 1.0, "2 % off").passed
+
+
+def _frequencies_at_their_resolution(seed: int):
+    """A fair coin stated for a coin whose Cohen's w from fair is the smallest one (0.1)."""
+    coin = lambda rng, m: (rng.random(m) < 0.55).astype(int)  # noqa: E731  w = 2·0.05
+    return experiment(seed=seed).frequencies(coin, [0.5, 0.5], "w = 0.1", min_effect=0.1).passed
+
+
+@pytest.mark.parametrize("test", [_mean_at_its_resolution, _variance_at_its_resolution,
+                                  _frequencies_at_their_resolution])
+def test_early_acceptance_keeps_the_power_against_the_stated_deviation(test):
+    """Power 0.99 at the smallest deviation, over all looks: in 300 runs at most 3 % miss it
+    (a true miss rate of 1 % exceeds 9 misses with probability 7·10⁻⁴)."""
+    assert _rejections(test) >= 0.97
+
+
+def test_a_careless_early_acceptance_loses_power(monkeypatch):
+    """The deliberately broken design: accept whenever the estimate is within 2 standard
+    errors at the quarter look, with no share of β behind it. The power test catches it."""
+    import tmath.engine.experiment as module
+
+    monkeypatch.setattr(module, "_rules_out",
+                        lambda deviation, se, effect, look: look == 1 and abs(deviation) < 2 * se)
+    assert _rejections(_mean_at_its_resolution) < 0.97
+
+
+def test_a_true_statement_usually_stops_at_a_quarter_or_half_of_its_sample():
+    normal = lambda rng, m: rng.normal(0.0, 1.0, size=m)  # noqa: E731
+    runs = [experiment(seed=s).mean(normal, 0.0, "true", min_effect=0.1) for s in range(40)]
+    assert all(r.passed for r in runs)
+    assert sum(r.looks < len(LOOKS) for r in runs) >= 30
 
 
 def test_no_false_alarms_from_the_early_looks():

@@ -4,10 +4,13 @@ A claim's ``check(value, experiment)`` draws data that satisfy the premises from
 ``experiment.rng`` (a stream derived from the run seed and the claim id) and records tests:
 
 * statistical tests (``mean``, ``variance``, ``frequencies``): a group-sequential design. The
-  largest sample ``n`` gives power ``POWER`` against the stated smallest deviation (2 % by
-  default) at the last look; the data are looked at after 1/8, 1/4, 1/2 and all of ``n``, and
-  the test's α is spent over the looks (1/64, 2/64, 8/64, 53/64 of it), so by the union bound
-  the chance of rejecting a true statement stays ≤ α while a clear rejection stops early;
+  data are looked at after 1/8, 1/4, 1/2 and all of the largest sample ``n``. The test's α is
+  spent over the looks (1/64, 2/64, 8/64, 53/64 of it), so by the union bound the chance of
+  rejecting a true statement stays ≤ α while a clear rejection stops early. Its β = 1 − POWER
+  is spent too: the looks at 1/4 and 1/2 may stop and accept once the data rule out the
+  stated smallest deviation (2 % by default) at a quarter of β each, and ``n`` gives the last
+  look power 1 − β/2, so against that deviation the power over all looks stays ≥ POWER while
+  a true statement usually stops at a quarter or half of ``n``;
 * deterministic tests (``close``, ``holds``): a property of random inputs that must hold up to
   a floating-point tolerance derived from dtype and problem size (:func:`tolerance`).
 
@@ -28,10 +31,11 @@ import numpy as np
 from tmath.engine import stats
 from tmath.engine.parameters import Choice, Domain, Integers, Point, Reals, as_record, draw
 from tmath.engine.results import EmpiricalResult, TestResult
+from tmath.engine.stats import POWER
 from tmath.engine.stats import rounding_tolerance as tolerance  # re-exported for claims
 
 __all__ = ["Experiment", "TestResult", "EmpiricalResult", "tolerance", "Integers", "Reals",
-           "Choice", "Point", "LOOKS", "SPENDING"]
+           "Choice", "Point", "LOOKS", "SPENDING", "FUTILITY"]
 
 Draw = Callable[[np.random.Generator, int], np.ndarray]
 CHUNK = 1 << 14
@@ -46,6 +50,13 @@ SPENDING = (1 / 64, 2 / 64, 8 / 64, 1 - 11 / 64 - PILOT_SHARE)
 """The share of the test's α each look spends; with the pilot's they add to 1 (Bonferroni
 over the looks)."""
 FINAL_SHARE = SPENDING[-1]
+FUTILITY = (0.0, 1 / 4, 1 / 4)
+"""The share of the test's β = 1 − POWER each look before the last may spend on stopping to
+accept: it stops when the data rule out the stated smallest deviation, in both directions, at
+that level. The first look is too small to rule anything out and spends nothing."""
+DESIGN_POWER = 1 - (1 - POWER) * (1 - sum(FUTILITY))
+"""The power the largest sample is sized for at the last look: what the early acceptances may
+lose comes on top, so the power over all looks is ≥ POWER (by the union bound again)."""
 
 
 class PlanError(Exception):
@@ -109,7 +120,8 @@ class Experiment:
         sd = stats.upper_sd(pilot)
         effect = min_effect * (abs(expected) if expected else math.sqrt(pilot.variance))
         final_alpha = alpha * FINAL_SHARE
-        n = stats.sample_size(sd, effect, final_alpha) if sd > 0 and effect > 0 else 1000
+        n = stats.sample_size(sd, effect, final_alpha, DESIGN_POWER) \
+            if sd > 0 and effect > 0 else 1000
         floor = max(floor, stats.edgeworth_sample_size(pilot, alpha * SPENDING[0]))
         n = min(MAX_N, max(n, floor))
         moments = stats.RunningMoments()
@@ -119,13 +131,13 @@ class Experiment:
                 continue
             se = math.sqrt(moments.variance / moments.n)
             z = _z(moments.mean, expected, se, moments.skewness, moments.n)
-            if stats.two_sided_p(z) <= alpha * spent or share == 1:
+            if stats.two_sided_p(z) <= alpha * spent or share == 1 \
+                    or _rules_out(moments.mean - expected, se, effect, look):
                 break
-        resolution = _resolution(stats.detectable(math.sqrt(moments.variance / moments.n),
-                                                  final_alpha), expected,
+        resolution = _resolution(_design_resolution(se, moments.n, n, final_alpha), expected,
                                  math.sqrt(moments.variance), "σ")
         return self._z_result(label, moments.mean, expected, se, moments.n, alpha * spent, z,
-                              resolution, at, look, min_effect, resolution_reason)
+                              resolution, at, look, min_effect, resolution_reason, n)
 
     def variance(self, draw: Draw, expected: float, label: str,
                  min_effect: float = stats.DEFAULT_MIN_EFFECT, at: Point | None = None,
@@ -150,7 +162,7 @@ class Experiment:
         sd_of_square = stats.upper_sd_of_square(pilot)
         effect = min_effect * abs(expected) if expected else min_effect * pilot.variance
         final_alpha = alpha * FINAL_SHARE
-        n = min(MAX_N, stats.sample_size(sd_of_square, effect, final_alpha)) \
+        n = min(MAX_N, stats.sample_size(sd_of_square, effect, final_alpha, DESIGN_POWER)) \
             if sd_of_square and effect > 0 else 1000
         moments = stats.RunningMoments()
         for look, (share, spent) in enumerate(zip(LOOKS, SPENDING)):
@@ -159,11 +171,13 @@ class Experiment:
             se = math.sqrt(stats.variance_of_sample_variance(moments.fourth_central,
                                                              moments.m2 / moments.n, moments.n))
             z = _z(moments.variance, expected, se, 0.0, moments.n)
-            if stats.two_sided_p(z) <= alpha * spent or share == 1:
+            if stats.two_sided_p(z) <= alpha * spent or share == 1 \
+                    or _rules_out(moments.variance - expected, se, effect, look):
                 break
-        resolution = _resolution(stats.detectable(se, final_alpha), expected, 1.0, "")
+        resolution = _resolution(_design_resolution(se, moments.n, n, final_alpha), expected,
+                                 1.0, "")
         return self._z_result(label, moments.variance, expected, se, moments.n, alpha * spent, z,
-                              resolution, at, look, min_effect, resolution_reason)
+                              resolution, at, look, min_effect, resolution_reason, n)
 
     def frequencies(self, draw: Callable[[np.random.Generator, int], np.ndarray],
                     probabilities: Any, label: str, min_effect: float = 0.05,
@@ -174,7 +188,7 @@ class Experiment:
         detect with power ``POWER`` at the last look (a claim derives it from the resolution
         it needs in its own parameter, e.g. a 2 % change of the temperature).
         """
-        from scipy.special import chdtrc, chdtri, chndtrinc
+        from scipy.special import chdtrc, chdtri, chndtrinc, chndtrix
 
         alpha = self._take_alpha()
         p0 = np.asarray(_floats(probabilities), dtype=float).ravel()
@@ -183,7 +197,7 @@ class Experiment:
         k = p0.size
         final_alpha = alpha * FINAL_SHARE
         critical = float(chdtri(k - 1, final_alpha))
-        noncentrality = float(chndtrinc(critical, k - 1, 1 - stats.POWER))
+        noncentrality = float(chndtrinc(critical, k - 1, 1 - DESIGN_POWER))
         n_max = min(MAX_N, max(1000, math.ceil(noncentrality / min_effect**2)))
         counts = np.zeros(k, dtype=np.int64)
         drawn = 0
@@ -196,11 +210,18 @@ class Experiment:
             statistic, p = _chi_square(counts, p0, drawn, chdtrc)
             if p <= alpha * spent or share == 1:
                 break
+            # accept early when w ≥ min_effect is ruled out: under it the statistic is about
+            # χ²(k − 1) with noncentrality n·w², or larger, so a value this small has chance
+            # ≤ this look's share of β
+            beta = _futility(look)
+            if beta and statistic <= float(chndtrix(beta, k - 1, drawn * min_effect**2)):
+                break
         observed = counts / drawn
         tv = 0.5 * float(np.abs(observed - p0).sum())
         result = TestResult(
             label, "statistical", p > alpha * spent,
-            f"χ²={statistic:.3g}, df={k - 1}, p={p:.2g}, TV distance {tv:.3g} (n={_sci(drawn)})",
+            f"χ²={statistic:.3g}, df={k - 1}, p={p:.2g}, TV distance {tv:.3g} "
+            f"(n={_planned(drawn, n_max)})",
             estimate=tv, expected=0.0, n=drawn, p_value=p, alpha=alpha,
             resolution=f"Cohen's w ≥ {min_effect:g}", parameters=as_record(at), looks=look + 1,
             resolution_reason=resolution_reason)
@@ -287,19 +308,49 @@ class Experiment:
 
     def _z_result(self, label: str, estimate: float, expected: float, se: float, n: int,
                   spent: float, z: float, resolution: str, at: Point | None, look: int,
-                  min_effect: float, reason: str | None) -> TestResult:
+                  min_effect: float, reason: str | None, planned: int | None = None
+                  ) -> TestResult:
         p = stats.two_sided_p(z)
         alpha = self.alpha_per_test
         half = stats.z_quantile(1 - alpha * FINAL_SHARE / 2) * se
         result = TestResult(
             label, "statistical", p > spent,
-            f"{_num(estimate)} vs {_num(expected)} (±{_num(half)}, p={p:.2g}, n={_sci(n)})",
+            f"{_num(estimate)} vs {_num(expected)} (±{_num(half)}, p={p:.2g}, "
+            f"n={_planned(n, planned)})",
             estimate=estimate, expected=expected, n=n, ci=(estimate - half, estimate + half),
             p_value=p, alpha=alpha, resolution=resolution, parameters=as_record(at),
             looks=look + 1, resolution_reason=reason if min_effect > stats.DEFAULT_MIN_EFFECT
             else None)
         self.results.append(result)
         return result
+
+
+def _futility(look: int) -> float:
+    """The β this look may spend on accepting early (0 for the first and the last look)."""
+    return FUTILITY[look] * (1 - POWER) if look < len(FUTILITY) else 0.0
+
+
+def _rules_out(deviation: float, se: float, effect: float, look: int) -> bool:
+    """Whether the estimate, ``deviation`` off the stated value with standard error ``se``,
+    rules out a true deviation of ``effect`` or more in either direction at this look's β:
+    the one-sided z-tests of +effect and of −effect both reject."""
+    beta = _futility(look)
+    return bool(beta) and se > 0 and \
+        abs(deviation) + stats.z_quantile(1 - beta) * se <= effect
+
+
+def _design_resolution(se: float, drawn: int, planned: int, final_alpha: float) -> float:
+    """The shift the whole design detects with power ≥ POWER: the last look's at the planned
+    sample, its standard error scaled from the ``drawn`` ones (the same as the current one
+    when the test ran to its end)."""
+    return stats.detectable(se * math.sqrt(drawn / planned), final_alpha, DESIGN_POWER)
+
+
+def _planned(drawn: int, planned: int | None) -> str:
+    """``n=…`` of a test, with its planned largest sample when it stopped before it."""
+    if planned is None or drawn >= planned:
+        return _sci(drawn)
+    return f"{_sci(drawn)} of {_sci(planned)}"
 
 
 def _z(estimate: float, expected: float, se: float, skewness: float, n: int) -> float:
