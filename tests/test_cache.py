@@ -312,3 +312,45 @@ def test_report_pictures_are_drawn_once_and_served_from_the_cache(fresh_cache, c
     (folder / "dice.py").write_text(PLOTTED_DIE + "\n# edited\n", encoding="utf-8")
     edited = runner.invoke(app, args)
     assert "figure of die-mean failed" in edited.output and "drawing again" in edited.output
+
+
+def test_an_entry_is_written_in_ascii_and_reads_back_beyond_the_bmp(fresh_cache):
+    """𝟙 (outside the BMP) is stored as escapes, so the reader's text stays one byte per
+    character; the value comes back unchanged."""
+    store = Store("probe")
+    key = cache_module.make_key("probe", "probe", [], None)
+    store.put(key, {"text": "𝟙 · ⎛x⎞"}, dict[str, str])
+    [path] = (fresh_cache / "probe").glob("*.json")
+    assert path.read_bytes().isascii()
+    assert store.get(key, dict[str, str]) == {"text": "𝟙 · ⎛x⎞"}
+
+
+def test_reading_an_entry_leaves_the_garbage_collector_as_it_found_it(fresh_cache):
+    import gc
+
+    store = Store("probe")
+    key = cache_module.make_key("probe", "probe", [], None)
+    store.put(key, {"a": "b"}, dict[str, str])
+    assert gc.isenabled()
+    assert store.get(key, dict[str, str]) == {"a": "b"} and gc.isenabled()
+    store.path(key).write_text("{not json")
+    assert store.get(key, dict[str, str]) is None and gc.isenabled()  # a miss restores it too
+    gc.disable()
+    try:
+        store.get(key, dict[str, str])
+        assert not gc.isenabled()  # a caller's choice is kept
+    finally:
+        gc.enable()
+
+
+def test_installed_versions_take_the_first_dist_info_on_the_path(tmp_path, monkeypatch):
+    first, second = tmp_path / "a", tmp_path / "b"
+    for folder, names in ((first, ["numpy-2.1.0.dist-info", "numpy_extra-9.dist-info"]),
+                          (second, ["numpy-1.0.dist-info", "SymPy-1.14.0.dist-info"])):
+        for name in names:
+            (folder / name).mkdir(parents=True)
+    monkeypatch.setattr(cache_module.sys, "path", [str(tmp_path / "missing"), str(first),
+                                                   str(second)])
+    monkeypatch.setattr(cache_module, "_metadata_version", lambda name: "?")
+    assert cache_module.installed_versions(["numpy", "sympy", "scipy"]) == \
+        {"numpy": "2.1.0", "sympy": "1.14.0", "scipy": "?"}

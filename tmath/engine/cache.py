@@ -18,7 +18,9 @@ cannot be written is silently skipped.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 import hashlib
 import importlib
 import json
@@ -86,36 +88,73 @@ def _content_hash(path: str, mtime_ns: int, size: int, inode: int) -> str:
 
 @functools.lru_cache(maxsize=1)
 def engine_hash() -> str:
+    """SHA-256 over the version and every file of the code that computes results (by path
+    and content): any edit there makes every entry a miss."""
     digest = hashlib.sha256(__version__.encode())
+    base = str(PACKAGE_DIR)
     for part in COMPUTING:
-        root = PACKAGE_DIR / part
-        for path in sorted(root.rglob("*.py")) if root.is_dir() else [root]:
-            digest.update(str(path.relative_to(PACKAGE_DIR)).encode())
-            digest.update(path.read_bytes())
+        root = os.path.join(base, part)
+        for path in sorted(_python_files(root)) if os.path.isdir(root) else [root]:
+            digest.update(os.path.relpath(path, base).encode())
+            with open(path, "rb") as handle:
+                digest.update(handle.read())
     return digest.hexdigest()
+
+
+def _python_files(root: str) -> list[str]:
+    """The ``.py`` files under ``root`` (os.scandir: pathlib's rglob takes twice as long, and
+    every command that reads the cache pays for this walk)."""
+    found, folders = [], [root]
+    while folders:
+        with os.scandir(folders.pop()) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append(entry.path)
+                elif entry.name.endswith(".py"):
+                    found.append(entry.path)
+    return found
 
 
 @functools.lru_cache(maxsize=1)
 def library_versions() -> str:
-    versions = [platform.python_version()]
-    for name in ("numpy", "scipy", "sympy"):
-        versions.append(f"{name}={installed_version(name)}")
-    return ";".join(versions)
+    names = ("numpy", "scipy", "sympy")
+    found = installed_versions(names)
+    return ";".join([platform.python_version(), *(f"{n}={found[n]}" for n in names)])
 
 
 def installed_version(name: str) -> str:
-    """The version of an installed distribution, read from the name of its ``.dist-info``
-    folder on ``sys.path`` (what ``importlib.metadata`` finds first, without the 20 ms it takes
-    to import and parse METADATA); "?" when it is not installed."""
-    prefix = f"{name}-"
+    """The version of an installed distribution (see :func:`installed_versions`)."""
+    return installed_versions((name,))[name]
+
+
+def installed_versions(names: Iterable[str]) -> dict[str, str]:
+    """The versions of installed distributions, read from the names of their ``.dist-info``
+    folders on ``sys.path`` (what ``importlib.metadata`` finds first, without the 20 ms it
+    takes to import and parse METADATA; each folder of the path is listed once); "?" for one
+    that is not installed."""
+    wanted = {f"{name}-": name for name in names}
+    versions: dict[str, str] = {}
     for entry in sys.path:
+        if len(versions) == len(wanted):
+            break
         try:
-            names = os.listdir(entry or ".")
+            listing = os.listdir(entry or ".")
         except OSError:
             continue
-        for found in names:
-            if found.lower().startswith(prefix) and found.endswith(".dist-info"):
-                return found[len(prefix):-len(".dist-info")]
+        for found in listing:
+            if not found.endswith(".dist-info"):
+                continue
+            lowered = found.lower()
+            for prefix, name in wanted.items():
+                if name not in versions and lowered.startswith(prefix):
+                    versions[name] = found[len(prefix):-len(".dist-info")]
+    for name in wanted.values():
+        if name not in versions:
+            versions[name] = _metadata_version(name)
+    return versions
+
+
+def _metadata_version(name: str) -> str:
     from importlib import metadata
 
     try:
@@ -171,8 +210,9 @@ class Store:
         if not self.enabled:
             return None
         try:
-            entry = json.loads(_read_regular(self.path(key)))
-            return _validated(entry, key, hint)
+            with _collector_paused():
+                entry = json.loads(_read_regular(self.path(key)))
+                return _validated(entry, key, hint)
         except Exception:  # noqa: BLE001 -- whatever is wrong with an entry, it is a miss
             return None
 
@@ -187,7 +227,9 @@ class Store:
                      "claim": key.claim, "key": key.digest, "seed": key.seed,
                      "files": [list(f) for f in key.files],
                      "value": to_jsonable(value, hint)}
-            data = json.dumps(entry, ensure_ascii=False, allow_nan=False).encode("utf-8")
+            # ASCII with \u escapes: one character beyond the BMP (𝟙, say) would make the whole
+            # text UCS-4 for the reader, and decoding it takes longer than the escapes do
+            data = json.dumps(entry, ensure_ascii=True, allow_nan=False).encode("ascii")
             self.folder.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.folder, prefix=".tmp-")
             with os.fdopen(fd, "wb") as handle:
@@ -202,6 +244,20 @@ class Store:
                     os.unlink(tmp)
                 except OSError:
                     pass
+
+
+@contextlib.contextmanager
+def _collector_paused():
+    """Python's cyclic garbage collector off while an entry is decoded. Decoding builds
+    thousands of acyclic objects (the index holds every claim's metadata), and each batch of
+    allocations would set off a collection that walks them all again: 3 ms of `tmath list`."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _read_regular(path: Path) -> bytes:

@@ -134,6 +134,12 @@ def _decoder(hint: Any):
         return none
     if _is_union(origin):
         arms = [_decoder(arm) for arm in args]
+        if len(args) == 2 and type(None) in args:  # X | None: no need to try X on null
+            value = arms[args.index(type(None)) ^ 1]
+
+            def optional(data, where):
+                return None if data is None else value(data, where)
+            return optional
 
         def union(data, where):
             for arm in arms:
@@ -175,8 +181,15 @@ def _decoder(hint: Any):
                     raise ShapeError(f"{where}: expected a list of {len(parts)} items")
                 return tuple(part(v, f"{where}[{i}]") for i, (part, v) in enumerate(zip(parts, data)))
             return fixed
-        item = _decoder(args[0] if args else Any)
+        item_hint = args[0] if args else Any
+        item = _decoder(item_hint)
         build = tuple if origin is tuple else list
+        if item_hint in (bool, int, str):  # a list of scalars is checked in one pass
+            def scalars(data, where):
+                if type(data) is not list or not all(type(v) is item_hint for v in data):
+                    raise ShapeError(f"{where}: expected a list of {item_hint.__name__}")
+                return build(data)
+            return scalars
 
         def sequence(data, where):
             if type(data) is not list:
@@ -193,7 +206,7 @@ def _decoder(hint: Any):
         return mapping
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         def instance(data, where):
-            fields = _field_decoders(hint)
+            fields = _field_decoders(hint)  # not above: a class may refer to itself
             if type(data) is not dict:
                 raise ShapeError(f"{where}: expected an object for {hint.__name__}")
             if data.keys() != fields.keys():
