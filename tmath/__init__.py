@@ -17,16 +17,32 @@ caching), ``reference/`` (NumPy/SymPy pieces of Transformers that claims build o
 from __future__ import annotations
 
 import importlib
-import importlib.abc
-import importlib.util
+import importlib.machinery
 import sys
-
-from tmath.engine.model import Figure, Foil, Passage, Premise, Source, Statement, claim
-from tmath.engine.prose import prose
 
 __all__ = ["claim", "prose", "Statement", "Premise", "Foil", "Figure", "Source", "Passage",
            "__version__"]
 __version__ = "0.1.0"
+
+_PUBLIC = {"claim": "tmath.engine.model", "Statement": "tmath.engine.model",
+           "Premise": "tmath.engine.model", "Foil": "tmath.engine.model",
+           "Figure": "tmath.engine.model", "Source": "tmath.engine.info",
+           "Passage": "tmath.engine.info", "prose": "tmath.engine.prose"}
+"""Where each name of the public API lives. They are imported when first asked for (PEP 562),
+so ``tmath list`` and ``--help``, which never define a claim, do not build their classes."""
+
+
+def __getattr__(name: str):
+    if name in _PUBLIC:
+        value = getattr(importlib.import_module(_PUBLIC[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'tmath' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_PUBLIC})
+
 
 _ENGINE = ("model", "proof", "moments", "experiment", "stats", "registry", "runner", "session",
            "parallel", "cache", "results", "figures", "plots")
@@ -39,12 +55,13 @@ MOVED = {**{f"tmath.{m}": f"tmath.engine.{m}" for m in _ENGINE},
 against the old paths (``from tmath.moments import E``) keep loading unchanged."""
 
 
-class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Serve an old module path as the module at its new path (the same module object)."""
+class _MovedModules:
+    """Serve an old module path as the module at its new path (the same module object): a
+    meta path finder and its loader (the protocol needs no base class)."""
 
     def find_spec(self, fullname, path=None, target=None):
         if fullname in MOVED:
-            return importlib.util.spec_from_loader(fullname, self)
+            return importlib.machinery.ModuleSpec(fullname, self)
         return None
 
     def create_module(self, spec):

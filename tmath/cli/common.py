@@ -51,10 +51,26 @@ def load_catalog(claims: Optional[list[Path]], no_builtin: bool = False):
 
     ``claims`` folders are added to the built-in claims; ``no_builtin`` uses only them. The
     same in every command. Load errors are printed on stderr (the command exits 3)."""
-    from rich.markup import escape
-
     from tmath.engine.registry import catalog
 
+    _check_folders(claims, no_builtin)
+    found = catalog(claims or [], builtin=not no_builtin)
+    _print_load_errors(found.errors)
+    return found
+
+
+def load_listing(claims: Optional[list[Path]], no_builtin: bool = False):
+    """The rows of ``tmath list`` for the same folders as :func:`load_catalog` (stored apart
+    from the index, see :mod:`tmath.engine.listing`); load errors printed the same way."""
+    from tmath.engine.listing import listing
+
+    _check_folders(claims, no_builtin)
+    found = listing(claims or [], builtin=not no_builtin)
+    _print_load_errors(found.load_errors)
+    return found
+
+
+def _check_folders(claims: Optional[list[Path]], no_builtin: bool) -> None:
     if no_builtin and not claims:
         raise UsageError("--no-builtin needs at least one --claims DIR (there would be no "
                          "claims at all)")
@@ -65,10 +81,13 @@ def load_catalog(claims: Optional[list[Path]], no_builtin: bool = False):
             raise UsageError(f"--claims needs a folder, and {folder} is a file")
         if not os.access(folder, os.R_OK | os.X_OK):
             raise UsageError(f"cannot read the claims folder {folder} (permission denied)")
-    found = catalog(claims or [], builtin=not no_builtin)
-    for error in found.errors:
+
+
+def _print_load_errors(errors) -> None:
+    from rich.markup import escape
+
+    for error in errors:
         err.print(f"[bold red]load error[/] {escape(str(error))}", highlight=False)
-    return found
 
 
 def result_cache(no_cache: bool):

@@ -17,45 +17,32 @@ results depend on its module and on every other file of its folder (see
 from __future__ import annotations
 
 import dataclasses
-
-import difflib
 import hashlib
-import importlib.abc
-import importlib.util
 import os
-import stat
 import sys
-import traceback
 import types
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Generic, Iterable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Generic, Iterable, Sequence, TypeVar
 
 from tmath.engine import cache
 from tmath.engine import interrupts
-from tmath.engine import model
 from tmath.engine.capture import Captured
+from tmath.engine.folders import (NOT_INPUTS, _folders, _kind_problem,  # noqa: F401
+                                  _not_a_module, builtin_claims_dir, claim_modules,
+                                  helper_files, index_key)  # re-exported: registry.claim_modules
+from tmath.engine.info import ClaimInfo
 from tmath.errors import LoadError, TmathError, UsageError
-from tmath.engine.model import ClaimInfo, ClaimSpec
+
+if TYPE_CHECKING:
+    from tmath.engine.model import ClaimSpec
+# The claim classes (tmath.engine.model) are imported where claims are imported: reading the
+# index (`tmath list`, a cached run) needs only the records of tmath.engine.info.
 
 MAX_MODULE_BYTES = 8 * 2**20
 """A claims module larger than this is a load error (the built-in ones are under 40 kB)."""
-NOT_INPUTS = ("__pycache__", "locale")
-"""Folders of a claims folder that results do not depend on: compiled bytecode, and the
-translations (``locale/``), which only change how results are shown. Hidden folders (``.git``,
-``.venv``) are skipped too."""
 
-
-def builtin_claims_dir() -> Path:
-    """The claims shipped with tmath: inside the installed package, or ``claims/`` in a checkout."""
-    here = Path(__file__).resolve().parents[1]  # the tmath package
-    for candidate in (here / "_builtin_claims", here.parent / "claims"):
-        if candidate.is_dir():
-            return candidate
-    raise LoadError(str(here), None, "the built-in claims are missing from this installation")
-
-
-T = TypeVar("T", ClaimSpec, ClaimInfo)
+T = TypeVar("T", "ClaimSpec", ClaimInfo)
 
 
 @dataclass
@@ -156,7 +143,7 @@ class Claims(Generic[T]):
         return tuple(args) + (() if self.builtin else ("--no-builtin",))
 
 
-class Registry(Claims[ClaimSpec]):
+class Registry(Claims["ClaimSpec"]):
     """Fully imported claims, ready to run."""
 
 
@@ -198,93 +185,12 @@ class Catalog(Claims[ClaimInfo]):
 
 def unknown_id_message(claim_id: str, known: Iterable[str]) -> str:
     known = list(known)
+    import difflib
+
     close = difflib.get_close_matches(claim_id, known, n=3, cutoff=0.5)
     close += [k for k in known if claim_id in k and k not in close][: 5 - len(close)]
     hint = f"; did you mean {', '.join(close)}?" if close else "; `tmath list` shows every id"
     return f"no claim with id {claim_id!r}{hint}"
-
-
-def _folders(extra_dirs: Sequence[Path], builtin: bool) -> list[Path]:
-    """The folders to load, each once (``--claims`` naming the same folder twice, or the
-    built-in one, loads it once)."""
-    folders = ([builtin_claims_dir()] if builtin else []) + [Path(d) for d in extra_dirs]
-    unique: dict[str, Path] = {}
-    for folder in folders:
-        if not folder.is_dir():
-            raise UsageError(f"claims folder not found: {folder}")
-        unique.setdefault(os.path.realpath(folder), Path(os.path.abspath(folder)))
-    return list(unique.values())
-
-
-# -- what a folder holds ------------------------------------------------------------------------
-
-def claim_modules(folder: Path) -> tuple[list[Path], list[LoadError]]:
-    """The claims modules of a folder, and a load error for each ``*.py`` entry that is not
-    a regular file (checked with lstat/stat, so a FIFO or a socket is never opened)."""
-    paths, errors = [], []
-    try:
-        names = sorted(os.listdir(folder))
-    except OSError as exc:
-        return [], [LoadError(str(folder), None, f"cannot list the folder: {exc.strerror}")]
-    for name in names:
-        if not name.endswith(".py") or name.startswith("_"):
-            continue
-        path = folder / name
-        problem = _not_a_module(path)
-        if problem:
-            errors.append(LoadError(str(path), None, problem))
-        else:
-            paths.append(path)
-    return paths, errors
-
-
-def _not_a_module(path: Path) -> str | None:
-    try:
-        info = os.lstat(path)
-        if stat.S_ISLNK(info.st_mode):
-            info = os.stat(path)
-    except OSError as exc:
-        if _is_link(path):
-            return f"is a symbolic link that leads nowhere ({exc.strerror}); fix or remove it"
-        return f"cannot read it: {exc.strerror}"
-    return _kind_problem(info.st_mode)
-
-
-def _is_link(path: Path) -> bool:
-    try:
-        return stat.S_ISLNK(os.lstat(path).st_mode)
-    except OSError:
-        return False
-
-
-def _kind_problem(mode: int) -> str | None:
-    if stat.S_ISREG(mode):
-        return None
-    kind = ("a folder" if stat.S_ISDIR(mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
-            else "a socket" if stat.S_ISSOCK(mode) else "a device" if stat.S_ISCHR(mode)
-            or stat.S_ISBLK(mode) else "not a regular file")
-    return f"is {kind}, not a Python file; a claims module must be a regular *.py file " \
-           "(rename or remove it)"
-
-
-def helper_files(folder: Path) -> list[str]:
-    """Every regular file of ``folder`` except its claims modules, sorted (subfolders included;
-    bytecode, translations and hidden folders left out; symlinked folders not followed)."""
-    found = []
-    for root, dirs, files in os.walk(folder):
-        top = Path(root) == folder
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".")
-                         and not (d == "__pycache__" or (top and d in NOT_INPUTS)))
-        for name in sorted(files):
-            if top and name.endswith(".py") and not name.startswith("_"):
-                continue  # another claims module: its claims have their own keys
-            path = os.path.join(root, name)
-            try:
-                if stat.S_ISREG(os.stat(path).st_mode):
-                    found.append(path)
-            except OSError:
-                found.append(path)  # a broken link: hashed as "missing", still part of the key
-    return found
 
 
 # -- importing ------------------------------------------------------------------------------------
@@ -379,10 +285,7 @@ def catalog(extra_dirs: Sequence[Path] = (), builtin: bool = True,
     result = Catalog(extra_dirs=tuple(Path(d) for d in extra_dirs), builtin=builtin)
     per_folder = []
     for folder in folders:
-        modules, problems = claim_modules(folder)
-        key = cache.make_key("index", str(folder), [*map(str, modules), *helper_files(folder)],
-                             None, cache.library_versions(),
-                             [(e.path, e.message) for e in problems])
+        key = index_key(folder)
         entry = store.get(key, FolderIndex)
         if entry is None:
             imported = _import_folder(folder)
@@ -421,7 +324,7 @@ def _forget_helpers(folder: Path) -> None:
         del sys.modules[name]
 
 
-class _HelperFinder(importlib.abc.MetaPathFinder):
+class _HelperFinder:
     """Lets a claims module import its folder's helpers (``_name`` modules, subpackages),
     never another claims module: their claims would then be keyed without it."""
 
@@ -445,6 +348,10 @@ def _import_claims(path: Path) -> tuple[list[ClaimSpec], str]:
     """Import one claims module by path; its claims and what it printed. Whatever goes wrong
     is a LoadError (with ``output``, what the module printed); a real Ctrl-C or SIGTERM still
     stops the run."""
+    import importlib.util
+
+    from tmath.engine import model
+
     path = Path(os.path.abspath(path))
     package = _package(path.parent)
     name = f"{package}.{path.stem}-claims"  # not an importable name: siblings cannot reach it
@@ -510,6 +417,8 @@ def _describe(exc: BaseException) -> str:
 
 
 def _line_in(path: Path, exc: BaseException) -> int | None:
+    import traceback
+
     lines = [f.lineno for f in traceback.extract_tb(exc.__traceback__)
              if f.filename == str(path)]
     return lines[-1] if lines else None

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from tmath.engine import kinds
 from tmath.engine.figures import FigureResult
-from tmath.engine.model import ClaimInfo
+from tmath.engine.info import ClaimInfo
 
 StepKind = Literal["checked", "rule", "premise", "lemma", "derived", "assumed", "noop", "failed"]
 """checked: SymPy and random points agree · rule: a vetted library rule · premise: an equation

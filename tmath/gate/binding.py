@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from tmath.engine.model import ClaimInfo
+from tmath.engine.info import ClaimInfo
 from tmath.gate.document import Document
 from tmath.gate.formulas import CHANGED_SIMILARITY, normalise, parts, similarity
 

@@ -26,7 +26,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from tmath.engine.model import ClaimInfo, Source
+from tmath.engine.info import ClaimInfo, Source
 from tmath.gate.document import Document
 from tmath.gate.findings import Finding
 from tmath.gate.references import MAX_CITATIONS, Citation, read_citations, surname

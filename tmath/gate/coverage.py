@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from tmath.engine.model import ClaimInfo
+from tmath.engine.info import ClaimInfo
 from tmath.gate.document import Document
 from tmath.gate.findings import SectionCoverage
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from tmath.engine.figures import FigureSyntaxError, judge, parse_printed, show_values
-from tmath.engine.model import ClaimInfo, Figure, FigureInfo
+from tmath.engine.info import ClaimInfo, FigureInfo
+from tmath.engine.model import Figure
 from tmath.engine.results import PASSING
 from tmath.gate.anchoring import PIN_BONUS, SUBSECTION_BONUS, Anchor, Scope
 from tmath.gate.document import Document

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from tmath.engine.model import ClaimInfo
+from tmath.engine.info import ClaimInfo
 from tmath.engine.results import PASSING
 from tmath.gate.document import Document, Math
 from tmath.gate.findings import Finding

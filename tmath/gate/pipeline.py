@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
-from tmath.engine.model import ClaimInfo
+from tmath.engine.info import ClaimInfo
 from tmath.engine.results import PASSING
 from tmath.gate.anchoring import build_quotes, locate_all
 from tmath.gate.coverage import section_coverage

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from tmath.engine.model import ClaimInfo, Passage
+from tmath.engine.info import ClaimInfo, Passage
 from tmath.engine.results import PASSING
 from tmath.gate.document import Document
 from tmath.gate.findings import Finding

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from tmath.i18n import catalogs
 
 if TYPE_CHECKING:
-    from tmath.engine.model import ClaimInfo
+    from tmath.engine.info import ClaimInfo
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 LANGUAGES = tuple(["en"] + [lang for lang in catalogs.languages(PACKAGE_DIR) if lang != "en"])

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from tmath import __version__
 from tmath.errors import LoadError
-from tmath.engine.model import ClaimInfo
+from tmath.engine.info import ClaimInfo
 from tmath.defaults import ALPHA_PER_CLAIM
 
 if TYPE_CHECKING:

@@ -10,12 +10,12 @@ from rich.text import Text
 
 from tmath.i18n import Translator
 from tmath.i18n.markers import N_
-from tmath.engine.model import ClaimInfo
 from tmath.render import (CHECK_MARK, LEVELS, PROOF_MARK, VERDICT_STYLE, command_line,
                           kind_label, sci)
 from tmath.defaults import ALPHA_PER_CLAIM
 
 if TYPE_CHECKING:
+    from tmath.engine.info import ClaimInfo
     from tmath.engine.results import AuditResult, ClaimResult, EmpiricalResult, ProofResult
 
 
