@@ -7,9 +7,9 @@ Run from the repository root with tmath installed (``pip install .``):
     python benchmarks/bench.py --tests      # and the README's test command, timed once
 
 It prints one table of medians and peak RSS, the ratios the performance targets are stated
-in (all measured in this one run, so a busy machine slows both sides; the cold verify is
-also timed in alternation with the import floor, whose median moves the most between
-runs), the document gate on 4 MB of adversarial input in every output format (``--gate``:
+in (all measured in this one run, so a busy machine slows both sides; the cold verify and
+``list`` are also timed in alternation with their floors, whose medians move the most
+between runs), the document gate on 4 MB of adversarial input in every output format (``--gate``:
 only those rows), and the ten slowest claims with their proof and randomized-check times.
 Nothing here is a test: targets are read off, not asserted.
 """
@@ -218,6 +218,8 @@ def main() -> None:
         measure("tmath --help", [tmath, "--help"], env, repeat),
         measure("tmath list", [tmath, "list"], env, repeat),
     ]
+    paired_list = paired_ratio([tmath, "list"], [py, str(app), "list", "--rows", str(count)],
+                               env, repeat)
     run([tmath, "explain", "softmax-temperature"], env)  # first explain fills the cache
     rows.append(measure("tmath explain softmax-temperature",
                         [tmath, "explain", "softmax-temperature"], env, repeat))
@@ -257,6 +259,7 @@ def main() -> None:
         ("report (warm) / import floor",
          by["tmath report (after warm verify and audit)"]["median"] / floor, 10.0),
         ("tmath list / minimal app list", by["tmath list"]["median"] / app_list, 1.15),
+        ("  the same, runs paired with the app", paired_list, 1.15),
         ("tmath --help / minimal app --help (no target)",
          by["tmath --help"]["median"] / by["minimal typer app --help"]["median"], None),
     ]
