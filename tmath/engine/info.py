@@ -1,10 +1,10 @@
 """What the index keeps of a claim: its metadata as plain records, without its code.
 
-``list``, the cache and the document gate read claims through these records: a
-:class:`ClaimInfo` with the :class:`Source` records of its citations, the :class:`Passage`
-selectors of its prose, and its figures and foils as text. They need nothing of NumPy, SymPy
-or the claims modules, so reading the index imports this module alone (the classes a claim
-is written with are in :mod:`tmath.engine.model`, which re-exports these).
+The cache, the document gate and the commands that show claims read them through these
+records: a :class:`ClaimInfo` with the :class:`Source` records of its citations, the
+:class:`Passage` selectors of its prose, and its figures and foils as text. They need nothing
+of NumPy, SymPy or the claims modules, so reading the index imports this module alone (the
+classes a claim is written with are in :mod:`tmath.engine.model`, which re-exports these).
 """
 
 from __future__ import annotations
@@ -90,7 +90,8 @@ class Passage:
 
 @dataclass(frozen=True)
 class FigureInfo:
-    """What ``list``, the cache and the document gate need of a :class:`Figure`."""
+    """What the cache and the document gate need of a
+    :class:`~tmath.engine.model.Figure`."""
 
     label: str
     printed: str
@@ -103,6 +104,8 @@ class FigureInfo:
 
 @dataclass(frozen=True)
 class FoilInfo:
+    """A foil as the index keeps it: what it states and why it is false."""
+
     text: str
     why: str = ""
 
