@@ -59,3 +59,37 @@ def test_list_json_from_the_index_matches_a_fresh_import(tmp_path):
     warm = subprocess.run([sys.executable, "-m", "tmath", "list", "-f", "json"],
                           capture_output=True, text=True, env=env)
     assert json.loads(cold.stdout) == json.loads(warm.stdout)
+
+
+LIGHT_PROBE = """
+import sys
+sys.argv = ["tmath", "list"]
+from tmath.cli import main
+try:
+    main()
+except SystemExit:
+    pass
+built = sorted(m for m in ("tmath.engine.model", "tmath.engine.info", "tmath.engine.registry")
+               if m in sys.modules)
+sys.stderr.write("BUILT=" + ",".join(built) + "\\n")
+"""
+
+
+def test_list_from_its_stored_rows_builds_no_claim_class(tmp_path):
+    """Once its rows are stored, `tmath list` reads them without the claim classes, the index
+    records or the registry (what kept it 16 % above a bare typer app)."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    subprocess.run([sys.executable, "-m", "tmath", "list"], capture_output=True, env=env)
+    result = subprocess.run([sys.executable, "-c", LIGHT_PROBE], capture_output=True,
+                            text=True, env=env, timeout=120)
+    assert "dk-scaling-conjecture" in result.stdout
+    assert [l for l in result.stderr.splitlines() if l.startswith("BUILT=")] == ["BUILT="]
+
+
+def test_the_public_names_are_imported_on_first_use():
+    probe = ("import sys, tmath; before = 'tmath.engine.model' in sys.modules; "
+             "from tmath import claim, Source; import tmath.engine.model as m; "
+             "print(before, claim is m.claim, Source is m.Source, 'Foil' in dir(tmath))")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            timeout=60)
+    assert result.stdout.split() == ["False", "True", "True", "True"]
