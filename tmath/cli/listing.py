@@ -28,7 +28,7 @@ def list_claims(
     tr = translator(lang)
     if format is Format.table and tr.lang == "en":  # the stored rows are all the table needs
         found = load_listing(claims, no_builtin)
-        listed, errors = found.rows, found.errors
+        listed, errors = found.rows, found.load_errors
     else:  # JSON gives each claim's statement and sources; a translation reads its catalog
         catalog = load_catalog(claims, no_builtin)
         listed, errors = catalog, catalog.errors

@@ -30,7 +30,7 @@ def builtin_claims_dir() -> Path:
     raise LoadError(str(here), None, "the built-in claims are missing from this installation")
 
 
-def _folders(extra_dirs: Sequence[Path], builtin: bool) -> list[Path]:
+def claim_folders(extra_dirs: Sequence[Path], builtin: bool) -> list[Path]:
     """The folders to load, each once (``--claims`` naming the same folder twice, or the
     built-in one, loads it once)."""
     folders = ([builtin_claims_dir()] if builtin else []) + [Path(d) for d in extra_dirs]
@@ -54,7 +54,7 @@ def claim_modules(folder: Path) -> tuple[list[Path], list[LoadError]]:
         if not name.endswith(".py") or name.startswith("_"):
             continue
         path = folder / name
-        problem = _not_a_module(path)
+        problem = module_problem(path)
         if problem:
             errors.append(LoadError(str(path), None, problem))
         else:
@@ -62,7 +62,8 @@ def claim_modules(folder: Path) -> tuple[list[Path], list[LoadError]]:
     return paths, errors
 
 
-def _not_a_module(path: Path) -> str | None:
+def module_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be a claims module (a broken link, not a regular file), or None."""
     try:
         info = os.lstat(path)
         if stat.S_ISLNK(info.st_mode):
@@ -71,7 +72,7 @@ def _not_a_module(path: Path) -> str | None:
         if _is_link(path):
             return f"is a symbolic link that leads nowhere ({exc.strerror}); fix or remove it"
         return f"cannot read it: {exc.strerror}"
-    return _kind_problem(info.st_mode)
+    return kind_problem(info.st_mode)
 
 
 def _is_link(path: Path) -> bool:
@@ -81,7 +82,8 @@ def _is_link(path: Path) -> bool:
         return False
 
 
-def _kind_problem(mode: int) -> str | None:
+def kind_problem(mode: int) -> str | None:
+    """Why a file of this mode is not a claims module (a folder, a FIFO, ...), or None."""
     if stat.S_ISREG(mode):
         return None
     kind = ("a folder" if stat.S_ISDIR(mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(mode)

@@ -70,6 +70,6 @@ def listing(extra_dirs: Sequence[Path] = (), builtin: bool = True) -> Listing:
 
 
 def _key(extra_dirs: Sequence[Path], builtin: bool) -> cache.Key:
-    keys = [folders.index_key(folder) for folder in folders._folders(extra_dirs, builtin)]
+    keys = [folders.index_key(folder) for folder in folders.claim_folders(extra_dirs, builtin)]
     return cache.make_key("listing", "listing", [path for k in keys for path, _ in k.files],
                           None, [k.digest for k in keys])

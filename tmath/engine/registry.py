@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Generic, Iterable, Sequence, TypeVar
 from tmath.engine import cache
 from tmath.engine import interrupts
 from tmath.engine.capture import Captured
-from tmath.engine.folders import (NOT_INPUTS, _folders, _kind_problem,  # noqa: F401
-                                  _not_a_module, builtin_claims_dir, claim_modules,
-                                  helper_files, index_key)  # re-exported: registry.claim_modules
+from tmath.engine.folders import (NOT_INPUTS, builtin_claims_dir,  # noqa: F401 -- re-exported
+                                  claim_folders, claim_modules, helper_files, index_key,
+                                  kind_problem, module_problem)
 from tmath.engine.info import ClaimInfo
 from tmath.errors import LoadError, TmathError, UsageError
 
@@ -164,7 +164,7 @@ class Catalog(Claims[ClaimInfo]):
     def registry(self) -> Registry:
         """Import the claims modules (once) to run proofs and checks."""
         if self._registry is None:
-            folders = _folders(self.extra_dirs, self.builtin)
+            folders = claim_folders(self.extra_dirs, self.builtin)
             registry = Registry(extra_dirs=self.extra_dirs, builtin=self.builtin)
             _merge(registry, [self._imported.pop(str(f), None) or _import_folder(f)
                               for f in folders])
@@ -242,14 +242,14 @@ def load(extra_dirs: Sequence[Path] = (), builtin: bool = True) -> Registry:
     """Import the built-in claims (unless ``builtin`` is False) and the claims in
     ``extra_dirs``."""
     registry = Registry(extra_dirs=tuple(Path(d) for d in extra_dirs), builtin=builtin)
-    _merge(registry, [_import_folder(f) for f in _folders(extra_dirs, builtin)])
+    _merge(registry, [_import_folder(f) for f in claim_folders(extra_dirs, builtin)])
     _attach_lemmas(registry)
     return registry
 
 
 def load_spec(info: ClaimInfo) -> ClaimSpec:
     """Import only the module that defines ``info`` (for a plot, say) and return its claim."""
-    problem = _not_a_module(Path(info.path))
+    problem = module_problem(Path(info.path))
     if problem:
         raise LoadError(info.path, None, problem)
     specs, _ = _import_claims(Path(info.path))
@@ -280,7 +280,7 @@ def catalog(extra_dirs: Sequence[Path] = (), builtin: bool = True,
     """Claim metadata for ``list`` and for cached runs, without importing the claims when
     the index is fresh (it is rebuilt when any file of a claims folder or the engine
     changes). ``builtin=False`` loads only ``extra_dirs``."""
-    folders = _folders(extra_dirs, builtin)
+    folders = claim_folders(extra_dirs, builtin)
     store = cache.Store("index", enabled=use_index)
     result = Catalog(extra_dirs=tuple(Path(d) for d in extra_dirs), builtin=builtin)
     per_folder = []
@@ -390,7 +390,7 @@ def _read_source(path: Path) -> bytes:
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     try:
         info = os.fstat(fd)
-        problem = _kind_problem(info.st_mode)
+        problem = kind_problem(info.st_mode)
         if problem:
             raise LoadError(str(path), None, problem)
         if info.st_size > MAX_MODULE_BYTES:
