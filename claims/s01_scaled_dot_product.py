@@ -21,7 +21,7 @@ VASWANI = VASWANI2017.at("§3.2.1")
 q, k = sp.symbols("q_i k_i", real=True)
 d_k = sp.Symbol("d_k", positive=True, integer=True)
 i = sp.Symbol("i", positive=True, integer=True)
-qv, kv = sp.IndexedBase("q"), sp.IndexedBase("k")
+qv, kv = sp.IndexedBase("q", real=True), sp.IndexedBase("k", real=True)
 DOT = sp.Sum(qv[i] * kv[i], (i, 1, d_k))
 UNIT = Premise("E[q_i] = E[k_i] = 0 and Var(q_i) = Var(k_i) = 1",
                {E(q): 0, E(k): 0, Var(q): 1, Var(k): 1})

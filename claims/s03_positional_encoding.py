@@ -20,7 +20,7 @@ ALIBI = PRESS2022.at("§3", unverified="the section number was not checked again
 
 pos, k = sp.symbols("pos k", integer=True)
 i = sp.Symbol("i", integer=True, nonnegative=True)
-d = sp.Symbol("d_model", positive=True, integer=True)
+d = sp.Symbol("d_model", positive=True, integer=True, even=True)  # sin/cos pairs
 w = sp.Symbol("omega_i", positive=True)
 tau = sp.Symbol("tau", positive=True)
 PERIOD_OF = sp.Function("T")                           # T(i): the least period of pair i

@@ -43,6 +43,10 @@ class ProofStep:
     """The same in SymPy's 2D Unicode (for a terminal, when one line is too long)."""
     mathml: str = ""
     """The same as a presentation MathML ``<math>`` element (the HTML report)."""
+    inference: str = ""
+    """The kernel's inference that made the step (``rewrite``, ``evaluation``, ``rule``, …)."""
+    points: int = 0
+    """Random points at which the step was also checked numerically (0: SymPy only)."""
 
     @property
     def ok(self) -> bool:
@@ -88,7 +92,8 @@ class ProofResult:
             "rules_used": list(self.rules),
             "steps": [
                 {"chain": s.chain, "from": s.before, "to": s.after, "relation": s.relation,
-                 "why": s.why, "kind": s.kind, "detail": s.detail}
+                 "why": s.why, "kind": s.kind, "detail": s.detail, "inference": s.inference,
+                 "numeric_points": s.points}
                 for s in self.steps
             ],
             "seconds": round(self.seconds, 4),

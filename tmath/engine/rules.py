@@ -20,7 +20,8 @@ import sympy as sp
 
 from tmath.engine import numeric
 from tmath.engine.decide import _generic, _sign, _univariate, sign_holds, solutions  # noqa: F401
-from tmath.engine.proof import _VETTED, Rule, show
+from tmath.engine.kernel import _VETTED, Rule
+from tmath.engine.proof import show
 from tmath.i18n.markers import N_
 
 

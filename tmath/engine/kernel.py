@@ -1,0 +1,515 @@
+"""The trusted core of tmath's proofs: judgements ``A R B`` that only this module makes.
+
+As in an LCF prover (HOL Light's ``thm``, Lean's kernel), a :class:`Judgement` is sealed: the
+functions of this module are the only inferences, and everything else (chains, rules, Moments,
+induction, cases, ``root``, ``conclude``) builds on them. A judgement says ``lhs R rhs`` for
+every value of its free symbols that their assumptions allow, R one of ``= ≤ < ≥ >``.
+
+The inferences, and what each trusts:
+
+* :func:`reflexivity`, :func:`symmetry`, :func:`transitivity` (the relation algebra:
+  = then < is <; ≤ then ≤ is ≤; ≤ then ≥ gives nothing).
+* :func:`rewrite`: SymPy reduces the difference to zero (:mod:`~tmath.engine.equality`) or
+  decides its sign (:mod:`~tmath.engine.decide`), and random points of the symbols' domains
+  agree (:mod:`~tmath.engine.numeric`).
+* :func:`evaluation`: an unevaluated operator (sum, integral, derivative, limit) is replaced
+  by the value SymPy computes for it *where it stands*; checked at random points.
+* :func:`congruence` and :func:`under`: equals put for equals inside a term, and a relation
+  carried under a derivative, limit, sum or integral (never capturing a bound variable).
+* :func:`rule_instance`, :func:`rule_bound`: a vetted rule with its side conditions checked on
+  the instance; a claim-local rule is an assumption the result rests on.
+* :func:`premise`: an equation of a declared premise, itself checked (see there).
+* :func:`lemma_instance`: a claim this one builds on, instantiated only where the instance
+  satisfies the assumptions of the lemma's symbols.
+* :func:`root`, :func:`minimizer`, :func:`hypothesis`, :func:`induction`.
+* :func:`conclude` makes a :class:`Theorem`, and :func:`level` is the only place a proof is
+  called ``proved``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+import sympy as sp
+from sympy.core.function import AppliedUndef
+
+from tmath.engine import decide, numeric
+from tmath.engine.equality import SIMPLIFIERS, SYMPY_FAILURES, same, term
+from tmath.engine.equality import decide as decide_equal
+
+RELATIONS = ("=", "<=", "<", ">=", ">")
+SHOWN = {"=": "=", "<=": "≤", ">=": "≥", "<": "<", ">": ">"}
+_SEAL = object()
+_VETTED = object()  # held by the engine's rule library (tmath.engine.rules.library_rule)
+_HYPOTHESES = itertools.count()
+OPERATORS = (sp.Sum, sp.Product, sp.Integral, sp.Derivative, sp.Limit)
+HYPOTHESES = ("integer", "real", "positive", "negative", "nonnegative", "nonpositive",
+              "nonzero", "even", "odd", "finite")
+"""The assumptions of a lemma's symbols that an instance must be shown to satisfy."""
+
+
+class Rejected(Exception):
+    """An inference whose conditions do not hold: the step fails, with this reason."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A named rewrite. Made by a claim it is *claim-local*: usable only when the claim declares
+    its name as a premise, and the result rests on it. Made by the engine's library
+    (:func:`tmath.engine.rules.library_rule`) it is *vetted*: ``apply`` checks its side
+    conditions, ``validate`` compares before and after on random instances, and ``bounds``
+    (for an inequality rule) says what is wrong with a claimed relation."""
+
+    name: str
+    apply: Callable[[Any], Any]
+    validate: Callable[[Any, Any], str | None] | None = field(default=None, compare=False)
+    token: object = field(default=None, compare=False, repr=False)
+    bounds: Callable[[Any, str], str | None] | None = field(default=None, compare=False)
+
+    @property
+    def vetted(self) -> bool:
+        return self.token is _VETTED
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """``lhs relation rhs``, made only by this module's inferences."""
+
+    lhs: Any
+    relation: str
+    rhs: Any
+    inference: str
+    """Which inference made the last step (``rewrite``, ``evaluation``, ``rule``, …)."""
+    detail: str = ""
+    rests_on: frozenset[str] = frozenset()
+    """Assumptions: claim-local rules, undecided premises, hypotheses not yet discharged."""
+    cases: frozenset[str] = frozenset()
+    """Instances it is proved for only (a premise pinned a free symbol of the statement)."""
+    points: int = 0
+    """Random points at which the last step was also checked numerically (0: SymPy only)."""
+    particular: frozenset = frozenset()
+    """Symbols it is about a particular value of (a premise defining or pinning a bare
+    symbol, an induction hypothesis): never put where a binder captures one of them."""
+    seal: object = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.seal is not _SEAL:
+            raise TypeError("a Judgement is made only by the inferences of tmath.engine.kernel")
+
+
+def _make(lhs: Any, relation: str, rhs: Any, inference: str, *sources: Judgement,
+          **fields: Any) -> Judgement:
+    fields.setdefault("rests_on", frozenset().union(*(s.rests_on for s in sources)))
+    fields.setdefault("cases", frozenset().union(*(s.cases for s in sources)))
+    fields.setdefault("particular", frozenset().union(*(s.particular for s in sources)))
+    return Judgement(term(lhs), relation, term(rhs), inference, seal=_SEAL, **fields)
+
+
+# -- the relation algebra ---------------------------------------------------------------------
+
+def compose(first: str, second: str) -> str | None:
+    """The relation of ``x first y second z`` between x and z, or None (≤ then ≥)."""
+    if first == "=" or second == "=":
+        return second if first == "=" else first
+    if first[0] != second[0]:
+        return None
+    return first[0] + ("=" if first.endswith("=") and second.endswith("=") else "")
+
+
+def implies(derived: str, stated: str) -> bool:
+    """Does ``x derived y`` give ``x stated y``? (< gives ≤; = gives ≤ and ≥, never <.)"""
+    return derived == stated or (stated in ("<=", ">=") and derived in ("=", stated[0]))
+
+
+def reflexivity(expr: Any) -> Judgement:
+    return _make(expr, "=", expr, "reflexivity")
+
+
+def symmetry(j: Judgement) -> Judgement:
+    flipped = {"=": "=", "<=": ">=", ">=": "<=", "<": ">", ">": "<"}[j.relation]
+    return _make(j.rhs, flipped, j.lhs, j.inference, j, detail=j.detail, points=j.points)
+
+
+def transitivity(first: Judgement, second: Judgement) -> Judgement:
+    if not same(first.rhs, second.lhs):
+        raise Rejected("the steps do not meet: one ends where the next does not start")
+    relation = compose(first.relation, second.relation)
+    if relation is None:
+        raise Rejected(f"{SHOWN[first.relation]} then {SHOWN[second.relation]} gives no relation")
+    return _make(first.lhs, relation, second.rhs, second.inference, first, second,
+                 detail=second.detail, points=second.points)
+
+
+# -- SymPy-checked steps ----------------------------------------------------------------------
+
+def rewrite(a: Any, b: Any, relation: str = "=", method: str = "simplify",
+            seed: int = 0) -> Judgement:
+    """``a R b``: SymPy reduces ``a − b`` to zero (R is =) or decides its sign, and random
+    points agree."""
+    if relation not in RELATIONS:
+        raise Rejected(f"unknown relation {relation!r}")
+    if relation == "=":
+        ok, detail, used, points = decide_equal(a, b, method, seed)
+        if not ok:
+            raise Rejected(detail)
+        return _make(a, "=", b, "rewrite", detail=f"SymPy {used}", points=points)
+    a, b = term(a), term(b)
+    try:
+        ok, detail = decide.sign_holds(a, b, relation)
+    except SYMPY_FAILURES as exc:
+        ok, detail = False, f"SymPy could not decide the sign ({type(exc).__name__})"
+    if not ok:
+        raise Rejected(detail)
+    return _make(a, relation, b, "rewrite", detail="SymPy sign", points=_relation_points(a, b))
+
+
+def _relation_points(a: sp.Basic, b: sp.Basic) -> int:
+    """How many random points the sign decision's counterexample search could evaluate."""
+    count = 0
+    for point in numeric.points([a - b], seed=5):
+        value = numeric._concrete(a - b, point, numeric._Opaque(numeric.random.Random(2)))
+        count += value is not None
+    return count
+
+
+def evaluation(expr: Any, method: str = "simplify", seed: int = 0) -> Judgement:
+    """``expr`` = its unevaluated operators replaced by the values SymPy computes for them
+    where they stand (a top-level limit by :mod:`tmath.engine.limits`), then simplified by
+    ``method`` (an equivalence SymPy trusts, as for a rewrite); checked at random points."""
+    from tmath.engine import limits
+
+    expr = term(expr)
+    try:
+        if isinstance(expr, sp.Limit):
+            body, variable, point, direction = expr.args
+            result, how = limits.limit(body, variable, point, str(direction))
+            problem = limits.cross_check(body, variable, point, str(direction), result)
+            points = numeric.disagreement(result, result, seed=seed)[1] if not problem else 0
+        else:
+            result, how = SIMPLIFIERS[method](expr.doit()), f"SymPy doit + {method}"
+            problem, points = numeric.disagreement(expr, result, seed=seed)
+    except SYMPY_FAILURES as exc:
+        raise Rejected(f"SymPy could not evaluate ({type(exc).__name__}: {exc})") from None
+    except limits.LimitUnknown as exc:
+        raise Rejected(str(exc)) from None
+    if problem:
+        raise Rejected(f"SymPy's evaluation is wrong: {problem}")
+    if same(result, expr) or isinstance(expr, sp.Limit) and result.has(sp.Limit):
+        raise Rejected("SymPy could not evaluate it")
+    inference = "evaluation" if expr.has(*OPERATORS) else "rewrite"
+    return _make(expr, "=", result, inference, detail=how, points=points)
+
+
+# -- equals for equals ------------------------------------------------------------------------
+
+def _bound_symbols(node: sp.Basic) -> set:
+    if isinstance(node, (sp.Sum, sp.Product, sp.Integral)):
+        return {limit[0] for limit in node.limits}
+    if isinstance(node, sp.Derivative):
+        return {v for v, _ in node.variable_count}
+    if isinstance(node, sp.Limit):
+        return {node.args[1]}
+    if isinstance(node, sp.Lambda):
+        return set(node.variables)
+    return set()
+
+
+def _replace(expr: sp.Basic, pairs: list[Judgement]) -> sp.Basic:
+    """``expr`` with each judgement's lhs put for its rhs (all at once) wherever it occurs:
+    never where a binder captures one of a judgement's symbols, unless the judgement is
+    general and the binder's range lies in the symbol's domain."""
+    for j in pairs:
+        if same(expr, j.lhs):
+            return j.rhs
+    if not expr.args:
+        return expr
+    for j in pairs:
+        captured = _bound_symbols(expr) & (j.lhs.free_symbols | j.rhs.free_symbols)
+        if not captured or not expr.has(j.lhs):
+            continue
+        if captured & j.particular:
+            raise Rejected(f"{', '.join(map(str, captured))} is bound here, and the equation "
+                           f"{j.lhs} = {j.rhs} is about a particular value of it")
+        for limit in getattr(expr, "limits", ()):
+            if limit[0] in captured and not _range_within(*limit):
+                raise Rejected(f"the range of {limit[0]} leaves the domain the equation holds on")
+    args = [_replace(a, pairs) if isinstance(a, sp.Basic) else a for a in expr.args]
+    return expr.func(*args) if any(x is not y for x, y in zip(args, expr.args)) else expr
+
+
+def _range_within(symbol: sp.Symbol, *ends: Any) -> bool:
+    """Does every value a binder gives ``symbol`` lie in its declared domain? A sum from a to
+    b takes a..b, or b+1..a−1 when reversed (Karr's convention): for a domain bounded below,
+    a and b+1 must lie in it (bounded above: b and a−1)."""
+    if len(ends) != 2:
+        return not (symbol.is_positive or symbol.is_nonnegative or symbol.is_negative
+                    or symbol.is_nonpositive or symbol.is_integer)
+    low, high = map(term, ends)
+    upward = not (symbol.is_negative or symbol.is_nonpositive)
+    edges = (low, high + 1) if upward else (high, low - 1)
+    return all(_satisfies(edge, symbol) for edge in edges)
+
+
+def congruence(equations: Judgement | Iterable[Judgement], context: Any) -> Judgement:
+    """``context = context[lhs := rhs]`` from equations ``lhs = rhs`` (put in all at once)."""
+    pairs = [equations] if isinstance(equations, Judgement) else list(equations)
+    if not pairs or any(j.relation != "=" for j in pairs):
+        raise Rejected("only equations can be substituted inside a term")
+    context = term(context)
+    result = _replace(context, pairs)
+    if result == context:
+        raise Rejected(f"{', '.join(str(j.lhs) for j in pairs)} does not occur here")
+    last = pairs[-1]
+    return _make(context, "=", result, last.inference, *pairs, detail=last.detail,
+                 points=min(j.points for j in pairs))
+
+
+def assumption(text: str, lhs: Any, rhs: Any) -> Judgement:
+    """``lhs = rhs`` taken on trust from ``text`` (a premise without equations, an undeclared
+    one, a claim whose statement is not known here): the result rests on it."""
+    lhs = term(lhs)
+    return _make(lhs, "=", rhs, "assumption", detail=text, rests_on=frozenset({text}),
+                 particular=frozenset({lhs} if isinstance(lhs, sp.Symbol) else ()))
+
+
+def under(j: Judgement, operator: str, *args: Any) -> Judgement:
+    """Carry ``a R b`` under an operator: ``Op(a) R' Op(b)``. A derivative, sum or integral
+    needs an equation; a limit also keeps ≤ and ≥ (a strict bound becomes non-strict)."""
+    if args and args[0] in j.particular:
+        raise Rejected(f"the equation is about a particular value of {args[0]}")
+    if operator == "limit":
+        variable, point, direction = args
+        wrap = lambda e: sp.Limit(e, variable, point, direction)  # noqa: E731
+        relation = j.relation if j.relation == "=" else j.relation[0] + "="
+    elif j.relation != "=":
+        raise Rejected(f"a {operator} of both sides keeps only an equation")
+    elif operator == "diff":
+        variable, times = args
+        wrap, relation = (lambda e: sp.Derivative(e, (variable, times))), "="  # noqa: E731
+    elif operator in ("sum", "integral"):
+        kind = sp.Sum if operator == "sum" else sp.Integral
+        wrap, relation = (lambda e: kind(e, *args)), "="  # noqa: E731
+    else:
+        raise Rejected(f"unknown operator {operator!r}")
+    return _make(wrap(j.lhs), relation, wrap(j.rhs), "congruence", j)
+
+
+# -- rules, premises, lemmas ------------------------------------------------------------------
+
+def rule_instance(rule: Rule, expr: Any, declared: bool = False) -> Judgement:
+    """``expr = rule(expr)``: a vetted rule checks its side conditions (and, with ``validate``,
+    random instances); a claim-local rule must be ``declared`` and is assumed."""
+    if not rule.vetted and not declared:
+        raise Rejected(f"rule {rule.name!r} is neither vetted nor a declared premise")
+    expr = term(expr)
+    result = rule.apply(expr)  # raises when a side condition fails
+    if same(result, expr):
+        raise Rejected("the rule changes nothing here")
+    problem = rule.validate(expr, result) if rule.validate is not None else None
+    if problem:
+        raise Rejected(problem)
+    rests = frozenset() if rule.vetted else frozenset({f"rule: {rule.name}"})
+    return _make(expr, "=", result, "rule", detail=rule.name, rests_on=rests)
+
+
+def rule_bound(rule: Rule, expr: Any, target: Any, relation: str) -> Judgement:
+    """``expr R target`` by an inequality rule (log t ≤ t − 1), checked where it stands."""
+    if rule.bounds is None or relation not in ("<=", ">="):
+        raise Rejected(f"rule {rule.name!r} does not give {SHOWN.get(relation, relation)}")
+    j = rule_instance(rule, expr, declared=True)
+    if not (same(j.rhs, target) or decide_equal(j.rhs, target)[0]):
+        raise Rejected(f"the rule gives {j.rhs}, not {target}")
+    problem = rule.bounds(term(expr), relation)
+    if problem:
+        raise Rejected(problem)
+    return _make(expr, relation, target, "rule", j, detail=rule.name)
+
+
+def _opaque(expr: sp.Basic) -> bool:
+    return bool(expr.atoms(AppliedUndef, sp.Indexed, sp.MatrixSymbol, sp.IndexedBase))
+
+
+def premise(text: str, equations: Iterable[tuple[Any, Any]], lhs: Any, rhs: Any,
+            statement: Iterable[tuple[Any, Any]] = ()) -> Judgement:
+    """``lhs = rhs``, an equation of the declared premise ``text``. Checked: it must be one of
+    the premise's equations; one SymPy can compute (an operator, or no free symbols) must be
+    true, and rests on the premise while SymPy cannot show it; one that restates a part of
+    the ``statement`` rests on the premise; one that pins a free symbol of the statement to
+    a constant proves only that case."""
+    lhs, rhs = term(lhs), term(rhs)
+    if not any(same(k, lhs) and (same(v, rhs) or decide_equal(v, rhs)[0])
+               for k, v in map(lambda e: (term(e[0]), term(e[1])), equations)):
+        raise Rejected(f"premise {text!r} does not say {lhs} = {rhs}")
+    rests, cases = set(), set()
+    statement = [(term(a), term(b)) for a, b in statement]
+    if any(same(a, lhs) and decide_equal(b, rhs)[0] or same(a, rhs) and decide_equal(b, lhs)[0]
+           for a, b in statement):
+        rests.add(f"premise: {text} (it restates the statement)")
+    symbols = set().union(*(a.free_symbols | b.free_symbols for a, b in statement))
+    for name, value in ((lhs, rhs), (rhs, lhs)):
+        if isinstance(name, sp.Symbol) and name in symbols and not value.free_symbols:
+            cases.add(f"{name} = {value}")
+    computable = not (_opaque(lhs) or _opaque(rhs)) and (
+        lhs.has(*OPERATORS) or rhs.has(*OPERATORS) or not (lhs.free_symbols | rhs.free_symbols))
+    if computable and not cases:
+        ok, detail, _, _ = decide_equal(lhs, rhs)
+        if not ok and not detail.startswith("SymPy"):
+            raise Rejected(f"premise {text!r} is false: {lhs} = {rhs} ({detail})")
+        if not ok:
+            rests.add(f"premise: {text} (SymPy cannot show {lhs} = {rhs})")
+    return _make(lhs, "=", rhs, "premise", detail=text, rests_on=frozenset(rests),
+                 cases=frozenset(cases),
+                 particular=frozenset({lhs} if isinstance(lhs, sp.Symbol) else ()))
+
+
+def _satisfies(image: Any, symbol: Any) -> bool:
+    """Does ``image`` provably have every assumption of ``symbol`` (a symbol, an indexed
+    base or entry) that an instance needs?"""
+    image = term(image)
+    return all(getattr(image, f"is_{name}", None) is True
+               for name in HYPOTHESES if getattr(symbol, f"is_{name}", None) is True)
+
+
+def lemma_instance(claim_id: str, lhs: Any, relation: str, value: Any,
+                   instance: dict, rests_on: Iterable[str] = ()) -> Judgement:
+    """``lhs σ R value σ`` from a claim this one builds on (``lhs R value``, for every value of
+    its symbols their assumptions allow). Each σ(s) must satisfy s's assumptions; a lemma
+    is about its left side, which is never put for something else."""
+    lhs, value = term(lhs), term(value)
+    sigma = {term(k): term(v) for k, v in instance.items() if not same(k, v)}
+    if isinstance(lhs, sp.Symbol) and sigma:
+        raise Rejected(f"claim {claim_id} is about the symbol {lhs}, whose meaning may depend "
+                       "on the others: it has no instances")
+    for key, image in sigma.items():
+        if same(key, lhs):
+            raise Rejected(f"claim {claim_id} is about {key}; it cannot be put for something else")
+        if not _satisfies(image, key):
+            wanted = [n for n in HYPOTHESES if getattr(key, f"is_{n}", None)]
+            raise Rejected(f"claim {claim_id} holds for {key} {', '.join(wanted)}; "
+                           f"{image} is not shown to be")
+    return _make(lhs.xreplace(sigma), relation, value.xreplace(sigma), "lemma",
+                 detail=f"claim {claim_id}", rests_on=frozenset(rests_on))
+
+
+# -- roots and induction ----------------------------------------------------------------------
+
+def root(name: Any, equation: Any, variable: sp.Symbol) -> Judgement:
+    """``name = r`` where ``name`` is defined as the one solution of ``equation = 0`` for
+    ``variable`` in its domain: the equation must contain the variable, and uniqueness is
+    shown (:func:`tmath.engine.decide.unique_root`)."""
+    equation = term(equation)
+    if not equation.has(variable):
+        raise Rejected(f"the equation does not contain {variable}")
+    found, how = decide.unique_root(equation, variable)
+    if found is None:
+        raise Rejected(how)
+    return _make(name, "=", found, "root", detail=how)
+
+
+def minimizer(name: Any, objective: Any, variable: sp.Symbol) -> Judgement:
+    """``name = r``, the minimizer of a convex ``objective`` (f'' ≥ 0 on the domain): its only
+    critical point."""
+    objective = term(objective)
+    convex, why = decide.sign_holds(sp.diff(objective, variable, 2), 0, ">=")
+    if not convex:
+        raise Rejected(f"cannot show the objective is convex in {variable}: {why}")
+    j = root(name, sp.diff(objective, variable), variable)
+    return _make(name, "=", j.rhs, "minimizer", j, detail=f"convex; {j.detail}")
+
+
+def hypothesis(lhs: Any, value: Any, variable: sp.Symbol) -> Judgement:
+    """The induction hypothesis ``lhs(n) = value(n)``: it rests on a token that only
+    :func:`induction` discharges."""
+    token = f"induction hypothesis #{next(_HYPOTHESES)}: {term(lhs)} = {term(value)}"
+    return _make(lhs, "=", value, "hypothesis", rests_on=frozenset({token}),
+                 particular=frozenset({variable}))
+
+
+def induction(variable: sp.Symbol, first: Any, base: Judgement, step: Judgement,
+              assumed: Judgement) -> Judgement:
+    """``lhs(n) = value(n)`` for every whole n ≥ first, from the base case at ``first`` and a
+    step ``lhs(n+1) = value(n+1)`` that rests on the hypothesis ``assumed``."""
+    (token,) = assumed.rests_on
+    lhs, value = assumed.lhs, assumed.rhs
+    if not variable.is_integer:
+        raise Rejected(f"induction needs a whole-number variable: declare {variable} integer")
+    at = lambda e, v: e.xreplace({variable: v})  # noqa: E731
+    for j, where, name in ((base, first, "base case"), (step, variable + 1, "step")):
+        if j.relation != "=" or not (same(j.lhs, at(lhs, where)) and same(j.rhs, at(value, where))):
+            raise Rejected(f"the {name} must prove {at(lhs, where)} = {at(value, where)}")
+    if token in base.rests_on or token not in step.rests_on:
+        raise Rejected("the step must use the induction hypothesis, and the base must not")
+    rests = (base.rests_on | step.rests_on) - {token}
+    if not sp.simplify(variable - term(first)).is_nonnegative:
+        rests |= {f"{variable} ≥ {first} (the induction starts there)"}
+    return _make(lhs, "=", value, "induction", base, step, rests_on=rests,
+                 particular=(base.particular | step.particular) - {variable})
+
+
+# -- concluding -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Theorem:
+    """One part of a statement, ``lhs R value``, concluded by :func:`conclude`."""
+
+    lhs: Any
+    relation: str
+    value: Any
+    rests_on: frozenset[str]
+    cases: frozenset[str]
+    seal: object = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.seal is not _SEAL:
+            raise TypeError("a Theorem is made only by tmath.engine.kernel.conclude")
+
+
+def conclude(lhs: Any, relation: str, value: Any, j: Judgement,
+             instance: dict | None = None) -> Theorem:
+    """The statement's part ``lhs R value`` (at ``instance``, if given) from ``j``, which must
+    run from that very left side to that very value with a relation that implies R."""
+    lhs, value = term(lhs), term(value)
+    sigma = {term(k): term(v) for k, v in (instance or {}).items()}
+    at_lhs, at_value = lhs.xreplace(sigma), value.xreplace(sigma)
+    if not same(j.lhs, at_lhs):
+        raise Rejected(f"the derivation starts at {j.lhs}, not at the left side {at_lhs}")
+    if not same(j.rhs, at_value):
+        raise Rejected(f"the derivation ends at {j.rhs}, not at the value {at_value}")
+    if not implies(j.relation, relation):
+        raise Rejected(f"it derives {SHOWN[j.relation]}, which does not give {SHOWN[relation]}")
+    cases = j.cases | ({", ".join(f"{k} = {v}" for k, v in sigma.items())} if sigma else set())
+    return Theorem(lhs, relation, value, j.rests_on, frozenset(cases), seal=_SEAL)
+
+
+def level(parts: Iterable[tuple[Any, str, Any]], theorems: Iterable[Theorem],
+          rests_on: Iterable[str] = (), cases: Iterable[str] = ()) -> tuple[str, tuple, tuple]:
+    """``(status, what it rests on, cases)``: ``proved`` only when every part of the
+    statement has a theorem resting on nothing, for every case. Anything a caller adds can
+    only lower the level."""
+    theorems = list(theorems)
+    rests, found = list(rests_on), list(cases)
+    for lhs, relation, value in parts:
+        match = [t for t in theorems if same(t.lhs, lhs) and same(t.value, value)
+                 and t.relation == relation]
+        if not match:
+            return "failed", (), ()
+        rests += sorted(set().union(*(t.rests_on for t in match)))
+        found += sorted(set().union(*(t.cases for t in match)))
+    rests, found = tuple(dict.fromkeys(rests)), tuple(dict.fromkeys(found))
+    if found:
+        return "proved-for-cases", rests, found
+    return ("proved-assuming" if rests else "proved"), rests, ()
+
+
+def _unique_root_fallback(equation: Any, variable: sp.Symbol) -> tuple[Any, str]:  # TEMPORARY
+    domain = sp.Interval.open(0, sp.oo) if variable.is_positive else sp.S.Reals
+    found = sp.solveset(equation, variable, domain)
+    if isinstance(found, sp.FiniteSet) and len(found) == 1:
+        return next(iter(found)), "solveset"
+    return None, f"cannot show one root: {found}"
+
+
+if not hasattr(decide, "unique_root"):
+    decide.unique_root = _unique_root_fallback
