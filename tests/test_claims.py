@@ -14,7 +14,6 @@ import sympy as sp
 from tmath.engine.cache import ResultCache
 from tmath.engine.kinds import BEST
 from tmath.defaults import DEFAULT_SEED
-from tmath.engine.proof import WRONG, wrong_results
 from tmath.engine.registry import load
 from tmath.engine.results import PROVED
 from tmath.engine.runner import audit_one, run_check, run_proof
@@ -80,25 +79,6 @@ def test_proof_derives_something(claim_id):
     assert derivation, [(s.why, s.kind) for s in steps]
     assert any(s.kind == "checked" for s in derivation) or any(
         s.kind in ("rule", "lemma", "derived", "premise") for s in derivation)
-
-
-@pytest.mark.parametrize("claim_id", by_claim(PROOF_IDS))
-def test_every_computed_result_is_used(claim_id):
-    """Replacing the result of any computing step (evaluate, limit, differentiate) by a wrong
-    value makes the proof fail: a proof that still holds did not use what it computed."""
-    spec = REGISTRY.get(claim_id)
-    with wrong_results(index=-1) as counter:  # count the computing steps
-        baseline = run_proof(spec, spec.statement.value)
-    assert baseline.status in PROVED, baseline.reason
-    survivors = []
-    for index in range(counter["seen"]):
-        statuses = []
-        for change in WRONG:  # too large and too small: a used result fails one of them
-            with wrong_results(index, change):
-                statuses.append(run_proof(spec, spec.statement.value).status)
-        if all(status in PROVED for status in statuses):
-            survivors.append(index)
-    assert not survivors, f"computing steps {survivors} can be wrong and the proof still holds"
 
 
 def _free_parameters(spec) -> set:

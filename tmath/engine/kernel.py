@@ -266,11 +266,11 @@ def congruence(equations: Judgement | Iterable[Judgement], context: Any) -> Judg
                  points=min(j.points for j in pairs))
 
 
-def assumption(text: str, lhs: Any, rhs: Any) -> Judgement:
+def assumption(text: str, lhs: Any, rhs: Any, why: str = "") -> Judgement:
     """``lhs = rhs`` taken on trust from ``text`` (a premise without equations, an undeclared
     one, a claim whose statement is not known here): the result rests on it."""
     lhs = term(lhs)
-    return _make(lhs, "=", rhs, "assumption", detail=text, rests_on=frozenset({text}),
+    return _make(lhs, "=", rhs, "assumption", detail=why or text, rests_on=frozenset({text}),
                  particular=frozenset({lhs} if isinstance(lhs, sp.Symbol) else ()))
 
 

@@ -444,8 +444,7 @@ class Derivation:
         if not equations:
             why = "not a declared premise of the claim" if declared is None else \
                 "the premise gives no equations: declare Premise(text, {lhs: rhs})"
-            return [kernel.assumption(f"premise: {text} ({why})", k, v)
-                    for k, v in mapping.items()]
+            return [kernel.assumption(f"premise: {text}", k, v, why) for k, v in mapping.items()]
         return [kernel.premise(text, equations, k, v, self._parts()) for k, v in mapping.items()]
 
     def _statement_of(self, claim_id: str) -> Any:
@@ -491,11 +490,14 @@ class Derivation:
         for key, val in {term(k): term(v) for k, v in (mapping or {}).items()}.items():
             j = next((self._instance(claim_id, key, a, b) for a, b in equalities
                       if _match(key, a) is not None), None)
-            if j is None:
+            try:
+                if j is None:
+                    raise Rejected("no part of it matches")
+                result.append(self._ending_at(j, val))
+            except Rejected as exc:
                 raise Rejected(f"{show(key)} = {show(val)} is not an instance of claim "
-                               f"{claim_id}'s statement; to rename its symbols, pass "
-                               "rename={its symbol: yours}")
-            result.append(self._ending_at(j, val))
+                               f"{claim_id}'s statement ({exc}); to rename its symbols, pass "
+                               "rename={its symbol: yours}") from None
         return result
 
     def _instance(self, claim_id: str, key: Any, a: Any, b: Any,
@@ -586,13 +588,17 @@ class Derivation:
                 self.record(chain.label, j.rhs, target, N_("matches the statement"), "checked",
                             closing.detail, needed, closing)
                 j = kernel.transitivity(j, closing)
+            else:
+                self.record(chain.label, j.rhs, target, N_("matches the statement"), "checked",
+                            "", relation)
             if back is not None:
                 j = kernel.transitivity(j, kernel.symmetry(back))
             self.theorems.append(kernel.conclude(left, relation, want, j, instance))
         except Rejected as exc:
             self.record(chain.label, j.rhs, at_want, N_("compare with the statement"), "failed",
                         str(exc), relation)
-            raise ProofFailure(f"{chain.label or 'a chain'}: {exc}") from None
+            raise ProofFailure(f"{chain.label or 'a chain'}: derived {show(j.rhs)}, stated "
+                               f"{show(at_want)}; {exc}") from None
 
     @property
     def statement_lhs(self) -> Any:
