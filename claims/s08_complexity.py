@@ -388,10 +388,16 @@ class OnlineSoftmaxMerge:
 
 
 m_old, m_new, l_old, o_old = sp.symbols("m_t m_{t+1} ℓ_t o_t", real=True)
-n_old, n_new = sp.symbols("n_t n_{t+1}", positive=True, integer=True)
-STEP = {m_all: m_new, m_a: m_old, m_b: m_new, n_a: n_old, n_b: n_new - n_old,  # a: blocks 1..t
-        l_a: l_old, o_a: o_old, l_b: exp_sum(n_old + 1, n_new, m_new),        # b: block t + 1
-        o_b: exp_sum(n_old + 1, n_new, m_new, v_[j])}
+n_old, n_new, B = sp.symbols("n_t n_{t+1} B", positive=True, integer=True)
+l_new, o_new = sp.symbols("ℓ_B o_B", real=True)
+# block t+1 holds B ≥ 1 keys, so the merge lemma applies with n_b = B; its equations are read
+# into n_t + B before the merge and back out of B (and of the block's own sums) after it
+NEW_BLOCK = Premise("block t+1 is non-empty: it holds B ≥ 1 keys, n_{t+1} = n_t + B; its sums "
+                    "against m_{t+1} are ℓ_B = Σ_{n_t<j≤n_t+B} e^{s_j−m_{t+1}} and o_B (× v_j)",
+                    {n_new: n_old + B, B: n_new - n_old, l_new: exp_sum(n_old + 1, n_old + B, m_new),
+                     o_new: exp_sum(n_old + 1, n_old + B, m_new, v_[j])})
+STEP = {m_all: m_new, m_a: m_old, m_b: m_new, n_a: n_old, n_b: B,  # a: blocks 1..t
+        l_a: l_old, o_a: o_old, l_b: l_new, o_b: o_new}               # b: block t + 1
 FINAL = exp_sum(1, T, m_all, v_[j]) / exp_sum(1, T, m_all)
 SOFTMAX_V = sp.Sum(sp.exp(s_[j]) * v_[j], (j, 1, T)) / sp.Sum(sp.exp(s_[j]), (j, 1, T))
 
@@ -407,7 +413,7 @@ SOFTMAX_V = sp.Sum(sp.exp(s_[j]) * v_[j], (j, 1, T)) / sp.Sum(sp.exp(s_[j]), (j,
                          sp.exp(m_old - m_new) * o_old + exp_sum(n_old + 1, n_new, m_new, v_[j]),
                          SOFTMAX_V),
                         lhs=(exp_sum(1, n_new, m_new), exp_sum(1, n_new, m_new, v_[j]), FINAL)),
-    premises=("key blocks arrive one at a time; block t+1 holds keys n_t+1..n_{t+1}",
+    premises=("key blocks arrive one at a time; block t+1 holds keys n_t+1..n_{t+1}", NEW_BLOCK,
               "invariant after t blocks: ℓ_t = Σ_{j≤n_t} e^{s_j−m_t}, "
               "o_t = Σ_{j≤n_t} e^{s_j−m_t} v_j "
               "(at t = 0 both are empty sums, 0)",
@@ -429,8 +435,12 @@ class FlashAttentionExact:
     against m_{t+1}); dividing at the end cancels the max, so tiling changes only rounding."""
 
     def prove(self, value, proof):
-        steps = [proof.chain(part, label).substitute(lemma="online-softmax-merge", rename=STEP)
-                 for part, label in zip(proof.statement.lhs[:2], ("ℓ_(t+1)", "o_(t+1)"))]
+        steps = [proof.chain(part, label).substitute({n_new: n_old + B}, premise=NEW_BLOCK)
+                 .substitute(lemma="online-softmax-merge", rename=STEP)
+                 .substitute({block: dict(NEW_BLOCK.equations)[block]}, premise=NEW_BLOCK)
+                 .substitute({B: n_new - n_old}, premise=NEW_BLOCK)
+                 for part, label, block in zip(proof.statement.lhs[:2], ("ℓ_(t+1)", "o_(t+1)"),
+                                               (l_new, o_new))]
         final = proof.chain(FINAL, "o_T / ℓ_T").equals(SOFTMAX_V, "the factor e^{−m} cancels")
         proof.conclude(value, *steps, final)
 

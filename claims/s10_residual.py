@@ -114,9 +114,14 @@ class ResidualUnrolledSum:
                              inputs="random tanh blocks", at=point)
 
 
-# entry a of x_L and of F(x_k, W_k) as functions of (x_l)_b; ENTRY_A: residual-unrolled-sum there
+# entry a of x_L and of F(x_k, W_k) as functions of (x_l)_b. The kernel instantiates a lemma
+# only by renaming symbols, and taking entry a of both sides of residual-unrolled-sum is not a
+# renaming: that reading is declared here as a premise, and the proof rests on it.
 X_TOP, F_K = sp.Function("x_L")(a, x0[b]), sp.Function("F")(k, a, x0[b])
-BRANCH_SUM, ENTRY_A = sp.Sum(F_K, (k, l, L - 1)), {xv[L]: X_TOP, xv[l]: x0[a], Fv[k]: F_K}
+BRANCH_SUM = sp.Sum(F_K, (k, l, L - 1))
+ENTRY_A = Premise("entry a of residual-unrolled-sum (x_L = x_l + Σ_k F(x_k, W_k)), every entry "
+                  "seen as a function of (x_l)_b: (x_L)_a = (x_l)_a + Σ_{k=l}^{L−1} F_a(x_k, W_k)",
+                  {X_TOP: x0[a] + BRANCH_SUM})
 
 
 @claim(
@@ -127,7 +132,8 @@ BRANCH_SUM, ENTRY_A = sp.Sum(F_K, (k, l, L - 1)), {xv[L]: X_TOP, xv[l]: x0[a], F
                         "∂L/∂x_l = ∂L/∂x_L·(I + ∂/∂x_l Σ_k F(x_k, W_k)): the leading term is I "
                         "(the printed '1' is I, not a scalar added to every entry)", DELTA(a, b),
                         lhs=sp.Derivative(X_TOP, x0[b]) - sp.Derivative(BRANCH_SUM, x0[b])),
-    premises=("x_{k+1} = x_k + F(x_k, W_k), F differentiable; each x_k is a function of x_l",),
+    premises=("x_{k+1} = x_k + F(x_k, W_k), F differentiable; each x_k is a function of x_l",
+              ENTRY_A),
     foils=(Foil("a scalar 1 is added to every entry", sp.Integer(1)),
            Foil("no identity term survives many blocks", sp.Integer(0)),
            Foil("δ(a, b+1)", DELTA(a, b + 1)), Foil("δ(b, a+1)", DELTA(b, a + 1))),
@@ -142,7 +148,7 @@ class ResidualStackJacobian:
     def prove(self, value, proof):
         proof.conclude(value, proof.chain(sp.Derivative(X_TOP, x0[b]) - sp.Derivative(
             BRANCH_SUM, x0[b]), "∂(x_L)_a/∂(x_l)_b − ∂S_a/∂(x_l)_b")
-            .substitute(lemma="residual-unrolled-sum", rename=ENTRY_A)
+            .substitute(dict(ENTRY_A.equations), premise=ENTRY_A)
             .evaluate("differentiate term by term; ∂(x_l)_a/∂(x_l)_b = δ_ab"))
 
     def check(self, value, experiment):

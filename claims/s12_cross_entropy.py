@@ -186,6 +186,12 @@ LABELS = Premise("each label s_i is one of the outcomes 1..n: log q(s_i) = Σ_x 
 COUNTS = Premise("c_x = Σ_i δ(x, s_i) counts the samples equal to x",
                  {sp.Sum(sp.KroneckerDelta(x, s[i]), (i, 1, N)): c[x]})
 MLE = sp.Symbol("argmax_q likelihood_x")
+# cross-entropy-argmin's left side is a bare symbol whose meaning depends on p, so it has no
+# instance at p = p̂: its Lagrangian argument is repeated here for p̂, which needs p̂_x > 0
+P_HAT = sp.IndexedBase("p̂", positive=True)
+OBSERVED = Premise("every outcome occurs in the sample (c_x ≥ 1, as a full-support optimum "
+                   "needs), so p̂_x = c_x/N > 0; the counts add up to N, so Σ_x p̂_x = 1",
+                   {P_HAT[x]: c[x] / N, _sum(P_HAT[x]): 1})
 
 
 @claim(
@@ -195,7 +201,8 @@ MLE = sp.Symbol("argmax_q likelihood_x")
     statement=Statement("−(1/N) Σ_i log q(s_i) = H(p̂, q) = −Σ_x (c_x/N) log q(x), so the "
                         "maximum-likelihood q is p̂, q_x = c_x/N",
                         (_sum(-c[x] / N * sp.log(q[x])), c[x] / N), lhs=(MEAN_NLL, MLE)),
-    premises=(LABELS, COUNTS, "q has full support; the counts add up to N, so p̂ = c/N sums to 1"),
+    premises=(LABELS, COUNTS, "q ranges over distributions with full support on the n outcomes",
+              OBSERVED),
     foils=(Foil("the weights are the raw counts c_x (summed, not averaged, log-likelihood)",
                 (_sum(-c[x] * sp.log(q[x])), c[x])),
            Foil("the weights are uniform, 1/n", (_sum(-sp.log(q[x]) / n), 1 / n)),
@@ -210,15 +217,21 @@ MLE = sp.Symbol("argmax_q likelihood_x")
 class EmpiricalCrossEntropyIsMle:
     """Writing each sample's log q as a delta-weighted sum over outcomes and exchanging the
     two sums groups equal labels into counts; dividing by N turns them into the empirical
-    distribution, and cross-entropy-argmin with p = p̂ places the optimum there."""
+    distribution. Maximising the likelihood is minimising that H(p̂, q) over distributions:
+    as in cross-entropy-argmin, the Lagrangian's q_x part is convex with its critical point at
+    p̂_x/λ, and Σ p̂ = 1 forces λ = 1."""
 
     def prove(self, value, proof):
         nll = (proof.chain(MEAN_NLL, "mean NLL").substitute(dict(LABELS.equations), premise=LABELS)
                .apply(SWAP_SUMS).apply(FACTOR_OUT_OF_INNER)
                .substitute(dict(COUNTS.equations), premise=COUNTS).apply(DISTRIBUTE))
-        best = proof.chain(MLE, "maximum likelihood").substitute(
-            lemma="cross-entropy-argmin", rename={ARGMIN[0]: MLE, p[j]: c[x] / N})
-        proof.conclude(value, nll, best)
+        # the q_x part of H(p̂, q) + λ(Σq − 1), the Lagrangian of the mean NLL
+        best = proof.minimizer(-P_HAT[x] * sp.log(q_j) + lam * q_j, q_j, MLE, "maximum likelihood")
+        constraint = (proof.chain(_sum(best.value) - 1, "Σ_x q*_x − 1").apply(FACTOR_OUT)
+                      .substitute({_sum(P_HAT[x]): 1}, premise=OBSERVED))
+        multiplier = proof.root(constraint, lam, lam, "λ")
+        proof.conclude(value, nll, best.substitute(from_chain=multiplier)
+                       .substitute({P_HAT[x]: c[x] / N}, premise=OBSERVED))
 
     def check(self, value, experiment):
         rng = experiment.rng
