@@ -39,13 +39,13 @@ def test_telescoping_unrolls_an_ema_without_induction():
 
 def test_telescoping_needs_the_last_term_to_occur():
     proof = derivation(m[t], m[t])
-    with pytest.raises(SideConditionFailed, match="does not occur"):
+    with pytest.raises(ProofFailure, match="does not occur"):
         proof.chain(m[t] + 1, "m_t + 1").apply(telescope(m[i], i, 1, t + 1))
 
 
 def test_telescoping_needs_a_range_of_whole_terms():
     proof = derivation(m[t], m[t])
-    with pytest.raises(SideConditionFailed, match="whole"):
+    with pytest.raises(ProofFailure, match="whole"):
         proof.chain(m[t - 5], "m").apply(telescope(m[i], i, 1, t - 5))
 
 
