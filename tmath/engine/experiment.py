@@ -11,13 +11,15 @@ A claim's ``check(value, experiment)`` draws data that satisfy the premises from
   stated smallest deviation (2 % by default) at a quarter of β each, and ``n`` gives the last
   look power 1 − β/2, so against that deviation the power over all looks stays ≥ POWER while
   a true statement usually stops at a quarter or half of ``n``;
-* deterministic tests (``close``, ``holds``): a property of random inputs that must hold up to
-  a floating-point tolerance derived from dtype and problem size (:func:`tolerance`).
+* deterministic tests (``close``, ``close_relative``, ``holds``): a property of random inputs
+  that must hold up to a floating-point tolerance derived from dtype and problem size
+  (:func:`tolerance`), one for all entries or, for values far below 1, one per entry.
 
 ``experiment.draw({d_k: Integers(1, 512)}, count=3)`` draws a statement's free parameters from
-their domain (edges first); pass each point as ``at=`` to the tests that use it, and evaluate
-the value under test there with ``point.value(expr)``: a foil that does not evaluate to a
-number makes its test fail, never raise. Samples are drawn in chunks, so memory stays bounded.
+their domain (edges first, then at least one point off them); pass each point as ``at=`` to
+the tests that use it, and evaluate the value under test there with ``point.value(expr)``: a
+foil that does not evaluate to a number makes its test fail, never raise. Samples are drawn in
+chunks, so memory stays bounded.
 """
 
 from __future__ import annotations

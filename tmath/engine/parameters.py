@@ -2,8 +2,8 @@
 
 A statement that holds for every d_k, every β in (0, 1) or every temperature is not checked
 at one value of them: a check draws its parameters from declared domains, edge values first
-(the smallest legal size, the largest, β near 1), then values spread over the domain, from the
-claim's own seeded stream. Every test records the point it ran at, so the JSON of ``verify``
+(the smallest legal size, the largest, β near 1), then values spread over the domain and off
+its edges (at least one point strictly inside), from the claim's own seeded stream. Every test records the point it ran at, so the JSON of ``verify``
 shows the drawn values and they change with ``--seed``. It is the empirical counterpart of a
 proof's ``for_cases``.
 """
