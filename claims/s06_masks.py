@@ -240,15 +240,23 @@ class MasksCombine:
                 mp = np.where(pad > 0, pt.c_pad if penalty is None else penalty, 0.0)
                 mc, mp = np.broadcast_arrays(mc, mp)
                 factor = formula_values(value, {}, {a: mc, b: mp}, shape=mc.shape)
-                # e^a·e^b: 3 roundings; e^{a+b}: the sum's rounding u|a+b| becomes a relative
-                # error of exp, and (3 + |x|)·e^x ≤ 3 for x ≤ 0
-                experiment.close(factor, np.exp(mc + mp), tolerance(3, 1.0),
-                                 f"stated factor vs exp(M_causal + M_pad), {label}", at=pt)
+                # factors down to e^−80 are compared relatively, each with its own bound: three
+                # exps (NumPy's errs by up to 1.1u: 2 each) and a product, and the sum's
+                # rounding u|a+b| becomes a relative error of exp
+                logits = scores + mc + mp
+                largest = np.abs(logits[np.isfinite(logits)]).max(initial=0.0)
+                exponent = np.abs(mc + mp)
+                experiment.close_relative(
+                    factor, np.exp(mc + mp),
+                    7 + math.ceil(exponent[np.isfinite(exponent)].max(initial=0.0)),
+                    f"stated factor vs exp(M_causal + M_pad), {label}", at=pt)
                 weighted = factor * np.exp(scores)
-                experiment.close(weighted / weighted.sum(axis=-1, keepdims=True),
-                                 softmax(scores + mc + mp), softmax_tolerance(scores),
-                                 f"weights from the stated factor vs softmax(S + M_causal + M_pad), {label}",
-                                 at=pt)
+                # softmax_tolerance's bound γ_{T+2}·2(1 + 2 max|z|) is relative per weight
+                experiment.close_relative(
+                    weighted / weighted.sum(axis=-1, keepdims=True), softmax(logits),
+                    (t + 2) * math.ceil(2 * (1 + 2 * largest)),
+                    f"weights from the stated factor vs softmax(S + M_causal + M_pad), {label}",
+                    at=pt)
 
 
 @claim(

@@ -11,13 +11,15 @@ A claim's ``check(value, experiment)`` draws data that satisfy the premises from
   stated smallest deviation (2 % by default) at a quarter of β each, and ``n`` gives the last
   look power 1 − β/2, so against that deviation the power over all looks stays ≥ POWER while
   a true statement usually stops at a quarter or half of ``n``;
-* deterministic tests (``close``, ``holds``): a property of random inputs that must hold up to
-  a floating-point tolerance derived from dtype and problem size (:func:`tolerance`).
+* deterministic tests (``close``, ``close_relative``, ``holds``): a property of random inputs
+  that must hold up to a floating-point tolerance derived from dtype and problem size
+  (:func:`tolerance`), one for all entries or, for values far below 1, one per entry.
 
 ``experiment.draw({d_k: Integers(1, 512)}, count=3)`` draws a statement's free parameters from
-their domain (edges first); pass each point as ``at=`` to the tests that use it, and evaluate
-the value under test there with ``point.value(expr)``: a foil that does not evaluate to a
-number makes its test fail, never raise. Samples are drawn in chunks, so memory stays bounded.
+their domain (edges first, then at least one point off them); pass each point as ``at=`` to
+the tests that use it, and evaluate the value under test there with ``point.value(expr)``: a
+foil that does not evaluate to a number makes its test fail, never raise. Samples are drawn in
+chunks, so memory stays bounded.
 """
 
 from __future__ import annotations
@@ -249,30 +251,56 @@ class Experiment:
         return result
 
     # -- deterministic tests -------------------------------------------------------------------
-    def close(self, actual: Any, expected: Any, tol: float, label: str,
+    def close(self, actual: Any, expected: Any, tol: Any, label: str,
               inputs: str = "", at: Point | None = None) -> TestResult:
-        """Max |actual − expected| over all entries must not exceed ``tol``; a value that is
-        not a number (a foil that does not evaluate) fails."""
+        """|actual − expected| ≤ ``tol`` in every entry; a value that is not a number (a foil
+        that does not evaluate) fails.
+
+        ``tol`` is one bound for all entries, or one per entry (an array broadcastable to them,
+        as :meth:`close_relative` builds). One bound for all leaves a nonzero entry smaller
+        than it unresolved (a value 100 % off passes there); the summary counts such entries,
+        which a computation whose rounding is relative to each entry compares with
+        :meth:`close_relative` instead."""
         a, e = _array(actual), _array(expected)
+        bound = np.asarray(tol, dtype=float)
+        note = ""
         if a is None or e is None:
-            defect, shape_note = math.inf, " (a value is not a number)"
+            defect, note = math.inf, " (a value is not a number)"
         elif a.shape != e.shape:
-            defect, shape_note = math.inf, f" (shapes {a.shape} vs {e.shape})"
+            defect, note = math.inf, f" (shapes {a.shape} vs {e.shape})"
         else:
-            with np.errstate(invalid="ignore"):
-                diff = np.abs(a - e)
-            same = (a == e)
-            diff = np.where(same, 0.0, diff)
-            defect = float(np.nanmax(np.where(np.isnan(diff), np.inf, diff))) if diff.size else 0.0
-            shape_note = ""
-        passed = bool(defect <= tol)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                diff = np.where(a == e, 0.0, np.abs(a - e))
+                diff = np.where(np.isnan(diff), np.inf, diff)
+                if bound.ndim:
+                    diff = np.where(diff == 0, 0.0, diff / np.broadcast_to(bound, diff.shape))
+            defect = float(diff.max()) if diff.size else 0.0
+            if not bound.ndim:
+                note = _unresolved(e, float(bound))
         on = f" on {inputs}" if inputs else ""
-        result = TestResult(label, "deterministic", passed,
-                            f"max |Δ| {defect:.2g} {'≤' if passed else '>'} tol {tol:.2g}"
-                            f"{on}{shape_note}", estimate=defect, expected=0.0,
-                            parameters=as_record(at))
+        if bound.ndim:
+            passed = bool(defect <= 1)
+            shown = (f"max |Δ|/tol {defect:.2g} {'≤' if passed else '>'} 1 (tol by entry, "
+                     f"{bound.min():.2g} to {bound.max():.2g})" if bound.size else "no entries")
+        else:
+            passed = bool(defect <= bound)
+            shown = f"max |Δ| {defect:.2g} {'≤' if passed else '>'} tol {float(bound):.2g}"
+        result = TestResult(label, "deterministic", passed, f"{shown}{on}{note}",
+                            estimate=defect, expected=0.0, parameters=as_record(at))
         self.results.append(result)
         return result
+
+    def close_relative(self, actual: Any, expected: Any, ops: int, label: str,
+                       inputs: str = "", at: Point | None = None) -> TestResult:
+        """:meth:`close` with each entry's own bound :func:`tolerance` (``ops``, |expected|):
+        γ_ops·|expected| plus the underflow floor. For values whose every rounding is relative to
+        the value itself (products, quotients, exp of a rounded argument, sums of terms of one
+        sign; count ``ops`` as for :func:`tolerance`), so a factor of 10⁻³⁰ is resolved as
+        finely as one of 1; a difference of nearly equal terms needs :meth:`close`."""
+        e = _array(expected)
+        scale = np.abs(e) if e is not None else np.float64(0.0)
+        bound = tolerance(ops, np.where(np.isfinite(scale), scale, 0.0))
+        return self.close(actual, expected, bound, label, inputs, at)
 
     def holds(self, condition: Any, label: str, detail: str = "", at: Point | None = None,
               sanity: str | None = None) -> TestResult:
@@ -323,6 +351,15 @@ class Experiment:
             else None)
         self.results.append(result)
         return result
+
+
+def _unresolved(expected: np.ndarray, tol: float) -> str:
+    """A note on the nonzero expected entries a single absolute ``tol`` cannot resolve."""
+    with np.errstate(invalid="ignore"):
+        size = np.abs(expected[np.isfinite(expected)])
+    nonzero = int(np.count_nonzero(size))
+    below = int(np.count_nonzero((size > 0) & (size <= tol)))
+    return f" ({below} of {nonzero} nonzero entries below tol, not resolved)" if below else ""
 
 
 def _futility(look: int) -> float:
