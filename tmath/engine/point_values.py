@@ -82,8 +82,10 @@ class Walker:
     the random values of opaque atoms, the same ones SymPy's road uses: ``value(atom)``, and
     ``entry(base, indices)`` for ``base[indices]``."""
 
-    def __init__(self, point: dict, opaque: Any) -> None:
-        with mpmath.workdps(DIGITS):  # the point at full precision, as every node after it
+    def __init__(self, point: dict, opaque: Any, digits: int = DIGITS) -> None:
+        self.digits = digits
+        """Working precision (a second, higher one tells a rounding error from a value)."""
+        with mpmath.workdps(digits):  # the point at full precision, as every node after it
             self.env: dict[sp.Basic, Any] = {s: _number(v) for s, v in point.items()}
         self.point = point
         self.opaque = opaque
@@ -91,7 +93,7 @@ class Walker:
         """Entries ``q[i]`` a numerical derivative is moving, with their current values."""
 
     def value(self, expr: sp.Basic) -> Any:
-        with mpmath.workdps(DIGITS):
+        with mpmath.workdps(self.digits):
             return self._walk(expr)
 
     def _walk(self, node: sp.Basic) -> Any:  # noqa: C901 -- one dispatch on the node's kind
