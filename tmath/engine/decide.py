@@ -387,18 +387,23 @@ def unique_root(equation: Any, variable: sp.Symbol) -> tuple[Any, str]:
     return candidates[0], why
 
 
-def _unless(expr: sp.Basic, variable: sp.Symbol) -> str:
-    """The parameter factors of ``expr`` SymPy cannot show nonzero (where one vanishes, every
-    value of ``variable`` is a root: solveset answers for generic parameters), as a caveat."""
+def root_conditions(equation: Any, variable: sp.Symbol) -> tuple[str, ...]:
+    """The parameters' factors of ``equation`` SymPy cannot show nonzero, as conditions
+    ("μ ≠ 0"): where one vanishes, every value of ``variable`` is a root, and solveset answers
+    only for generic parameters."""
+    expr = _as_expression(equation)
     try:
         numerator = sp.fraction(sp.factor(sp.together(expr)))[0]
     except SYMPY_FAILURES:
-        return ", for generic values of the parameters"
+        return ("generic values of the parameters",)
     factors = [f.base if isinstance(f, sp.Pow) else f for f in sp.Mul.make_args(numerator)]
-    vanishing = [f for f in factors if not f.has(variable) and f.is_zero is not False]
-    if not vanishing:
-        return ""
-    return ", for parameters where " + " and ".join(f"{show(f)} ≠ 0" for f in vanishing)
+    return tuple(f"{show(f)} ≠ 0" for f in factors
+                 if not f.has(variable) and f.is_zero is not False)
+
+
+def _unless(expr: sp.Basic, variable: sp.Symbol) -> str:
+    conditions = root_conditions(expr, variable)
+    return ", for parameters where " + " and ".join(conditions) if conditions else ""
 
 
 def _candidates(expr: sp.Basic, variable: sp.Symbol, found: Any) -> list:

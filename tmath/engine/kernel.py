@@ -398,14 +398,17 @@ def lemma_instance(claim_id: str, lhs: Any, relation: str, value: Any,
 def root(name: Any, equation: Any, variable: sp.Symbol) -> Judgement:
     """``name = r`` where ``name`` is defined as the one solution of ``equation = 0`` for
     ``variable`` in its domain: the equation must contain the variable, and uniqueness is
-    shown (:func:`tmath.engine.decide.unique_root`)."""
+    shown (:func:`tmath.engine.decide.unique_root`); for the parameters where a factor of
+    the equation free of the variable may vanish, every value is a root, so the judgement
+    holds only for the cases where none does (:func:`~tmath.engine.decide.root_conditions`)."""
     equation = term(equation)
     if not equation.has(variable):
         raise Rejected(f"the equation does not contain {variable}")
     found, how = decide.unique_root(equation, variable)
     if found is None:
         raise Rejected(how)
-    return _make(name, "=", found, "root", detail=how)
+    return _make(name, "=", found, "root", detail=how,
+                 cases=frozenset(decide.root_conditions(equation, variable)))
 
 
 def minimizer(name: Any, objective: Any, variable: sp.Symbol) -> Judgement:
@@ -502,14 +505,3 @@ def level(parts: Iterable[tuple[Any, str, Any]], theorems: Iterable[Theorem],
         return "proved-for-cases", rests, found
     return ("proved-assuming" if rests else "proved"), rests, ()
 
-
-def _unique_root_fallback(equation: Any, variable: sp.Symbol) -> tuple[Any, str]:  # TEMPORARY
-    domain = sp.Interval.open(0, sp.oo) if variable.is_positive else sp.S.Reals
-    found = sp.solveset(equation, variable, domain)
-    if isinstance(found, sp.FiniteSet) and len(found) == 1:
-        return next(iter(found)), "solveset"
-    return None, f"cannot show one root: {found}"
-
-
-if not hasattr(decide, "unique_root"):
-    decide.unique_root = _unique_root_fallback
