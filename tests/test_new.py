@@ -244,3 +244,21 @@ def test_claims_naming_a_file_or_an_id_too_long_is_a_usage_error(doc, tmp_path):
         assert result.exit_code == ExitCode.USAGE, (args, result.output)
         assert len(result.output.strip().splitlines()) == 1
     assert Path("afile").read_text() == "not a folder\n" and not Path("mine").exists()
+
+
+def test_a_file_that_appears_while_new_runs_is_never_overwritten(doc, tmp_path, monkeypatch):
+    from tmath.gate import skeleton
+
+    line = line_of("F_{spring}")
+    target = tmp_path / "mine" / f"springs_line_{line}.py"
+    original = skeleton.claim_source
+
+    def source_while_someone_writes(*args):
+        target.write_text("# written by hand meanwhile\n")
+        return original(*args)
+
+    monkeypatch.setattr(skeleton, "claim_source", source_while_someone_writes)
+    result = new("--from", f"{doc}:{line}", "--claims", "mine")
+    assert result.exit_code == ExitCode.USAGE and "appeared meanwhile" in result.output
+    assert target.read_text() == "# written by hand meanwhile\n"
+    assert [p.name for p in target.parent.iterdir()] == [target.name]  # no temporary file

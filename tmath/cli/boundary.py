@@ -20,6 +20,7 @@ from rich.markup import escape
 
 from tmath.cli.console import err
 from tmath.cli.outputs import ENVIRONMENT_ERRNOS, OutputError, describe
+from tmath.cli.replace import DocumentChanged
 from tmath.engine import interrupts
 from tmath.errors import TmathError, UsageError
 from tmath.exitcodes import ExitCode
@@ -53,6 +54,9 @@ def _run(command: Callable, args, kwargs) -> int:
     except OutputError as exc:
         _say(f"[bold red]error:[/] {escape(str(exc))}")
         return ExitCode.ENVIRONMENT
+    except DocumentChanged as exc:
+        _say(f"[bold red]error:[/] {escape(str(exc))}")
+        return ExitCode.CHANGED
     except TmathError as exc:
         _say(f"[bold red]error:[/] {escape(str(exc))}")
         return ExitCode.LOAD_ERROR

@@ -73,7 +73,8 @@ def new(
     except (FileExistsError, NotADirectoryError):
         raise UsageError(f"--claims {claims}: a part of that path is a file, not a folder; "
                          "name a folder") from None
-    write_text(target, claim_source(content, claim_id, f"{path.name}:{line}"), inputs=[path])
+    write_text(target, claim_source(content, claim_id, f"{path.name}:{line}"), inputs=[path],
+               exclusive=True)
     what = ", ".join(p for p in (
         "its display formula" if content.formula else "",
         f"{len(content.figures)} figure(s)" if content.figures else "") if p)
