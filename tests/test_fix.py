@@ -242,3 +242,30 @@ def test_a_read_only_file_system_is_the_environment_not_a_usage_error(dice, tmp_
     assert result.exit_code == ExitCode.ENVIRONMENT, result.output
     one_line_error(result, "the file system is read-only")
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85", "\x0c"])
+def test_the_diff_of_a_document_with_unicode_line_separators_applies(dice, tmp_path,
+                                                                     monkeypatch, separator):
+    import shutil
+    import subprocess
+
+    monkeypatch.chdir(tmp_path)
+    path, _ = planted(tmp_path)
+    text = path.read_text(encoding="utf-8")
+    # inside the paragraphs: before the wrong figure's sentence and between other sentences
+    text = text.replace("换成小数，", f"换成{separator}小数，").replace("。", f"。{separator}", 3)
+    path.write_text(text, encoding="utf-8", newline="")
+    result = runner.invoke(app, ["check", "dice.txt", "--claims", str(dice), "--fix", "-j", "1"])
+    assert result.exit_code == ExitCode.FAILED, result.output
+    diff = tmp_path / "fix.diff"
+    diff.write_text(result.stdout, encoding="utf-8", newline="")
+    for command in (["git", "apply", "--check", str(diff)],
+                    ["patch", "-p1", "--dry-run", "-i", str(diff)]):
+        if shutil.which(command[0]) is None:
+            continue
+        done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True)
+        assert done.returncode == 0, (command, done.stdout, done.stderr, result.stdout)
+    subprocess.run(["patch", "-p1", "-s", "-i", str(diff)], cwd=tmp_path, check=True)
+    fixed = path.read_bytes().decode("utf-8")
+    assert fixed == text.replace("3.6", "3.5").replace("1/38", "1/36")
