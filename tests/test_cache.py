@@ -354,3 +354,26 @@ def test_installed_versions_take_the_first_dist_info_on_the_path(tmp_path, monke
     monkeypatch.setattr(cache_module, "_metadata_version", lambda name: "?")
     assert cache_module.installed_versions(["numpy", "sympy", "scipy"]) == \
         {"numpy": "2.1.0", "sympy": "1.14.0", "scipy": "?"}
+
+
+def test_cache_clear_follows_a_symlinked_cache_folder_and_removes_only_its_entries(
+        fresh_cache, tmp_path):
+    big_disk = tmp_path / "big-disk" / "tmath-cache"
+    big_disk.mkdir(parents=True)
+    fresh_cache.parent.mkdir(parents=True)
+    fresh_cache.symlink_to(big_disk, target_is_directory=True)
+    cache = ResultCache()
+    for claim in ("a", "b", "c"):
+        cache.put(cache.key("plot", claim, [], 0), Plot("p"))
+    (big_disk / "notes.txt").write_text("someone else's file\n")
+    (big_disk / "results" / "README").write_text("not an entry\n")
+    assert len(list((big_disk / "results").glob("*.json"))) == 3
+
+    result = runner.invoke(app, ["cache", "clear"])
+    assert result.exit_code == 0, result.output
+    assert "removed 3 cached file(s)" in result.output
+    assert not list((big_disk / "results").glob("*.json"))
+    assert fresh_cache.is_symlink() and fresh_cache.resolve() == big_disk.resolve()
+    assert (big_disk / "notes.txt").read_text() == "someone else's file\n"
+    assert (big_disk / "results" / "README").exists()
+    assert cache.get(cache.key("plot", "a", [], 0)) is None

@@ -171,3 +171,94 @@ def test_the_default_folder_is_never_the_builtin_one(monkeypatch):
     monkeypatch.chdir(builtin_claims_dir().parent)
     result = new("--from", "docs/companion.md:23")
     assert result.exit_code == ExitCode.USAGE and "built-in claims folder" in result.output
+
+
+def skeleton_loads_as_not_written_yet(folder: Path, claim_id: str) -> None:
+    registry = load([folder], builtin=False)
+    assert not registry.errors, registry.errors
+    result = verify_one(registry.get(claim_id), DEFAULT_SEED)
+    assert result.verdict == "error" and "not written yet" in result.proof.reason
+
+
+@pytest.mark.parametrize("claim_id", ["none", "true", "false", "1abc", "sp", "claim",
+                                      "statement", "figure", "class", "not-written-yet"])
+def test_an_id_that_is_a_keyword_or_a_skeleton_name_gives_a_skeleton_that_loads(doc, tmp_path,
+                                                                                claim_id):
+    result = new("--from", f"{doc}:{line_of('F_{spring}')}", "--id", claim_id, "--claims", "mine")
+    assert result.exit_code == ExitCode.OK, result.output
+    skeleton_loads_as_not_written_yet(tmp_path / "mine", claim_id)
+
+
+def test_the_default_id_of_a_file_whose_name_starts_with_a_digit_loads(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("2024-notes.md").write_text(DOCUMENT, encoding="utf-8")
+    result = new("--from", f"2024-notes.md:{line_of('F_{spring}')}", "--claims", "mine")
+    assert result.exit_code == ExitCode.OK, result.output
+    skeleton_loads_as_not_written_yet(tmp_path / "mine", f"2024-notes-line-{line_of('F_{spring}')}")
+
+
+@pytest.mark.parametrize("formula", ["x = 1", "sp = claim + Figure", "None = True + False",
+                                     'x = \\text{"}', 'x = \\text{""}', "x = y\\", "a'' = 3"])
+def test_one_symbol_names_that_clash_and_quotes_at_the_end_give_a_skeleton_that_loads(
+        tmp_path, monkeypatch, formula):
+    monkeypatch.chdir(tmp_path)
+    Path("f.md").write_text(f"# F\n\n$${formula}$$\n", encoding="utf-8")
+    result = new("--from", "f.md:3", "--id", "formula", "--claims", "mine")
+    assert result.exit_code == ExitCode.OK, result.output
+    skeleton_loads_as_not_written_yet(tmp_path / "mine", "formula")
+    spec = load([tmp_path / "mine"], builtin=False).get("formula")
+    assert spec.formulas == (formula,)
+
+
+def test_a_file_name_that_is_python_is_never_executed(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    pwned = tmp_path / "pwned"
+    name = 'x"""+__import__("os").system("touch pwned")+"""y.md'
+    Path(name).write_text(DOCUMENT, encoding="utf-8")
+    result = new("--from", f"{name}:{line_of('F_{spring}')}", "--id", "hostile", "--claims",
+                 "mine")
+    assert result.exit_code == ExitCode.OK, result.output
+    skeleton_loads_as_not_written_yet(tmp_path / "mine", "hostile")
+    assert not pwned.exists()
+    assert name in load([tmp_path / "mine"], builtin=False).get("hostile").title
+
+
+@pytest.mark.parametrize("source, message", [
+    ("springs.md:²", "positive whole number"),
+    ("springs.md:" + "9" * 5000, "at most 9 digits"),
+])
+def test_a_line_number_that_is_not_ascii_digits_or_huge_is_a_usage_error(doc, source, message):
+    result = new("--from", source, "--claims", "mine")
+    assert result.exit_code == ExitCode.USAGE, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0] and len(lines[0]) < 300
+
+
+def test_claims_naming_a_file_or_an_id_too_long_is_a_usage_error(doc, tmp_path):
+    Path("afile").write_text("not a folder\n")
+    line = line_of("F_{spring}")
+    for args in (["--claims", "afile"], ["--claims", "afile/below"],
+                 ["--claims", "mine", "--id", "a" * 300], ["--claims", "mine", "--id",
+                                                          "-".join(["ab"] * 150)]):
+        result = new("--from", f"{doc}:{line}", *args)
+        assert result.exit_code == ExitCode.USAGE, (args, result.output)
+        assert len(result.output.strip().splitlines()) == 1
+    assert Path("afile").read_text() == "not a folder\n" and not Path("mine").exists()
+
+
+def test_a_file_that_appears_while_new_runs_is_never_overwritten(doc, tmp_path, monkeypatch):
+    from tmath.gate import skeleton
+
+    line = line_of("F_{spring}")
+    target = tmp_path / "mine" / f"springs_line_{line}.py"
+    original = skeleton.claim_source
+
+    def source_while_someone_writes(*args):
+        target.write_text("# written by hand meanwhile\n")
+        return original(*args)
+
+    monkeypatch.setattr(skeleton, "claim_source", source_while_someone_writes)
+    result = new("--from", f"{doc}:{line}", "--claims", "mine")
+    assert result.exit_code == ExitCode.USAGE and "appeared meanwhile" in result.output
+    assert target.read_text() == "# written by hand meanwhile\n"
+    assert [p.name for p in target.parent.iterdir()] == [target.name]  # no temporary file

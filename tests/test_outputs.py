@@ -234,3 +234,66 @@ def test_a_system_that_refuses_a_worker_is_exit_4_not_an_internal_error(monkeypa
     result = runner.invoke(app, ["verify", CLAIM, "--no-cache"])
     assert result.exit_code == ExitCode.ENVIRONMENT, result.output
     assert "fewer --jobs" in result.output and "internal error" not in result.output
+
+
+COMPANION = str(Path(__file__).resolve().parents[1] / "docs" / "companion.md")
+
+
+@pytest.mark.parametrize("format", ["table", "json", "junit", "github"])
+def test_check_ends_quietly_with_141_when_its_reader_goes_away_in_every_format(format):
+    shell = " ".join([sys.executable, "-m", "tmath", "check", COMPANION, "-f", format]) + \
+        " | true; echo ${PIPESTATUS[0]} >&2"
+    result = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, timeout=600)
+    assert result.stderr.strip().splitlines()[-1] == str(ExitCode.BROKEN_PIPE), result.stderr
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr
+    assert "Exception ignored" not in result.stderr
+
+
+@pytest.mark.parametrize("redirect", [">&-", "1</dev/null"])
+@pytest.mark.parametrize("command", [
+    ["verify", CLAIM], ["verify", CLAIM, "-f", "json"], ["check", COMPANION],
+    ["check", COMPANION, "-f", "json"], ["check", COMPANION, "-f", "junit"],
+    ["check", COMPANION, "-f", "github"],
+])
+def test_a_closed_stdout_is_one_line_and_exit_4_before_anything_runs(command, redirect):
+    shell = " ".join([sys.executable, "-m", "tmath", *command, "--no-cache", redirect])
+    result = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, timeout=120)
+    assert result.returncode == ExitCode.ENVIRONMENT, result.stderr
+    [line] = result.stderr.strip().splitlines()
+    assert line.startswith("error: stdout is closed") and "nothing was run" in line
+
+
+def interrupted_after_one(monkeypatch, module: str, name: str):
+    """The engine yields one result, then the user presses Ctrl-C."""
+    import importlib
+
+    engine = importlib.import_module(module)
+    real = getattr(engine, name)
+
+    def one_then_ctrl_c(*args, **kwargs):
+        for result in real(*args, **kwargs):
+            yield result
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(engine, name, one_then_ctrl_c)
+
+
+@pytest.mark.parametrize("command, module, name", [
+    ("verify", "tmath.engine.session", "verify"), ("audit", "tmath.engine.session", "audit"),
+])
+def test_json_of_an_interrupted_run_says_so_and_counts_what_did_not_run(
+        monkeypatch, claims_dir, command, module, name):
+    import json
+
+    folder = claims_dir({"a.py": die_claim("die-a"), "b.py": die_claim("die-b")})
+    whole = runner.invoke(app, [command, "--claims", str(folder), "--no-builtin", "-f", "json",
+                                "-j", "1"])
+    finished = json.loads(whole.stdout)
+    assert finished["interrupted"] is False and finished["not_run"] == 0
+    interrupted_after_one(monkeypatch, module, name)
+    result = runner.invoke(app, [command, "--claims", str(folder), "--no-builtin", "-f", "json",
+                                 "-j", "1"])
+    assert result.exit_code == ExitCode.INTERRUPTED, result.output
+    document = json.loads(result.stdout)
+    assert document["interrupted"] is True
+    assert len(document["claims"]) == 1 and document["not_run"] == 1

@@ -21,6 +21,10 @@ class ExitCode(enum.IntEnum):
     ENVIRONMENT = 4
     """The system refused: an output could not be written (read-only folder or file system,
     permission denied, disk full), or the machine ran out of memory."""
+    CHANGED = 5
+    """``check --fix --write``: a document changed (edited, replaced, moved, turned into a
+    symbolic link) between the check and the write, or another process held its lock; nothing
+    was written. Check it again."""
     INTERRUPTED = 130
     """The run was interrupted (Ctrl-C, SIGINT); the results so far were shown."""
     BROKEN_PIPE = 141

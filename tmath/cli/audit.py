@@ -53,6 +53,8 @@ def audit(
     if verbose:
         print_details(audits, registry)
     report_and_exit(format, output, interrupted, registry.errors, ok=all(a.strong for a in audits),
-                    as_json=lambda: dumps(audit_document(audits, run_seed, registry.errors)),
+                    as_json=lambda: dumps(audit_document(
+                        audits, run_seed, registry.errors, not_run=len(selected) - len(audits),
+                        interrupted=bool(interrupted))),
                     as_table=lambda: [audit_table(audits), audit_summary(audits, seconds)],
                     inputs=inputs)

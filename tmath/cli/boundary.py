@@ -3,8 +3,9 @@
 Every command runs inside :func:`boundary`: SIGINT and SIGTERM end it like Ctrl-C (exit 130
 and 143, the results so far shown); a user's mistake is one line and exit 2; what the system
 refuses (a full disk, a read-only folder, permission denied, no memory) is one line and exit
-4; a closed stdout (``tmath verify -f json | head -1``) ends quietly with 141, as a shell
-reports SIGPIPE. Only a bug in tmath is an "internal error" (exit 3).
+4; a reader that went away (``tmath verify -f json | head -1``) ends quietly with 141, as a
+shell reports SIGPIPE; a stdout closed from the start (``tmath verify >&-``) is refused before
+anything runs, one line and exit 4. Only a bug in tmath is an "internal error" (exit 3).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from rich.markup import escape
 
 from tmath.cli.console import err
 from tmath.cli.outputs import ENVIRONMENT_ERRNOS, OutputError, describe
+from tmath.cli.replace import DocumentChanged
 from tmath.engine import interrupts
 from tmath.errors import TmathError, UsageError
 from tmath.exitcodes import ExitCode
@@ -30,6 +32,9 @@ def boundary(command: Callable) -> Callable:
 
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
+        if not _stdout_usable():
+            _say(f"[bold red]error:[/] {STDOUT_CLOSED}")
+            raise typer.Exit(ExitCode.ENVIRONMENT)
         _tolerant_streams()
         with interrupts.handled():
             code = _run(command, args, kwargs)
@@ -53,6 +58,9 @@ def _run(command: Callable, args, kwargs) -> int:
     except OutputError as exc:
         _say(f"[bold red]error:[/] {escape(str(exc))}")
         return ExitCode.ENVIRONMENT
+    except DocumentChanged as exc:
+        _say(f"[bold red]error:[/] {escape(str(exc))}")
+        return ExitCode.CHANGED
     except TmathError as exc:
         _say(f"[bold red]error:[/] {escape(str(exc))}")
         return ExitCode.LOAD_ERROR
@@ -69,6 +77,10 @@ def _run(command: Callable, args, kwargs) -> int:
         if exc.errno == errno.EPIPE:
             _silence_stdout()
             return ExitCode.BROKEN_PIPE
+        if exc.errno == errno.EBADF and not _stdout_usable():
+            _silence_stdout()
+            _say(f"[bold red]error:[/] {STDOUT_CLOSED}")
+            return ExitCode.ENVIRONMENT
         if exc.errno not in ENVIRONMENT_ERRNOS:
             return _internal(exc)
         where = f"{exc.filename}: " if exc.filename else ""
@@ -79,6 +91,29 @@ def _run(command: Callable, args, kwargs) -> int:
     if code == ExitCode.INTERRUPTED and interrupts.exit_code() == ExitCode.TERMINATED:
         code = ExitCode.TERMINATED  # a command that only knew about Ctrl-C
     return code
+
+
+STDOUT_CLOSED = ("stdout is closed or cannot be written, and tmath prints its results there; "
+                 "nothing was run (redirect it to a file or to /dev/null instead of closing it)")
+
+
+def _stdout_usable() -> bool:
+    """Whether stdout is an open file descriptor we can write to (``tmath … >&-`` closes it:
+    Python then has no ``sys.stdout`` at all, and ``1</dev/null`` opens it read-only). Checked
+    before a command runs, so nothing is done whose result could not be shown."""
+    if sys.stdout is None:
+        return False
+    try:
+        fd = sys.stdout.fileno()
+    except (OSError, ValueError, AttributeError):
+        return True  # not a real file (a test runner's buffer): it can be written
+    try:
+        import fcntl
+
+        mode = fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE
+    except OSError:
+        return False  # EBADF: the descriptor is closed
+    return mode in (os.O_WRONLY, os.O_RDWR)
 
 
 def _tolerant_streams() -> None:
@@ -117,8 +152,11 @@ def _flushed(code: int) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return ExitCode.BROKEN_PIPE
-    except (OSError, ValueError):
-        pass
+    except (OSError, ValueError):  # what was printed did not all arrive: never exit 0
+        _silence_stdout()
+        _say("[bold red]error:[/] stdout could not be written, so the results were not all "
+             "printed")
+        return code if code not in (ExitCode.OK, ExitCode.FAILED) else ExitCode.ENVIRONMENT
     return code
 
 

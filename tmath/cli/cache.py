@@ -18,7 +18,7 @@ cache_app = typer.Typer(help="Manage the on-disk cache of results and claim meta
 @cache_app.command("clear")
 @boundary
 def cache_clear() -> None:
-    """Delete every cached result and the claim index."""
+    """Delete every cached result and the claim index (a symlinked cache folder is followed: only tmath's own entries are removed there, the link is kept)."""
     from tmath.engine.cache import cache_dir, clear
 
     removed, failed = clear()

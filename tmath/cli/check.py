@@ -15,7 +15,7 @@ import typer
 
 from tmath.cli.common import (check_output, collect, jobs_or_cores, load_catalog,
                               parse_max_memory, parse_seed, parse_timeout, print_details,
-                              write_bytes, write_text)
+                              write_text)
 from tmath.cli.console import err, out
 from tmath.cli.options import (DEFAULT_MAX_MEMORY_MB, ClaimsOption, JobsOption, MaxMemoryOption,
                                NoBuiltinOption, NoCacheOption, SeedOption, TimeoutOption,
@@ -94,7 +94,7 @@ def check(
 
     tmath check notes.md --fix                         a diff that corrects wrong figures
 
-    Exit codes: 0 every figure accurate, nothing changed, missing or unverified, no citation wrong, coverage ≥ --min-coverage · 1 otherwise · 2 usage error (missing file, folder, not UTF-8 text, over 5 MB, no claim set vouches for the document, a bad option) · 3 a claims module failed to load · 4 an output could not be written · 130/143 interrupted.
+    Exit codes: 0 every figure accurate, nothing changed, missing or unverified, no citation wrong, coverage ≥ --min-coverage · 1 otherwise · 2 usage error (missing file, folder, not UTF-8 text, over 5 MB, no claim set vouches for the document, a bad option) · 3 a claims module failed to load · 4 an output could not be written · 5 with --fix --write, a document changed after it was checked (nothing written) · 130/143 interrupted.
     """
     from tmath.gate.document import read_document
 
@@ -104,6 +104,7 @@ def check(
         err.print("note: --builtin is no longer needed (the built-in claims are used unless "
                   "--no-builtin)", highlight=False)
     documents = [read_document(p) for p in paths]
+    read_as = _identities(documents) if write else {}  # --write replaces only these files
     run_seed = parse_seed(seed)
     timeout, workers, memory = parse_timeout(timeout), jobs_or_cores(jobs), \
         parse_max_memory(max_memory)
@@ -144,7 +145,7 @@ def check(
 
     report = gate_report(documents)
     if fix:
-        documents, report = _fix(documents, report, write, output, inputs, gate_report)
+        documents, report = _fix(documents, report, write, output, inputs, gate_report, read_as)
         if not write:
             raise typer.Exit(ExitCode.LOAD_ERROR if catalog.errors else
                              ExitCode.OK if report.passed else ExitCode.FAILED)
@@ -188,8 +189,17 @@ def _unbound(documents, bindings, held) -> list[tuple[str, str]]:
     return unbound
 
 
-def _fix(documents, report, write: bool, output, inputs, gate_report):
-    """Print the diff of --fix (and with --write apply it and check again)."""
+def _identities(documents) -> dict:
+    """What each document's path and file were when it was read (see :mod:`tmath.cli.replace`)."""
+    from tmath.cli.replace import seen
+
+    return {d.path: seen(d.path) for d in documents}
+
+
+def _fix(documents, report, write: bool, output, inputs, gate_report, read_as=None):
+    """Print the diff of --fix (and with --write apply it and check again). A document is
+    replaced only if it is still the file and the text that was checked."""
+    from tmath.cli.replace import refuse_unwritable, replace_checked, still_as_checked
     from tmath.gate.document import read_document
     from tmath.gate.fix import apply, plan, unified_diff
 
@@ -216,11 +226,15 @@ def _fix(documents, report, write: bool, output, inputs, gate_report):
         if count:
             raise typer.Exit(ExitCode.FAILED)
         return documents, report
+    def encoded(document, text: str) -> bytes:
+        return text.encode("utf-8-sig" if document.bom else "utf-8")
+
     for document, _, _ in changed:  # refuse before writing anything
-        check_output(Path(document.path))
+        refuse_unwritable(document.path)
+        still_as_checked(document.path, encoded(document, document.raw), read_as[document.path])
     for document, fixed, count in changed:
-        encoding = "utf-8-sig" if document.bom else "utf-8"
-        write_bytes(Path(document.path), fixed.encode(encoding))
+        replace_checked(document.path, encoded(document, document.raw), read_as[document.path],
+                        encoded(document, fixed))
         err.print(f"fixed {count} figure(s) in {document.path}", highlight=False)
     documents = [read_document(d.path) for d in documents]
     return documents, gate_report(documents)

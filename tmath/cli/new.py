@@ -14,6 +14,9 @@ from tmath.errors import UsageError
 from tmath.exitcodes import ExitCode
 
 DEFAULT_FOLDER = Path("claims")
+MAX_ID = 120
+"""Characters of a claim id at most: its module's file name stays far below the 255 bytes
+file systems allow, with room for the temporary file written first."""
 
 
 def new(
@@ -56,13 +59,22 @@ def new(
     claim_id = claim_id or _default_id(path, line)
     if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", claim_id):
         raise UsageError(f"--id {claim_id!r} is not kebab-case (e.g. attention-formula)")
+    if len(claim_id) > MAX_ID:
+        raise UsageError(f"the claim id {claim_id[:20]}… has {len(claim_id)} characters; "
+                         f"a claim id has at most {MAX_ID} (pass a shorter --id)")
+    _check_folder(claims)
     _refuse_known_id(claim_id, claims)
     target = claims / f"{claim_id.replace('-', '_')}.py"
     if target.exists() or target.is_symlink():
         raise UsageError(f"{target} exists; tmath new never overwrites a file (choose another "
                          "--id or remove it)")
-    claims.mkdir(parents=True, exist_ok=True)
-    write_text(target, claim_source(content, claim_id, f"{path.name}:{line}"), inputs=[path])
+    try:
+        claims.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise UsageError(f"--claims {claims}: a part of that path is a file, not a folder; "
+                         "name a folder") from None
+    write_text(target, claim_source(content, claim_id, f"{path.name}:{line}"), inputs=[path],
+               exclusive=True)
     what = ", ".join(p for p in (
         "its display formula" if content.formula else "",
         f"{len(content.figures)} figure(s)" if content.figures else "") if p)
@@ -76,13 +88,22 @@ def _parse_source(source: str) -> tuple[Path, int]:
     document, sep, number = source.rpartition(":")
     if not sep or not document:
         raise UsageError(f"--from takes DOC:LINE, e.g. notes.md:42 (got {source!r})")
-    if not number.isdigit() or int(number) < 1:
-        raise UsageError(f"--from {source!r}: the line must be a positive whole number, as in "
-                         "notes.md:42")
+    # ASCII digits only: str.isdigit() accepts "²", which int() refuses
+    if not re.fullmatch(r"[0-9]{1,9}", number) or int(number) < 1:
+        shown = source if len(source) <= 60 else source[:57] + "…"
+        raise UsageError(f"--from {shown!r}: the line must be a positive whole number of at "
+                         "most 9 digits, as in notes.md:42")
     path = Path(document)
     if not path.exists():
         raise UsageError(f"document not found: {path}")
     return path, int(number)
+
+
+def _check_folder(folder: Path) -> None:
+    """The claims folder is a folder or does not exist yet (a file there is a usage error)."""
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"--claims {folder} is a file; name a folder (it is created if "
+                         "missing)")
 
 
 def _default_folder() -> Path:

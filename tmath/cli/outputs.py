@@ -6,7 +6,8 @@ disk included). Before anything is written, the target is checked (:func:`output
 
 * one of the command's inputs (a document, a claims file: same resolved path or same file),
   a folder, a device, a FIFO or a socket is refused (a usage error, exit 2);
-* an existing read-only file is refused, never silently replaced (exit 2);
+* an existing read-only file is refused, never silently replaced (exit 2); a file on a
+  read-only file system is the environment's doing (exit 4);
 * a symbolic link is written through: its target gets the new content, the link stays;
 * an existing file keeps its permissions.
 
@@ -53,18 +54,24 @@ def describe(exc: OSError) -> str:
     return ENVIRONMENT_ERRNOS.get(exc.errno or 0) or exc.strerror or str(exc)
 
 
-def write_text(path: Optional[Path], text: str, inputs: Iterable[os.PathLike | str] = ()) -> None:
-    """Write a report to ``path`` (if given) as UTF-8, atomically; never over an input."""
+def write_text(path: Optional[Path], text: str, inputs: Iterable[os.PathLike | str] = (),
+               exclusive: bool = False) -> None:
+    """Write a report to ``path`` (if given) as UTF-8, atomically; never over an input (with
+    ``exclusive``, never over anything: see :func:`write_bytes`)."""
     if path is not None:
-        write_bytes(path, text.encode("utf-8"), inputs=inputs)
+        write_bytes(path, text.encode("utf-8"), inputs=inputs, exclusive=exclusive)
 
 
-def write_bytes(path: Path, data: bytes, inputs: Iterable[os.PathLike | str] = ()) -> None:
+def write_bytes(path: Path, data: bytes, inputs: Iterable[os.PathLike | str] = (),
+                exclusive: bool = False) -> None:
     """A temporary file in the target's folder, then a rename: readers never see half a
-    file, and nothing is left behind when writing fails."""
+    file, and nothing is left behind when writing fails. With ``exclusive`` the temporary
+    file is linked to the name instead, which fails if anything appeared there meanwhile
+    (a UsageError): a new file never replaces one."""
     target, mode = output_target(path, inputs)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name[:40]}.", suffix=".tmp",
+                                   dir=target.parent)
     except OSError as exc:
         raise OutputError(f"cannot write {path}: {describe(exc)} "
                           f"(in the folder {target.parent})") from None
@@ -74,7 +81,10 @@ def write_bytes(path: Path, data: bytes, inputs: Iterable[os.PathLike | str] = (
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)
-        os.replace(tmp, target)
+        if exclusive:
+            _link_new(tmp, path)
+        else:
+            os.replace(tmp, target)
     except BaseException as exc:
         try:
             os.unlink(tmp)
@@ -83,6 +93,24 @@ def write_bytes(path: Path, data: bytes, inputs: Iterable[os.PathLike | str] = (
         if isinstance(exc, OSError):
             raise OutputError(f"cannot write {path}: {describe(exc)}") from None
         raise
+
+
+def _link_new(tmp: str, path: Path) -> None:
+    """``tmp`` under the name ``path`` only if nothing (not even a symlink) is there."""
+    try:
+        os.link(tmp, path)  # never follows or replaces what is at ``path``
+    except FileExistsError:
+        raise UsageError(f"cannot write {path}: a file of that name appeared meanwhile, and "
+                         "it is never overwritten") from None
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.EXDEV):
+            raise
+        if os.path.lexists(path):  # a file system without hard links: look, then rename
+            raise UsageError(f"cannot write {path}: a file of that name appeared meanwhile, "
+                             "and it is never overwritten") from None
+        os.replace(tmp, path)
+        return
+    os.unlink(tmp)
 
 
 def output_target(path: Path, inputs: Iterable[os.PathLike | str] = ()) -> tuple[Path, int]:
@@ -125,6 +153,8 @@ def output_target(path: Path, inputs: Iterable[os.PathLike | str] = ()) -> tuple
         if _same_file(target, info, source):
             raise UsageError(f"cannot write {path}: it is one of the inputs ({source}); "
                              "choose another output file")
+    if _read_only_file_system(target):
+        raise OutputError(f"cannot write {path}: {ENVIRONMENT_ERRNOS[errno.EROFS]}")
     if not info.st_mode & 0o222 or not os.access(target, os.W_OK):
         raise UsageError(f"cannot write {path}: the file is read-only, and tmath does not "
                          "replace a read-only file; make it writable or choose another path")
@@ -139,6 +169,15 @@ def _same_file(target: Path, info: os.stat_result, source: os.PathLike | str) ->
     except (OSError, ValueError):
         return False
     return (other.st_dev, other.st_ino) == (info.st_dev, info.st_ino)  # a hard link too
+
+
+def _read_only_file_system(path: Path) -> bool:
+    """Whether ``path`` is on a file system mounted read-only (the environment's doing, exit
+    4), as opposed to a file whose own mode is read-only (the user's choice, exit 2)."""
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):
+        return False
 
 
 def _umask() -> int:

@@ -58,8 +58,9 @@ def verify(
         print_details(results, registry)
     report_and_exit(format, output, interrupted, registry.errors,
                     ok=all(r.verdict in PASSING for r in results),
-                    as_json=lambda: dumps(verify_document(results, run_seed, seconds,
-                                                          registry.errors)),
+                    as_json=lambda: dumps(verify_document(
+                        results, run_seed, seconds, registry.errors,
+                        not_run=len(selected) - len(results), interrupted=bool(interrupted))),
                     as_table=lambda: [verify_table(results, tr, None if output else out.width),
                                       verify_summary(results, run_seed, seconds,
                                                      len(registry.errors))],

@@ -330,27 +330,57 @@ class ResultCache(Store):
             super().put(key, value, hint or result_type(key.kind))
 
 
+STORES = ("results", "index", "listing")
+"""The folders of :func:`cache_dir` that hold tmath's entries (see :class:`Store`)."""
+
+
 def clear() -> tuple[int, list[str]]:
-    """Delete every cached file; return how many were removed and what could not be."""
+    """Delete tmath's own cached files (the entries and temporary files of its stores);
+    return how many were removed and what could not be.
+
+    The cache folder (or a store folder) may be a symbolic link, to a larger disk say: the
+    link is followed and kept, and only tmath's entries are removed from its target, never
+    anything else that lives there."""
     folder = cache_dir()
-    if not folder.is_dir() or folder.is_symlink():
+    if not folder.is_dir():
         return 0, []
     removed, failed = 0, []
-    for root, dirs, files in os.walk(folder, topdown=False):
-        for name in files:
+    for name in STORES:
+        store = folder / name
+        try:
+            entries = list(os.scandir(store))
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        except OSError as exc:
+            failed.append(f"{store}: {exc.strerror}")
+            continue
+        for entry in entries:
+            if not _is_entry(entry):
+                continue
             try:
-                os.unlink(os.path.join(root, name))
+                os.unlink(entry.path)
                 removed += 1
             except OSError as exc:
-                failed.append(f"{os.path.join(root, name)}: {exc.strerror}")
-        for name in dirs:
-            try:
-                os.rmdir(os.path.join(root, name))
-            except OSError:
-                pass
+                failed.append(f"{entry.path}: {exc.strerror}")
+        if not store.is_symlink():
+            _remove_if_empty(store)
+    if not folder.is_symlink():
+        _remove_if_empty(folder)
+    return removed, failed
+
+
+def _is_entry(entry: os.DirEntry) -> bool:
+    """An entry (``<sha256>.json``) or a temporary file a :class:`Store` wrote."""
+    if entry.is_dir(follow_symlinks=False):
+        return False
+    stem, dot, suffix = entry.name.partition(".")
+    return entry.name.startswith(".tmp-") or (
+        dot == "." and suffix == "json" and len(stem) == 64 and
+        all(c in "0123456789abcdef" for c in stem))
+
+
+def _remove_if_empty(folder: Path) -> None:
     try:
         os.rmdir(folder)
-    except OSError as exc:
-        if not failed and folder.exists():
-            failed.append(f"{folder}: {exc.strerror}")
-    return removed, failed
+    except OSError:
+        pass

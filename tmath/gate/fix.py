@@ -169,10 +169,19 @@ def apply(document: Document, fixes: Sequence[Fix]) -> str:
 
 def unified_diff(document: Document, fixed: str) -> str:
     """The fix as a unified diff (``a/PATH`` → ``b/PATH``; an absolute path as it is)."""
-    before = (document.raw or document.text).splitlines(keepends=True)
-    after = fixed.splitlines(keepends=True)
+    before = _lines(document.raw or document.text)
+    after = _lines(fixed)
     path = document.path
     old, new = (path, path) if path.startswith("/") else (f"a/{path}", f"b/{path}")
     lines = difflib.unified_diff(before, after, old, new)
-    return "".join(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n"
+    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n"
                    for line in lines)
+
+
+def _lines(text: str) -> list[str]:
+    r"""The lines as ``patch`` and ``git apply`` count them: each ended by ``\n`` (kept, with a
+    ``\r`` before it). ``str.splitlines`` also splits at U+2028, U+2029, NEL (U+0085), form
+    feeds and lone ``\r`` inside paragraphs, and its diff would not apply."""
+    parts = text.split("\n")
+    lines = [part + "\n" for part in parts[:-1]]
+    return lines + [parts[-1]] if parts[-1] else lines

@@ -15,9 +15,11 @@ that evaluate what the document writes (``9^{9^{9}}`` would be computed). Docume
 
 from __future__ import annotations
 
+import ast
 import keyword
 import re
 from dataclasses import dataclass, field
+from typing import Collection, Sequence
 
 from tmath.gate.document import Document
 from tmath.gate.numbers import scan
@@ -119,13 +121,24 @@ def _split_products(names: list[str]) -> list[str]:
     return list(out)
 
 
+SKELETON_NAMES = frozenset({"sp", "Figure", "Foil", "Statement", "claim", "FORMULA",
+                            "not_written_yet", "NotImplementedError"})
+"""Names the skeleton itself defines or uses: a symbol or a class never takes one of them."""
+
+
 def claim_source(content: AtLine, claim_id: str, where: str) -> str:
-    """The Python source of the skeleton claim (``where`` names DOC:LINE for people)."""
-    symbols = symbol_names(content.formula) if content.formula else []
-    class_name = "".join(part.title() for part in claim_id.split("-"))
+    """The Python source of the skeleton claim (``where`` names DOC:LINE for people).
+
+    It is built as data: every text (``where``, the id, the formula, figures, anchors) enters
+    as a string literal checked by parsing it back, and every name is a valid identifier that
+    is not a keyword and shadows nothing the skeleton uses, so any document, file name or id
+    gives a module that compiles, loads and runs nothing of what it records."""
+    symbols = python_names(symbol_names(content.formula) if content.formula else [])
+    class_name = _class_name(claim_id, taken=set(symbols))
     lines = [
-        f'"""A claim for {where}, started by `tmath new`: write its statement, premises, foils,',
-        'prove() and check(). Until then it is an error, never a pass."""',
+        _literal(f"A claim for {where}, started by `tmath new`: write its statement, premises, "
+                 "foils,\nprove() and check(). Until then it is an error, never a pass.",
+                 docstring=True),
         "",
         "import sympy as sp",
         "",
@@ -133,20 +146,22 @@ def claim_source(content: AtLine, claim_id: str, where: str) -> str:
         "",
     ]
     if symbols:
+        names = [s.rstrip("_") or s for s in symbols]
+        declared = (f"{symbols[0]} = sp.Symbol({names[0]!r})" if len(symbols) == 1 else
+                    f"{', '.join(symbols)} = sp.symbols({' '.join(names)!r})")
         lines += ["# The formula's symbols (read by a tokenizer; nothing was evaluated).",
-                  f"{', '.join(symbols)}{',' if len(symbols) == 1 else ''} = "
-                  f"sp.symbols({' '.join(s.rstrip('_') for s in symbols)!r})", ""]
+                  declared, ""]
     if content.formula is not None:
         lines += [f"FORMULA = {_literal(content.formula)}", "", ""]
     lines += [
         "def not_written_yet(what):",
-        f'    raise NotImplementedError(f"{{what}} of claim {claim_id} not written yet")',
+        f"    raise NotImplementedError(what + {_literal(f' of claim {claim_id} not written yet')})",
         "",
         "",
         "@claim(",
-        f"    id={claim_id!r},",
-        f"    title={('TODO: what ' + where + ' states')!r},",
-        f"    section={content.section!r},",
+        f"    id={_literal(claim_id)},",
+        f"    title={_literal('TODO: what ' + where + ' states')},",
+        f"    section={_literal(content.section)},",
         '    statement=Statement("TODO: the statement, in your own words", None),',
         "    premises=(),",
         '    foils=(Foil("TODO: the nearest false statement", None),),',
@@ -156,14 +171,14 @@ def claim_source(content: AtLine, claim_id: str, where: str) -> str:
     if content.figures:
         lines.append("    figures=(")
         for printed, near, after in content.figures:
-            lines.append(f"        Figure({('TODO: what ' + printed + ' is')!r}, {printed!r}, "
-                         f"lambda: not_written_yet('the figure'),")
-            lines.append(f"               near={near!r}, after={after!r}),")
+            lines.append(f"        Figure({_literal('TODO: what ' + printed + ' is')}, "
+                         f"{_literal(printed)}, lambda: not_written_yet('the figure'),")
+            lines.append(f"               near={_literal(near)}, after={_literal(after)}),")
         lines.append("    ),")
     lines += [
         ")",
         f"class {class_name}:",
-        f'    """TODO: why the statement holds, in a few words."""',
+        '    """TODO: why the statement holds, in a few words."""',
         "",
         "    def prove(self, value, proof):",
         '        not_written_yet("prove()")',
@@ -175,10 +190,58 @@ def claim_source(content: AtLine, claim_id: str, where: str) -> str:
     return "\n".join(lines)
 
 
-def _literal(text: str) -> str:
-    """A Python string literal for LaTeX, raw when it can be."""
-    if '"""' not in text and not text.endswith("\\") and "\r" not in text:
-        return f'r"""{text}"""' if "\n" in text else (
-            f'r"{text}"' if '"' not in text else f"r'{text}'" if "'" not in text
-            else repr(text))
+def is_free_name(name: str, taken: Collection[str] = ()) -> bool:
+    """Whether ``name`` can be a variable of the skeleton: an identifier, not a keyword (so
+    not ``None``/``True``/``False``), not one of :data:`SKELETON_NAMES` nor of ``taken``."""
+    return name.isidentifier() and not keyword.iskeyword(name) \
+        and name not in SKELETON_NAMES and name not in taken
+
+
+def python_names(names: Sequence[str]) -> list[str]:
+    """``names`` made free (:func:`is_free_name`) and distinct: ``_`` appended until they are
+    (``sp`` → ``sp_``, ``None`` → ``None_``)."""
+    free: list[str] = []
+    for name in names:
+        while not is_free_name(name, free):
+            name += "_"
+        free.append(name)
+    return free
+
+
+def _class_name(claim_id: str, taken: Collection[str]) -> str:
+    """``attention-formula`` → ``AttentionFormula``; prefixed with ``Claim`` when that is not a
+    free name (``none`` → ``ClaimNone``, ``1abc`` → ``Claim1abc``)."""
+    name = "".join(part[:1].upper() + part[1:] for part in re.split(r"[^A-Za-z0-9]+", claim_id))
+    if not is_free_name(name, taken):
+        name = "Claim" + name
+    while not is_free_name(name, taken):
+        name += "_"
+    return name
+
+
+def _literal(text: str, docstring: bool = False) -> str:
+    """A Python string literal whose value is exactly ``text``: raw (triple-quoted over several
+    lines, or for a docstring) when that reads back the same, otherwise ``repr``."""
+    for candidate in _readable_forms(text, docstring):
+        if _reads_back(candidate, text):
+            return candidate
     return repr(text)
+
+
+def _readable_forms(text: str, docstring: bool) -> list[str]:
+    if any(c not in "\n\t" and not c.isprintable() for c in text):
+        return []  # control characters, line separators, surrogates: escaped by repr
+    if docstring or "\n" in text:
+        plain = [] if "\\" in text else [f'"""{text}"""']  # escapes would be read as such
+        return plain + [f'r"""{text}"""', f"r'''{text}'''"]
+    return [f'r"{text}"', f"r'{text}'"]
+
+
+def _reads_back(candidate: str, text: str) -> bool:
+    """Whether ``candidate`` parses as one string whose value is ``text`` (quotes that end the
+    literal early or join two literals always lose characters, so they fail here)."""
+    try:
+        tree = ast.parse(candidate, mode="eval")
+    except (SyntaxError, ValueError):
+        return False
+    return isinstance(tree.body, ast.Constant) and tree.body.value == text

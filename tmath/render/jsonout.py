@@ -71,7 +71,10 @@ def load_errors(errors: Sequence[LoadError]) -> list[dict[str, Any]]:
 
 
 def verify_document(results: Sequence[ClaimResult], seed: int, seconds: float,
-                    errors: Sequence[LoadError]) -> dict[str, Any]:
+                    errors: Sequence[LoadError], not_run: int = 0,
+                    interrupted: bool = False) -> dict[str, Any]:
+    """The report of ``verify -f json``; an interrupted run (Ctrl-C, SIGTERM) says so and
+    counts the selected claims that did not run (``not_run``)."""
     verdicts = [r.verdict for r in results]
     statistical = sum(1 for r in results if r.empirical.alpha > 0)
     return {
@@ -79,6 +82,8 @@ def verify_document(results: Sequence[ClaimResult], seed: int, seconds: float,
         "seed": seed,
         "alpha_per_claim": ALPHA_PER_CLAIM,
         "suite_false_alarm_bound": ALPHA_PER_CLAIM * statistical,
+        "interrupted": interrupted,
+        "not_run": not_run,
         "claims": [{**r.to_dict(), **kind_fields(r.info)} for r in results],
         "load_errors": load_errors(errors),
         "summary": {
@@ -97,11 +102,14 @@ def verify_document(results: Sequence[ClaimResult], seed: int, seconds: float,
     }
 
 
-def audit_document(audits: Sequence[AuditResult], seed: int,
-                   errors: Sequence[LoadError]) -> dict[str, Any]:
+def audit_document(audits: Sequence[AuditResult], seed: int, errors: Sequence[LoadError],
+                   not_run: int = 0, interrupted: bool = False) -> dict[str, Any]:
+    """The report of ``audit -f json`` (interrupted and not_run as in :func:`verify_document`)."""
     return {
         "tmath": __version__,
         "seed": seed,
+        "interrupted": interrupted,
+        "not_run": not_run,
         "claims": [a.to_dict() for a in audits],
         "load_errors": load_errors(errors),
         "summary": {"claims": len(audits), "foils": sum(len(a.foils) for a in audits),
