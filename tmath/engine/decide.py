@@ -15,7 +15,7 @@ substituting it back. This module imports no other part of the engine but the nu
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Iterator
 
 import mpmath
 import sympy as sp
@@ -133,19 +133,30 @@ def sign_holds(a: Any, b: Any, relation: str) -> tuple[bool, str]:
     return False, f"SymPy cannot show {show(difference)} {'>' if strict else '≥'} 0"
 
 
-def _counterexample(difference: sp.Basic, strict: bool) -> str | None:
-    """A random point (the numeric guard's points, poles' neighbourhoods included) where the
-    difference is negative (zero, under ``strict``) or not real."""
+def _sampled(difference: sp.Basic) -> Iterator[tuple[dict, Any]]:
+    """The numeric guard's points (poles' neighbourhoods included) where ``difference`` has a
+    value, with that value (or "not real")."""
     for k, point in enumerate(numeric.points([difference], seed=5)):
         value = _value(difference, point, road=k < numeric.SYMPY_TRIES)
-        if value is None:
-            continue
+        if value is not None:
+            yield point, value
+
+
+def _counterexample(difference: sp.Basic, strict: bool) -> str | None:
+    """A random point where the difference is negative (zero, under ``strict``) or not real."""
+    for point, value in _sampled(difference):
         at = ", ".join(f"{s}={v}" for s, v in point.items()) or "every point"
         if value == "not real":
             return f"not real at {at}: {show(difference)}"
         if value < 0 or (strict and value == 0):
             return f"false at {at} ({show(difference)} = {float(value):.4g})"
     return None
+
+
+def sign_points(a: Any, b: Any) -> int:
+    """At how many of the guard's points ``a − b`` could be evaluated (what an inequality step
+    was also checked at)."""
+    return sum(1 for _ in _sampled(sp.sympify(a) - sp.sympify(b)))
 
 
 def _value(expr: sp.Basic, point: dict, road: bool) -> Any:

@@ -162,16 +162,7 @@ def rewrite(a: Any, b: Any, relation: str = "=", method: str = "simplify",
         ok, detail = False, f"SymPy could not decide the sign ({type(exc).__name__})"
     if not ok:
         raise Rejected(detail)
-    return _make(a, relation, b, "rewrite", detail="SymPy sign", points=_relation_points(a, b))
-
-
-def _relation_points(a: sp.Basic, b: sp.Basic) -> int:
-    """How many random points the sign decision's counterexample search could evaluate."""
-    count = 0
-    for point in numeric.points([a - b], seed=5):
-        value = numeric._concrete(a - b, point, numeric._Opaque(numeric.random.Random(2)))
-        count += value is not None
-    return count
+    return _make(a, relation, b, "rewrite", detail="SymPy sign", points=decide.sign_points(a, b))
 
 
 def evaluation(expr: Any, method: str = "simplify", seed: int = 0) -> Judgement:
@@ -185,8 +176,7 @@ def evaluation(expr: Any, method: str = "simplify", seed: int = 0) -> Judgement:
         if isinstance(expr, sp.Limit):
             body, variable, point, direction = expr.args
             result, how = limits.limit(body, variable, point, str(direction))
-            problem = limits.cross_check(body, variable, point, str(direction), result)
-            points = numeric.disagreement(result, result, seed=seed)[1] if not problem else 0
+            problem, points = limits.cross_check(body, variable, point, str(direction), result)
         else:
             result, how = SIMPLIFIERS[method](expr.doit()), f"SymPy doit + {method}"
             problem, points = numeric.disagreement(expr, result, seed=seed)

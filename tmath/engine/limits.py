@@ -101,18 +101,19 @@ def _finite(value: sp.Basic, what: str) -> sp.Basic:
 
 
 def cross_check(expr: Any, variable: sp.Symbol, point: Any, direction: str, result: Any,
-                tries: int = 3) -> str | None:
+                tries: int = 3) -> tuple[str | None, int]:
     """SymPy's limit has returned wrong values for expressions with several symbolic
     parameters, so each limit is evaluated with 50 digits close to the point (10⁻¹² away, or at
     ±10¹² for ±∞) at random parameter values; it must agree with the limit to 10⁻³. Points
-    where the expression cannot be evaluated are skipped."""
+    where the expression cannot be evaluated are skipped. Returns the disagreement (or None)
+    and the number of points evaluated."""
     if point in (sp.oo, -sp.oo):
         near = sp.Integer(10) ** 12 * (1 if point == sp.oo else -1)
     else:
         step = sp.Rational(1, 10**12)
         near = sp.sympify(point) + (step if direction != "-" else -step)
     expr, result = sp.sympify(expr), sp.sympify(result)
-    others = [e for e in (expr, result)]
+    others, checked = [e for e in (expr, result)], 0
     for k, values in enumerate(numeric.points(others, seed=1, tries=tries)):
         values.pop(variable, None)
         opaque = numeric._Opaque(random.Random(k + 11))
@@ -125,8 +126,9 @@ def cross_check(expr: Any, variable: sp.Symbol, point: Any, direction: str, resu
             want = complex(sp.N(opaque.replace(limit_value), 50))
         except (TypeError, ValueError, ZeroDivisionError, OverflowError):
             continue
+        checked += 1
         if abs(got - want) > 1e-3 * max(1.0, abs(want)):
             at = ", ".join(f"{s}={v}" for s, v in values.items()) or "every parameter"
             return (f"the limit {sp.sstr(result)} disagrees with the value {got.real:.4g} near "
-                    f"the point (at {at})")
-    return None
+                    f"the point (at {at})"), checked
+    return None, checked
