@@ -174,3 +174,32 @@ def test_workers_side_by_side_share_the_cores_with_their_blas_threads(monkeypatc
     monkeypatch.setenv("OPENBLAS_NUM_THREADS", "3")
     [outcome, _] = run_isolated([_blas_threads, _blas_threads], jobs=2)
     assert outcome.value[0] == "3"
+
+
+def test_one_by_one_runs_named_tasks_in_one_worker_and_replaces_a_broken_one():
+    """The pytest plugin's front end: the caller names each task as it goes; a crash, a hang
+    or an exception costs only that task, and the worker is kept while tasks leave it fit."""
+    from tmath.engine.parallel import OneByOne
+
+    def boom():
+        raise RuntimeError("no")
+
+    tasks = [_pid, lambda: os._exit(0), lambda: time.sleep(300), boom]
+    pool = OneByOne(tasks, timeout=1)
+    try:
+        first, again = pool.run(0), pool.run(0)
+        assert first.kind == again.kind == "ok" and first.value == again.value != os.getpid()
+        crash = pool.run(1)
+        assert crash.kind == "crash" and "exit code 0" in crash.message
+        assert pool.run(2).kind == "timeout"
+        error = pool.run(3)
+        assert error.kind == "error" and "RuntimeError: no" in error.message
+        after = pool.run(0)
+        assert after.kind == "ok" and after.value != first.value
+        pid = after.value
+    finally:
+        pool.close()
+    deadline = time.monotonic() + 5
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(pid)  # closing ends the worker
