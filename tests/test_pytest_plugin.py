@@ -243,3 +243,21 @@ def test_an_unreadable_module_is_a_collection_error_naming_it(pytester: pytest.P
     text = "\n".join(result.outlines)
     assert "ERROR collecting dice_claims/secret.py" in text and "cannot read" in text
     assert "die-mean" in text
+
+
+def test_a_claim_without_a_check_has_no_check_item(pytester: pytest.Pytester):
+    """A heuristic (or cited) claim with no check passes the CLI ("heuristic", "cited"), so no
+    item may fail for the check it does not have; a theorem's checks are still items."""
+    folder = _folder(pytester)
+    (folder / "guess.py").write_text(textwrap.dedent('''
+        from tmath import prose
+
+        prose(id="die-guess", kind="heuristic", section="1.2",
+              title="Dice feel fair", statement="Most dice people own are close to fair.",
+              summary="Nothing derives it.", reason="it is about manufacturing, not mathematics")
+    '''), encoding="utf-8")
+    result = pytester.runpytest_subprocess("--tmath-claims", str(folder), "-v",
+                                           "-p", "no:cacheprovider")
+    text = "\n".join(result.outlines)
+    assert result.ret == pytest.ExitCode.OK, text
+    assert "die-guess::check" not in text and "die-mean::check PASSED" in text
