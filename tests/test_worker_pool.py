@@ -185,7 +185,7 @@ def test_one_by_one_runs_named_tasks_in_one_worker_and_replaces_a_broken_one():
         raise RuntimeError("no")
 
     tasks = [_pid, lambda: os._exit(0), lambda: time.sleep(300), boom]
-    pool = OneByOne(tasks, timeout=1)
+    pool = OneByOne(tasks, timeout=2)  # a fresh worker starts in milliseconds
     try:
         first, again = pool.run(0), pool.run(0)
         assert first.kind == again.kind == "ok" and first.value == again.value != os.getpid()
