@@ -4,6 +4,7 @@ something running costs only its own result, and no task sees what the one befor
 from __future__ import annotations
 
 import faulthandler
+import multiprocessing
 import os
 import random
 import signal
@@ -110,13 +111,40 @@ def look_at_filters():
 
 def test_tasks_of_a_group_stay_with_the_worker_that_has_it():
     """Claims of one module go to the worker that imported it: with two groups of four and
-    two workers, each group runs in one process (and the outcomes keep their order)."""
+    two workers, each group runs in one process (and the outcomes keep their order). The
+    workers go in step (task k of each group waits for the other's at a barrier): a worker
+    that ran ahead would rightly take the other group's last task instead of idling."""
+    step = multiprocessing.get_context("fork").Barrier(2)
     groups = ["a.py"] * 4 + ["b.py"] * 4
-    tasks = [lambda i=i: (i, os.getpid(), time.sleep(0.05)) for i in range(8)]
-    outcomes = list(run_isolated(tasks, jobs=2, groups=groups))
+    tasks = [lambda i=i: (i, os.getpid(), step.wait(timeout=20)) for i in range(8)]
+    outcomes = list(run_isolated(tasks, jobs=2, timeout=60, groups=groups))
+    assert [o.kind for o in outcomes] == ["ok"] * 8
     assert [o.value[0] for o in outcomes] == list(range(8))
     pids = [o.value[1] for o in outcomes]
     assert len(set(pids[:4])) == 1 and len(set(pids[4:])) == 1 and pids[0] != pids[4]
+
+
+def test_a_worker_that_runs_out_of_its_groups_takes_another_groups_task():
+    """Affinity never idles a core: a worker done with its own group takes the next task of a
+    group another worker holds (the fast worker here runs b's last tasks)."""
+    groups = ["a.py"] * 2 + ["b.py"] * 4
+    tasks = [lambda i=i: (i, os.getpid()) for i in range(2)] + \
+        [lambda i=i: (i, os.getpid(), time.sleep(0.5)) for i in range(2, 6)]
+    pids = [o.value[1] for o in run_isolated(tasks, jobs=2, groups=groups)]
+    assert pids[0] == pids[1] and pids[2] != pids[0] and pids[0] in pids[3:]
+
+
+def test_pending_tasks_go_first_to_the_worker_holding_their_group():
+    from tmath.engine.parallel import _Pending
+
+    pending = _Pending(6, ["a", "a", "b", "b", "c", "c"])
+    assert pending.take(set()) == 0  # the first untouched group
+    assert pending.take(set()) == 2  # another worker: a group no worker has touched
+    assert pending.take({"b"}) == 3  # its own group first
+    assert pending.take({"a"}) == 1
+    assert pending.take({"a"}) == 4  # its group is done: an untouched one
+    assert pending.take({"b"}) == 5  # nothing else left: any task
+    assert not pending
 
 
 def _blas_threads() -> tuple[str | None, list[int]]:
@@ -146,3 +174,32 @@ def test_workers_side_by_side_share_the_cores_with_their_blas_threads(monkeypatc
     monkeypatch.setenv("OPENBLAS_NUM_THREADS", "3")
     [outcome, _] = run_isolated([_blas_threads, _blas_threads], jobs=2)
     assert outcome.value[0] == "3"
+
+
+def test_one_by_one_runs_named_tasks_in_one_worker_and_replaces_a_broken_one():
+    """The pytest plugin's front end: the caller names each task as it goes; a crash, a hang
+    or an exception costs only that task, and the worker is kept while tasks leave it fit."""
+    from tmath.engine.parallel import OneByOne
+
+    def boom():
+        raise RuntimeError("no")
+
+    tasks = [_pid, lambda: os._exit(0), lambda: time.sleep(300), boom]
+    pool = OneByOne(tasks, timeout=2)  # a fresh worker starts in milliseconds
+    try:
+        first, again = pool.run(0), pool.run(0)
+        assert first.kind == again.kind == "ok" and first.value == again.value != os.getpid()
+        crash = pool.run(1)
+        assert crash.kind == "crash" and "exit code 0" in crash.message
+        assert pool.run(2).kind == "timeout"
+        error = pool.run(3)
+        assert error.kind == "error" and "RuntimeError: no" in error.message
+        after = pool.run(0)
+        assert after.kind == "ok" and after.value != first.value
+        pid = after.value
+    finally:
+        pool.close()
+    deadline = time.monotonic() + 5
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(pid)  # closing ends the worker

@@ -299,10 +299,7 @@ def run_isolated(tasks: Sequence[Callable[[], Any]], jobs: int = 1,
                 if worker.conn in ready:
                     finished[index], retire = worker.receive()
                 elif timeout is not None and now - worker.started > timeout:
-                    worker.stop()
-                    finished[index] = Outcome("timeout", message=f"timed out after {timeout:g} s",
-                                              seconds=now - worker.started)
-                    retire = True
+                    finished[index], retire = _timed_out(worker, timeout, now), True
                 else:
                     continue
                 busy.remove(worker)
@@ -316,6 +313,59 @@ def run_isolated(tasks: Sequence[Callable[[], Any]], jobs: int = 1,
     finally:
         for worker in busy + idle:
             worker.stop()
+
+
+class OneByOne:
+    """One worker at a time running the task the caller names, for a caller that learns what
+    to run as it goes (the pytest plugin runs one item after another). Timeouts, crashes,
+    leftovers and the memory limit are handled as in :func:`run_isolated`: a worker is forked
+    at the first task and replaced whenever its task did not leave it fit. ``jobs`` is how
+    many such callers run side by side (their workers share the cores' BLAS threads)."""
+
+    def __init__(self, tasks: Sequence[Callable[[], Any]], timeout: float | None = None,
+                 max_memory: int | None = None, jobs: int = 1) -> None:
+        self.tasks, self.timeout, self.max_memory, self.jobs = tasks, timeout, max_memory, jobs
+        self._worker: _Worker | None = None
+
+    def run(self, index: int) -> Outcome:
+        """Run ``tasks[index]`` in the worker and return its outcome."""
+        worker = self._fit_worker(index)
+        try:
+            if wait([worker.conn], timeout=self.timeout):
+                outcome, retire = worker.receive()
+            else:
+                outcome, retire = _timed_out(worker, self.timeout, time.monotonic()), True
+        except BaseException:  # Ctrl-C or SIGTERM in the caller: no worker outlives it
+            self.close()
+            raise
+        if retire:
+            self.close()
+        return outcome
+
+    def _fit_worker(self, index: int) -> _Worker:
+        if self._worker is not None:
+            try:
+                self._worker.start(index)
+                return self._worker
+            except OSError:  # it died while idle (killed from outside)
+                self.close()
+        context = multiprocessing.get_context("fork")
+        self._worker = _Worker(context, self.tasks, self.max_memory, self.jobs)
+        self._worker.start(index)
+        return self._worker
+
+    def close(self) -> None:
+        """Kill the worker's process group, if there is a worker."""
+        if self._worker is not None:
+            self._worker.stop()
+            self._worker = None
+
+
+def _timed_out(worker: _Worker, timeout: float, now: float) -> Outcome:
+    """Stop a worker whose task ran past ``timeout``; the task's outcome."""
+    worker.stop()
+    return Outcome("timeout", message=f"timed out after {timeout:g} s",
+                   seconds=now - worker.started)
 
 
 def _start(pending: _Pending, idle: list[_Worker], context,
