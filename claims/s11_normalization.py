@@ -18,6 +18,7 @@ ZHANG = ZHANG_SENNRICH2019
 k, j, d = sp.symbols("k j d", positive=True, integer=True)
 (mu, shift), xv = sp.symbols("mu b", real=True), sp.IndexedBase("x")
 v, eps, scale, eps_eff, q = sp.symbols("v epsilon a ε' q", positive=True)
+delta, xi = sp.symbols("delta xi", real=True, nonzero=True)
 SUM_X, SUM_DEV2 = sp.Sum(xv[k], (k, 1, d)), sp.Sum((xv[k] - mu) ** 2, (k, 1, d))
 MEAN = Premise("μ = (1/d)·Σ x_k", [(SUM_X, d * mu), (sp.Sum(xv[j], (j, 1, d)), d * mu)])
 VAR = Premise("Var(x) = (1/d)·Σ (x_k − μ)² = v", {SUM_DEV2: d * v})
@@ -91,6 +92,8 @@ S_AX = sp.Sum(scale * xv[j] + shift, (j, 1, d))
 M_AX = S_AX / d   # mean(a·x + b)
 V_AX = sp.Sum((scale * xv[k] + shift - M_AX) ** 2, (k, 1, d)) / d
 LN_DEF = "LN_ε(x)_k = (x_k − μ)/√(Var(x) + ε), γ = 1, β = 0"
+OFF_MEAN = Premise("k is an entry off the mean: x_k = μ + δ with δ ≠ 0 (one exists, as "
+                   "Var(x) > 0)", {xv[k]: mu + delta})
 AFFINE = {d: Integers(1, 512), eps: Reals(1e-8, 1e-2, log=True), scale: Reals(1e-3, 40.0, log=True),
           shift: Reals(-3.0, 3.0)}
 
@@ -102,7 +105,7 @@ AFFINE = {d: Integers(1, 512), eps: Reals(1e-8, 1e-2, log=True), scale: Reals(1e
     statement=Statement("LN_ε(a·x + b·1) = LN_{ε'}(x) with ε' = ε/a² for a > 0: exactly "
                         "invariant when ε = 0, otherwise the output changes only through "
                         "ε → ε/a²", eps / scale**2, lhs=eps_eff),
-    premises=(LN_DEF, "a > 0, b real", MEAN, VAR),
+    premises=(LN_DEF, "a > 0, b real", MEAN, VAR, OFF_MEAN),
     foils=(Foil("exact invariance for every ε > 0", eps), Foil("ε becomes ε/a", eps / scale)),
     sources=(BA,),
     tags=("layernorm", "invariance"),
@@ -120,7 +123,13 @@ class LayerNormAffineInvariance:
                .substitute({SUM_DEV2: d * v}, premise=VAR))
         gap = (proof.chain((scale * xv[k] + shift - M_AX) / sp.sqrt(V_AX + eps)
                            - (xv[k] - mu) / sp.sqrt(v + eps_eff), "LN_ε(a·x + b)_k − LN_ε'(x)_k")
-               .substitute(from_chain=var).substitute(from_chain=mean))
+               .substitute(from_chain=var).substitute(from_chain=mean)
+               .substitute({xv[k]: mu + delta}, premise=OFF_MEAN)
+               .equals(delta * (scale * sp.sqrt(v + eps_eff) - sp.sqrt(scale**2 * v + eps))
+                       / (sp.sqrt(v + eps_eff) * sp.sqrt(scale**2 * v + eps)),
+                       "over a common denominator, δ factored out"))
+        # δ ≠ 0: the gap vanishes exactly where the bracket does (at an entry on the mean,
+        # every ε' would do)
         proof.conclude(value, proof.root(gap, eps_eff, eps_eff, "effective ε"))
 
     def check(self, value, experiment):
@@ -186,6 +195,8 @@ class RmsNormVsLayerNorm:
 
 MSQ_AX = sp.Sum((scale * xv[k]) ** 2, (k, 1, d)) / d
 MEAN_SQUARE = Premise("q = (1/d)Σ x_k², the mean square of x", {SUM_SQ: d * q})
+NONZERO = Premise("k is a nonzero entry: x_k = ξ with ξ ≠ 0 (one exists, as q > 0)",
+                  {xv[k]: xi})
 
 
 @claim(
@@ -195,7 +206,8 @@ MEAN_SQUARE = Premise("q = (1/d)Σ x_k², the mean square of x", {SUM_SQ: d * q}
     statement=Statement("RMSNorm_ε(a·x) = RMSNorm_{ε'}(x) with ε' = ε/a² for a > 0 (with no "
                         "centring, a shift b·1 is not removed: claim rmsnorm-vs-layernorm)",
                         eps / scale**2, lhs=eps_eff),
-    premises=("RMSNorm_ε(x)_k = x_k/√((1/d)Σx_j² + ε), γ = 1", "a > 0", MEAN_SQUARE),
+    premises=("RMSNorm_ε(x)_k = x_k/√((1/d)Σx_j² + ε), γ = 1", "a > 0", MEAN_SQUARE,
+              NONZERO),
     foils=(Foil("exact invariance for every ε > 0", eps), Foil("ε becomes ε/a", eps / scale)),
     sources=(ZHANG,),
     tags=("rmsnorm", "invariance"),
@@ -209,7 +221,13 @@ class RmsNormScaleInvariance:
                .equals(scale**2 * SUM_SQ / d, "a² out of the sum")
                .substitute({SUM_SQ: d * q}, premise=MEAN_SQUARE))
         gap = (proof.chain(scale * xv[k] / sp.sqrt(MSQ_AX + eps) - xv[k] / sp.sqrt(q + eps_eff),
-                           "RMSNorm_ε(a·x)_k − RMSNorm_ε'(x)_k").substitute(from_chain=msq))
+                           "RMSNorm_ε(a·x)_k − RMSNorm_ε'(x)_k").substitute(from_chain=msq)
+               .substitute({xv[k]: xi}, premise=NONZERO)
+               .equals(xi * (scale * sp.sqrt(q + eps_eff) - sp.sqrt(scale**2 * q + eps))
+                       / (sp.sqrt(q + eps_eff) * sp.sqrt(scale**2 * q + eps)),
+                       "over a common denominator, ξ factored out"))
+        # ξ ≠ 0: the gap vanishes exactly where the bracket does (at a zero entry, every ε'
+        # would do)
         proof.conclude(value, proof.root(gap, eps_eff, eps_eff, "effective ε"))
 
     def check(self, value, experiment):

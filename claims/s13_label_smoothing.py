@@ -242,6 +242,9 @@ class SoftmaxSaturatesOnlyInLimit:
 
 G_STAR, logit = sp.Symbol("g*"), sp.Symbol("g", real=True)  # the optimal gap, a gap
 GAP_LHS = (G_STAR, sp.Limit(G_STAR + sp.log(eps), eps, 0, "+"))
+eta = sp.Symbol("eta", positive=True)  # 1 − ε; M (above) is K − 1
+RANGES = Premise("0 < ε < 1, K ≥ 2: written 1 − ε = η with η > 0, and K = M + 1 with M ≥ 1 "
+                 "a whole number", {1 - eps: eta, eta: 1 - eps, K: M + 1, M: K - 1})
 
 
 @claim(
@@ -253,7 +256,7 @@ GAP_LHS = (G_STAR, sp.Limit(G_STAR + sp.log(eps), eps, 0, "+"))
                         "ε → 0: g* + log ε → log K", (sp.log(1 + K * (1 - eps) / eps), sp.log(K)),
                         lhs=GAP_LHS),
     premises=("target 1 − ε + ε/K on the correct class, ε/K on the others (smoothed-label-vector)",
-              "logits: the correct one ahead of K − 1 equal others by g", "0 < ε < 1, K ≥ 2"),
+              "logits: the correct one ahead of K − 1 equal others by g", RANGES),
     foils=(Foil("g* = log(K(1 − ε)/ε) (the 1 + dropped)",
                 (sp.log(K * (1 - eps) / eps), sp.log(K))),
            Foil("g* = log((1 − ε)/ε), independent of K", (sp.log((1 - eps) / eps), 0)),
@@ -271,8 +274,12 @@ class SmoothedOptimalLogitGap:
         # −Σ y log softmax with the targets still as the lemma's left sides (kept unexpanded)
         loss = (proof.chain(-(sp.log(sp.exp(logit) * others) * VECTOR_LHS[0])
                             - (K - 1) * sp.log(others) * VECTOR_LHS[1], "loss(g)")
-                .substitute(lemma="smoothed-label-vector", rename={}))  # its parts, as stated
-        best = proof.minimizer(loss, logit, G_STAR, "g*")
+                .substitute(lemma="smoothed-label-vector", rename={})  # its parts, as stated
+                .equals(-(K * (1 - eps) + eps) / K * sp.log(sp.exp(logit) * others)
+                        - (K - 1) * eps / K * sp.log(others), "1 − ε kept together")
+                .substitute({1 - eps: eta, K: M + 1}, premise=RANGES))  # signs SymPy sees
+        best = (proof.minimizer(loss, logit, G_STAR, "g*")
+                .substitute({eta: 1 - eps, M: K - 1}, premise=RANGES))
         rate = (proof.chain(G_STAR + sp.log(eps), "g* + log ε").substitute(from_chain=best)
                 .limit(eps, 0, "+"))
         proof.conclude(value, best, rate)

@@ -31,6 +31,7 @@ x, m, v, g = (sp.IndexedBase(name, real=True) for name in ("x", "m", "v", "g"))
 mu, m2 = sp.Symbol("mu", real=True, nonzero=True), sp.Symbol("E[g²]", positive=True)
 sigma, spread = sp.Symbol("sigma", positive=True), sp.Symbol("sigma/mu", positive=True)
 c1, c2 = sp.symbols("c1 c2", positive=True)  # the bias-correction divisors
+p1, p2 = sp.symbols("p1 p2", positive=True)  # the bias factors 1 − β1^t, 1 − β2^t
 LINEAR = d ** sp.Rational(-1, 2) * s * w ** sp.Rational(-3, 2)
 DECAY = d ** sp.Rational(-1, 2) * s ** sp.Rational(-1, 2)
 LR = d ** sp.Rational(-1, 2) * sp.Min(peak_step ** sp.Rational(-1, 2),
@@ -232,13 +233,21 @@ class AdamMomentBias:
         return first_moment_plot(ADAM_DEFAULTS["beta1"])  # an illustration, not the check
 
 
+# SymPy cannot show 1 − β^t > 0 from β < 1 (a text premise); named as positive symbols, the
+# divisor found is seen to be one of the positive numbers the divisors range over
+BIAS_FACTORS = Premise("0 < β1, β2 < 1 and t ≥ 1, so β^t < 1: the bias factors are positive, "
+                       "1 − β1^t = p1 > 0 and 1 − β2^t = p2 > 0",
+                       {1 - b1**t: p1, p1: 1 - b1**t, 1 - b2**t: p2, p2: 1 - b2**t})
+
+
 @claim(
     id="adam-bias-correction-unbiased",
     title="Dividing by 1 − β^t removes the bias: E[m̂_t] = E[g], E[v̂_t] = E[g²]",
     section="14.2",
     statement=Statement("m̂_t = m_t/c1 and v̂_t = v_t/c2 are unbiased for the divisors "
                         "c1 = 1 − β1^t, c2 = 1 − β2^t", (1 - b1**t, 1 - b2**t), lhs=(c1, c2)),
-    premises=(RECURSIONS, "E[g] ≠ 0 and E[g²] > 0 (else every divisor is unbiased)"),
+    premises=(RECURSIONS, "E[g] ≠ 0 and E[g²] > 0 (else every divisor is unbiased)",
+              BIAS_FACTORS),
     foils=(Foil("no correction is needed (c = 1)", (sp.Integer(1), sp.Integer(1))),
            Foil("divide by β^t", (b1**t, b2**t)),
            Foil("divide by 1 − β^{t+1}", (1 - b1 ** (t + 1), 1 - b2 ** (t + 1)))),
@@ -253,11 +262,14 @@ class AdamBiasCorrectionUnbiased:
     def prove(self, value, proof):
         rules = Moments(random=(m, v))
         roots = []
-        for moment, target, c, label in ((m[t], mu, c1, "E[m_t/c1] − E[g]"),
-                                         (v[t], m2, c2, "E[v_t/c2] − E[g²]")):
+        for moment, target, c, b, p, label in (
+                (m[t], mu, c1, b1, p1, "E[m_t/c1] − E[g]"),
+                (v[t], m2, c2, b2, p2, "E[v_t/c2] − E[g²]")):
             condition = (proof.chain(E(moment / c) - target, label).apply(rules.linearity)
-                         .substitute(lemma="adam-moment-bias", rename={}))
-            roots.append(proof.root(condition, c, c, "divisor"))
+                         .substitute(lemma="adam-moment-bias", rename={})
+                         .substitute({1 - b**t: p}, premise=BIAS_FACTORS))
+            roots.append(proof.root(condition, c, c, "divisor")
+                         .substitute({p: 1 - b**t}, premise=BIAS_FACTORS))
         proof.conclude(value, *roots)
 
     def check(self, value, experiment):
