@@ -134,11 +134,18 @@ def test_a_root_for_generic_parameters_says_so():
 
 
 def test_monotone_equations_have_one_root():
-    a = sp.Symbol("a", positive=True)
-    root, why = unique_root(sp.exp(t) + t - 1 - a, t)        # no closed form? then monotone
-    assert root is None or "monotone" in why or "solveset" in why
-    root, why = unique_root(t + sp.log(t) - 1, t)
-    assert root == 1, why
+    """solveset gives a condition set for these; a strictly increasing left side has at most
+    one root. tan t − 1 has a positive derivative too, but poles: it has a root every π."""
+    assert unique_root(t + sp.log(t) - 1, t) == (
+        1, "strictly monotone in the variable, so the root found is the only one")
+    assert unique_root(t**5 + t - 2, t)[0] == 1
+    root, why = unique_root(sp.tan(t) - 1, t)
+    assert root is None and "not strictly monotone" in why
+
+
+def test_solutions_are_checked_by_substitution():
+    assert decide.solutions(t**2 - 2, t) == [sp.sqrt(2)]
+    assert decide.solutions(sp.Eq(t**2, 2), t) == [sp.sqrt(2)]
 
 
 def test_integer_domains():

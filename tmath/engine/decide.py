@@ -57,7 +57,7 @@ def _as_expression(equation: Any) -> sp.Basic:
     return equation
 
 
-def _satisfies(expr: sp.Basic, unknown: sp.Symbol, root: Any) -> bool:
+def _satisfies(expr: sp.Basic, unknown: sp.Symbol, root: Any, seed: int = 0) -> bool:
     """Substituting ``root`` leaves zero: SymPy simplifies the residue to 0, and random points
     (at least one evaluated) agree."""
     residue = expr.xreplace({unknown: root})
@@ -66,7 +66,7 @@ def _satisfies(expr: sp.Basic, unknown: sp.Symbol, root: Any) -> bool:
             return False
     except SYMPY_FAILURES:
         return False
-    return numeric.evidence(residue, 0).checked
+    return numeric.evidence(residue, 0, seed).checked
 
 
 def _generic(expr: sp.Basic) -> sp.Basic:
@@ -115,17 +115,17 @@ def domain_of(x: sp.Symbol) -> sp.Set:
 
 # -- deciding inequalities --------------------------------------------------------------------
 
-def sign_holds(a: Any, b: Any, relation: str) -> tuple[bool, str]:
+def sign_holds(a: Any, b: Any, relation: str, seed: int = 5) -> tuple[bool, str]:
     """Does ``a relation b`` hold for every value the symbols' assumptions allow?
 
     Fails closed: ``(True, "")`` only when the relation is shown; otherwise ``(False, why)``,
-    with a point where it fails when random points find one.
+    with a point where it fails when random points (drawn from ``seed``) find one.
     """
     if relation in ("<", "<="):
         a, b, relation = b, a, ">" if relation == "<" else ">="
     difference = sp.simplify(sp.sympify(a) - sp.sympify(b))
     strict = relation == ">"
-    counter = _counterexample(difference, strict)
+    counter = _counterexample(difference, strict, seed)
     if counter:
         return False, counter
     if _sign(difference, strict):
@@ -133,18 +133,18 @@ def sign_holds(a: Any, b: Any, relation: str) -> tuple[bool, str]:
     return False, f"SymPy cannot show {show(difference)} {'>' if strict else '≥'} 0"
 
 
-def _sampled(difference: sp.Basic) -> Iterator[tuple[dict, Any]]:
+def _sampled(difference: sp.Basic, seed: int = 5) -> Iterator[tuple[dict, Any]]:
     """The numeric guard's points (poles' neighbourhoods included) where ``difference`` has a
     value, with that value (or "not real")."""
-    for k, point in enumerate(numeric.points([difference], seed=5)):
+    for k, point in enumerate(numeric.points([difference], seed=seed)):
         value = _value(difference, point, road=k < numeric.SYMPY_TRIES)
         if value is not None:
             yield point, value
 
 
-def _counterexample(difference: sp.Basic, strict: bool) -> str | None:
+def _counterexample(difference: sp.Basic, strict: bool, seed: int = 5) -> str | None:
     """A random point where the difference is negative (zero, under ``strict``) or not real."""
-    for point, value in _sampled(difference):
+    for point, value in _sampled(difference, seed):
         at = ", ".join(f"{s}={v}" for s, v in point.items()) or "every point"
         if value == "not real":
             return f"not real at {at}: {show(difference)}"
@@ -350,10 +350,10 @@ def _at_least(value: Any, strict: bool) -> bool:
 
 # -- roots ------------------------------------------------------------------------------------
 
-def unique_root(equation: Any, variable: sp.Symbol) -> tuple[Any, str]:
+def unique_root(equation: Any, variable: sp.Symbol, seed: int = 0) -> tuple[Any, str]:
     """The one root of ``equation`` (an ``Eq`` or an expression = 0) in the set ``variable``'s
     assumptions allow, and how its uniqueness was shown; ``(None, reason)`` when there is no
-    root, more than one, or uniqueness cannot be shown.
+    root, more than one, or uniqueness cannot be shown. ``seed`` draws the numeric points.
 
     ``solveset`` on the domain must give exactly one element that passes substitution; a
     condition set, an image set, an infinite union or an intersection SymPy cannot reduce
@@ -375,23 +375,23 @@ def unique_root(equation: Any, variable: sp.Symbol) -> tuple[Any, str]:
         if len(found) != 1:
             return None, f"{show(expr)} = 0 has {len(found)} roots for {variable}, not one"
         (root,) = found
-        if not _satisfies(expr, variable, root):
+        if not _satisfies(expr, variable, root, seed):
             return None, f"the root {show(root)} does not pass substitution"
         return root, "solveset: the only root in the domain" + _unless(expr, variable)
     if found is not None:
         failure = f"solveset cannot list the roots ({type(found).__name__})"
     candidates, rejected = [], []
     for r in _candidates(expr, variable, found):
-        if not _in_domain(r, variable):
+        if not _in_domain(r, variable, seed):
             rejected.append(f"{show(r)} is not shown to lie in {variable}'s domain")
-        elif not _satisfies(expr, variable, r):
+        elif not _satisfies(expr, variable, r, seed):
             rejected.append(f"{show(r)} does not pass substitution")
         else:
             candidates.append(r)
     if not candidates:
         return None, "; ".join([failure, *rejected] if rejected else
                                [failure, "no root was found"])
-    why = _only_root_argument(expr, variable, candidates[0])
+    why = _only_root_argument(expr, variable, candidates[0], seed)
     if why is None:
         return None, (f"{failure}; {show(candidates[0])} is a root, but {show(expr)} is not "
                       f"strictly monotone in {variable} (nor convex with a zero slope there)")
@@ -432,7 +432,7 @@ def _candidates(expr: sp.Basic, variable: sp.Symbol, found: Any) -> list:
     return listed
 
 
-def _in_domain(root: Any, variable: sp.Symbol) -> bool:
+def _in_domain(root: Any, variable: sp.Symbol, seed: int = 0) -> bool:
     """Is ``root`` shown to lie in ``variable``'s domain (by SymPy, or by :func:`sign_holds`)?"""
     root = sp.sympify(root)
     if domain_of(variable).contains(root) is sp.true:
@@ -441,10 +441,11 @@ def _in_domain(root: Any, variable: sp.Symbol) -> bool:
         return False
     bounds = [(variable.is_positive, ">"), (variable.is_nonnegative, ">="),
               (variable.is_negative, "<"), (variable.is_nonpositive, "<=")]
-    return all(sign_holds(root, 0, relation)[0] for assumed, relation in bounds if assumed)
+    return all(sign_holds(root, 0, relation, seed)[0] for assumed, relation in bounds if assumed)
 
 
-def _only_root_argument(expr: sp.Basic, variable: sp.Symbol, root: Any) -> str | None:
+def _only_root_argument(expr: sp.Basic, variable: sp.Symbol, root: Any,
+                        seed: int = 0) -> str | None:
     """Why ``root`` is the only root in the domain, or None: f has no pole in the domain and
     is strictly monotone (f′ of one strict sign), or strictly convex or concave (f″ of one
     strict sign) with f′(root) = 0."""
@@ -458,10 +459,10 @@ def _only_root_argument(expr: sp.Basic, variable: sp.Symbol, root: Any) -> str |
         curvature = sp.diff(slope, variable)
     except SYMPY_FAILURES:
         return None
-    if sign_holds(slope, 0, ">")[0] or sign_holds(slope, 0, "<")[0]:
+    if any(sign_holds(slope, 0, relation, seed)[0] for relation in (">", "<")):
         return "strictly monotone in the variable, so the root found is the only one"
-    if (sign_holds(curvature, 0, ">")[0] or sign_holds(curvature, 0, "<")[0]) and \
-            _satisfies(slope, variable, root):
+    if any(sign_holds(curvature, 0, relation, seed)[0] for relation in (">", "<")) and \
+            _satisfies(slope, variable, root, seed):
         return ("strictly convex or concave with a zero slope at the root: a strict extremum "
                 "at zero, so the root found is the only one")
     return None

@@ -110,21 +110,29 @@ def _magnitude(rng: random.Random, low: float, high: float) -> sp.Rational:
     return sp.Rational(round(10 ** (u - whole + 5))) * sp.Rational(10) ** (whole - 5)
 
 
+@functools.lru_cache(maxsize=4096)
+def _sign_assumptions(symbol: sp.Symbol) -> tuple[bool, bool, bool, bool, bool]:
+    """positive, nonnegative, negative, nonpositive, nonzero: what the symbol's assumptions
+    say for certain (asked once per symbol)."""
+    return (bool(symbol.is_positive), bool(symbol.is_nonnegative), bool(symbol.is_negative),
+            bool(symbol.is_nonpositive), symbol.is_zero is False)
+
+
 def _allowed(symbol: sp.Symbol, value: sp.Expr) -> bool:
-    """Does ``value`` satisfy the symbol's sign assumptions?"""
-    checks = ((symbol.is_positive, value > 0), (symbol.is_nonnegative, value >= 0),
-              (symbol.is_negative, value < 0), (symbol.is_nonpositive, value <= 0),
-              (symbol.is_zero is False, value != 0))
-    return all(bool(holds) for assumed, holds in checks if assumed)
+    """Does ``value`` (a rational) satisfy the symbol's sign assumptions?"""
+    v = value.p if value.q == 1 else float(value)  # the sign is all that matters
+    positive, nonnegative, negative, nonpositive, nonzero = _sign_assumptions(symbol)
+    return not ((positive and v <= 0) or (nonnegative and v < 0) or (negative and v >= 0) or
+                (nonpositive and v > 0) or (nonzero and v == 0))
 
 
-EDGES = (0, 1, -1, 2, -2)
+EDGES = tuple(sp.Integer(v) for v in (0, 1, -1, 2, -2))
 """Integer edges: where off-by-one and sign errors show."""
-REAL_EDGES = (0, 1, -1, sp.Rational(1, 2), -sp.Rational(1, 2), 2)
+REAL_EDGES = EDGES[:3] + (sp.Rational(1, 2), -sp.Rational(1, 2), sp.Integer(2))
 
 
 def _edge(symbol: sp.Symbol, rng: random.Random, candidates: tuple) -> sp.Expr | None:
-    allowed = [sp.sympify(v) for v in candidates if _allowed(symbol, sp.sympify(v))]
+    allowed = [v for v in candidates if _allowed(symbol, v)]
     return rng.choice(allowed) if allowed else None
 
 
