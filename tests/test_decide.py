@@ -151,3 +151,11 @@ def test_solutions_are_checked_by_substitution():
 def test_integer_domains():
     assert unique_root(count**2 - 9, count)[0] == 3
     assert unique_root(n**2 - 9, n)[0] is None
+
+
+def test_a_root_at_zero_is_outside_a_nonzero_symbols_domain():
+    """A nonzero divisor c: c·(c − 0) style equations whose only real root is 0 have no root
+    in c's domain (the domain used to ignore `nonzero`)."""
+    c = sp.Symbol("c", real=True, nonzero=True)
+    assert unique_root(c, c)[0] is None
+    assert unique_root(c - 2, c)[0] == 2

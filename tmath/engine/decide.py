@@ -99,7 +99,13 @@ def real_domain(x: sp.Symbol) -> sp.Set | None:
 
 def domain_of(x: sp.Symbol) -> sp.Set:
     """The set ``x``'s assumptions allow: whole numbers for an integer, an interval for a real,
-    the complex plane otherwise."""
+    the complex plane otherwise; without 0 for a nonzero symbol."""
+    domain = _domain(x)
+    return domain - sp.FiniteSet(0) if x.is_nonzero and domain.contains(0) is not sp.false \
+        else domain
+
+
+def _domain(x: sp.Symbol) -> sp.Set:
     if x.is_integer:
         if x.is_positive:
             return sp.S.Naturals

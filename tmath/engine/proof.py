@@ -41,6 +41,7 @@ __all__ = ["Chain", "Derivation", "Fact", "Induction", "ProofDefinitionError", "
            "Rule", "SIMPLIFIERS", "SYMPY_FAILURES", "equal", "equal_and_method", "show"]
 
 RELATIONS = kernel.RELATIONS
+SYMPY_ONLY = "SymPy only: no random point could be evaluated"
 UNBOUND = ("the statement has no lhs, so the proof is not bound to it: add Statement(..., "
            "lhs=<the quantity as a SymPy expression>) and start the chains from it")
 
@@ -257,8 +258,9 @@ class Chain:
                         step.inference in ("rule", "premise") else _KINDS[step.inference])
         shown_why = f"{why} [{step.detail}]" if step.inference in ("rewrite", "evaluation") \
             and step.detail else why
-        self._derivation.record(self.label, step.lhs, step.rhs, shown_why, kind, "",
-                                step.relation, step)
+        unchecked = step.inference in ("rewrite", "evaluation") and not step.points
+        self._derivation.record(self.label, step.lhs, step.rhs, shown_why, kind,
+                                SYMPY_ONLY if unchecked else "", step.relation, step)
         self.judgement = composed
         self.steps += 1
         self.kinds.append(kind)
