@@ -35,12 +35,13 @@ NotImplementedError in series): a step SymPy cannot check fails, it is not a bug
 
 
 def term(x: Any) -> sp.Basic:
-    """An immutable SymPy object for ``x``: tuples become ``Tuple``, matrices immutable."""
+    """An immutable SymPy object for ``x``: tuples become ``Tuple``, matrices immutable. Text
+    is never parsed (``strict``): a string is not a term."""
     if isinstance(x, (tuple, list)):
         return sp.Tuple(*(term(e) for e in x))
     if isinstance(x, sp.MatrixBase):
         return sp.ImmutableMatrix(x)
-    return sp.sympify(x)
+    return sp.sympify(x, strict=True)
 
 
 def same(a: Any, b: Any) -> bool:

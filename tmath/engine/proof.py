@@ -400,7 +400,7 @@ class Derivation:
         step = ProofStep(chain, show(before), show(after), why, kind, detail, relation,
                          inference=judgement.inference if judgement else "",
                          points=judgement.points if judgement else 0)
-        if self.typeset and not isinstance(term(before), sp.Tuple):
+        if self.typeset and isinstance(before, sp.Basic) and not isinstance(before, sp.Tuple):
             from tmath.engine import printing
 
             step = dataclasses.replace(step, latex=printing.latex(before, after, relation),
