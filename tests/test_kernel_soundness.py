@@ -1,0 +1,518 @@
+"""Issue 24: the nine ways an unsound proof got through, each now caught by the kernel.
+
+Every case is a deliberately unsound derivation (several of false statements) run through
+:func:`tmath.engine.runner.run_proof`, next to its honest twin, which still proves. Some are
+also written as user claim modules and run through ``tmath verify --claims DIR``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import textwrap
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import sympy as sp
+
+from tmath import Premise, Statement
+from tmath.engine import decide, kernel
+from tmath.engine.equality import same
+from tmath.engine.proof import Derivation, ProofFailure
+from tmath.engine.runner import run_proof
+
+ROOT = Path(__file__).resolve().parent.parent
+
+x = sp.Symbol("x", real=True)
+xp, yp = sp.symbols("x y", positive=True)
+y = sp.Symbol("y", real=True)
+a, b = sp.symbols("a b", positive=True)
+u, v = sp.symbols("u v", positive=True)
+n = sp.Symbol("n", positive=True, integer=True)
+k = sp.Symbol("k", positive=True, integer=True)
+
+
+def verdict(lhs, value, prove, relation="=", premises=(), lemmas=None):
+    """The public proof path on a claim made of ``prove(value, proof)``."""
+    spec = SimpleNamespace(
+        id="adversarial", no_proof=None, depends_on=tuple(lemmas or ()),
+        statement=Statement("s", value, lhs, relation), premises=tuple(premises),
+        lemmas=dict(lemmas or {}), implementation=SimpleNamespace(prove=prove))
+    return run_proof(spec, value)
+
+
+def refused(result, fragment: str, statuses=("failed", "error")) -> None:
+    assert result.status in statuses, (result.status, result.reason)
+    assert re.search(fragment, result.reason or ""), result.reason
+
+
+def proved(result) -> None:
+    assert (result.status, result.rests_on, result.cases) == ("proved", (), None), result.reason
+
+
+# -- 1. computing steps are not "=" ------------------------------------------------------------
+
+def test_a_derivative_does_not_prove_the_function_equals_it():
+    result = verdict(x**2, 2 * x, lambda v, p: p.conclude(v, p.chain(x**2).differentiate(x)))
+    refused(result, "numerically|cannot show")
+    j = kernel.under(kernel.reflexivity(x**2), "diff", x, 1)
+    with pytest.raises(kernel.Rejected, match="starts at Derivative"):
+        kernel.conclude(x**2, "=", 2 * x, kernel.transitivity(j, kernel.evaluation(j.rhs)))
+
+
+def test_a_limit_of_an_evaluated_sum_does_not_prove_the_sum_equals_it():
+    total = sp.Sum(k, (k, 1, n))
+    result = verdict(total, 1, lambda v, p: p.conclude(
+        v, p.chain(total).evaluate().limit(n, 1)))
+    refused(result, "cannot show they are equal|numerically")
+
+
+def test_twin_the_derivative_on_the_left_proves():
+    proved(verdict(sp.Derivative(x**2, x), 2 * x,
+                   lambda v, p: p.conclude(v, p.chain(x**2).differentiate(x))))
+
+
+# -- 2. strictness -------------------------------------------------------------------------------
+
+def test_a_non_strict_bound_ending_at_the_value_does_not_give_strict():
+    result = verdict(x**2 + 1, 1, lambda v, p: p.conclude(v, p.chain(x**2 + 1).ge(1)), ">")
+    refused(result, "derives ≥, which does not give >")
+
+
+def test_an_equality_chain_does_not_give_strict():
+    lhs, value = (u + v) ** 2, u**2 + 2 * u * v + v**2
+    for relation in (">", "<"):
+        result = verdict(lhs, value, lambda val, p: p.conclude(
+            val, p.chain(lhs).equals(value, method="expand")), relation)
+        refused(result, f"derives =, which does not give {relation}")
+    assert not kernel.implies("=", ">") and not kernel.implies(">=", ">")
+
+
+def test_twin_a_true_strict_inequality_proves():
+    proved(verdict(x**2 + 2, 1, lambda v, p: p.conclude(v, p.chain(x**2 + 2).ge(2)), ">"))
+    proved(verdict(u * v, u * v + 1, lambda val, p: p.conclude(
+        val, p.chain(u * v).le(u * v + 1, strict=True)), "<"))
+
+
+# -- 3. lemma instances respect hypotheses -------------------------------------------------------
+
+LOG_PRODUCT = {"log-product": Statement("log ab = log a + log b", sp.log(a) + sp.log(b),
+                                        sp.log(a * b))}
+
+
+def _log_product(lhs, value, **how):
+    return verdict(lhs, value, lambda v, p: p.conclude(
+        v, p.chain(lhs).substitute(lemma="log-product", **how)), lemmas=LOG_PRODUCT)
+
+
+def test_a_lemma_for_positive_symbols_is_not_instantiated_at_real_ones():
+    matched = _log_product(sp.log(x * y), sp.log(x) + sp.log(y),
+                           mapping={sp.log(x * y): sp.log(x) + sp.log(y)})
+    refused(matched, r"holds for [ab] real, positive.*; [xy] is not shown to be")
+    renamed = _log_product(sp.log(x * y), sp.log(x) + sp.log(y), rename={a: x, b: y})
+    refused(renamed, r"holds for a real, positive.*; x is not shown to be")
+
+
+def test_rename_to_an_expression_not_shown_positive_is_refused():
+    lhs = sp.log((xp - 1) * yp)
+    result = _log_product(lhs, sp.log(xp - 1) + sp.log(yp), rename={a: xp - 1, b: yp})
+    refused(result, "x - 1 is not shown to be")
+
+
+def test_an_inequality_lemma_is_not_used_outside_its_domain():
+    """y + 1/y ≥ 2 for y > 0 does not give x + 1/x ≥ 2 for real x (false at x = −1)."""
+    lemma = {"am-gm": Statement("y + 1/y ≥ 2", 2, yp + 1 / yp, ">=")}
+    result = verdict(x + 1 / x, 2, lambda v, p: p.conclude(
+        v, p.chain(x + 1 / x).ge(2, lemma="am-gm", rename={yp: x})), ">=", lemmas=lemma)
+    refused(result, "x is not shown to be")
+    proved(verdict(xp + 1 / xp, 2, lambda v, p: p.conclude(
+        v, p.chain(xp + 1 / xp).ge(2, lemma="am-gm", rename={yp: xp})), ">=", lemmas=lemma))
+
+
+def test_a_lemma_about_a_bare_symbol_has_no_instances():
+    t, s = sp.symbols("t s", real=True)
+    lemma = {"t-two": Statement("t = 2", 2, t)}
+    for how in ({"rename": {t: s}}, {"mapping": {s: 2}}):
+        result = verdict(s, 2, lambda v, p, how=how: p.conclude(
+            v, p.chain(s).substitute(lemma="t-two", **how)), lemmas=lemma)
+        refused(result, "about the symbol t, whose meaning may depend on the others")
+    with pytest.raises(kernel.Rejected, match="has no instances"):
+        kernel.lemma_instance("t-two", t, "=", 2, {t: x**2})
+
+
+def test_twin_instances_at_positive_expressions_prove():
+    proved(_log_product(sp.log(xp * yp), sp.log(xp) + sp.log(yp),
+                        mapping={sp.log(xp * yp): sp.log(xp) + sp.log(yp)}))
+    lhs = sp.log((xp + 1) * yp**2)
+    proved(_log_product(lhs, sp.log(xp + 1) + sp.log(yp**2), rename={a: xp + 1, b: yp**2}))
+
+
+# -- 4. a free Dummy never stands for the statement's symbol -------------------------------------
+
+t_dummy = sp.Dummy("t", positive=True)
+
+
+def test_a_positive_dummy_does_not_prove_a_statement_about_real_x_at_the_start():
+    """log(x²) = 2 log x is false for x < 0; it holds for the positive Dummy t."""
+    result = verdict(sp.log(x**2), 2 * sp.log(x), lambda v, p: p.conclude(
+        v, p.chain(sp.log(t_dummy**2)).equals(2 * sp.log(t_dummy), method="expand_log")))
+    refused(result, "numerically")
+    j = kernel.rewrite(sp.log(t_dummy**2), 2 * sp.log(t_dummy), method="expand_log")
+    with pytest.raises(kernel.Rejected, match="the derivation starts at"):
+        kernel.conclude(sp.log(x**2), "=", 2 * sp.log(x), j)
+    named_x = sp.Dummy("x", real=True)
+    assert not same(named_x, x) and not same(sp.log(named_x**2), sp.log(x**2))
+
+
+def test_a_positive_dummy_does_not_prove_it_at_the_end():
+    """x² + 1 > −2t holds for t > 0; x² + 1 > −2x is false at x = −1."""
+    result = verdict(x**2 + 1, -2 * x, lambda v, p: p.conclude(
+        v, p.chain(x**2 + 1).ge(-2 * t_dummy, strict=True)), ">")
+    refused(result, "false at")
+    j = kernel.rewrite(x**2 + 1, -2 * t_dummy, ">")
+    with pytest.raises(kernel.Rejected, match="the derivation ends at"):
+        kernel.conclude(x**2 + 1, ">", -2 * x, j)
+
+
+def test_twin_the_same_step_for_a_positive_symbol_proves():
+    t = sp.Symbol("t", positive=True)
+    proved(verdict(sp.log(t**2), 2 * sp.log(t), lambda v, p: p.conclude(
+        v, p.chain(sp.log(t**2)).equals(2 * sp.log(t), method="expand_log"))))
+
+
+# -- 5. the body route ---------------------------------------------------------------------------
+
+i = sp.Symbol("i", positive=True, integer=True)
+d = sp.Symbol("d", positive=True, integer=True)
+sigma = sp.Symbol("sigma", positive=True)
+VARIANCES = sp.Sum(sigma**2, (i, 1, d))
+
+
+def test_a_chain_from_the_body_of_a_sum_does_not_prove_the_sum():
+    result = verdict(VARIANCES, sigma**2, lambda v, p: p.conclude(
+        v, p.chain(sigma**2).equals((sigma + 1) ** 2 - 2 * sigma - 1).evaluate()))
+    refused(result, "starts at the stated value|cannot show|numerically")
+    proved(verdict(VARIANCES, d * sigma**2,
+                   lambda v, p: p.conclude(v, p.chain(VARIANCES).evaluate())))
+
+
+@pytest.mark.parametrize("body, right", [(1 / x, sp.oo), (sp.sign(x), 1), (sp.Heaviside(x), 1)],
+                         ids=["1/x", "sign", "Heaviside"])
+def test_a_right_limit_does_not_prove_the_left_one(body, right):
+    left_limit = sp.Limit(body, x, 0, "-")
+    result = verdict(left_limit, right, lambda v, p: p.conclude(
+        v, p.chain(body).limit(x, 0, "+")))
+    refused(result, "cannot show they are equal|numerically")
+    j = kernel.evaluation(sp.Limit(body, x, 0, "+"))
+    with pytest.raises(kernel.Rejected, match="the derivation starts at"):
+        kernel.conclude(left_limit, "=", right, j)
+
+
+@pytest.mark.parametrize("body, left", [(1 / x, -sp.oo), (sp.sign(x), -1)], ids=["1/x", "sign"])
+def test_twin_the_left_limit_by_a_left_step_proves(body, left):
+    proved(verdict(sp.Limit(body, x, 0, "-"), left,
+                   lambda v, p: p.conclude(v, p.chain(body).limit(x, 0, "-"))))
+
+
+# -- 6. premise equations are checked ------------------------------------------------------------
+
+TAIL = sp.Sum(1 / k**2, (k, n + 1, sp.oo))
+BASEL = sp.Sum(1 / k**2, (k, 1, sp.oo))
+d_k = sp.Symbol("d_k", positive=True, integer=True)
+PINNED = Premise("d_k = 64", {d_k: 64})
+
+
+def _substituted(lhs, value, premise, mapping, relation="="):
+    return verdict(lhs, value, lambda v, p: p.conclude(
+        v, p.chain(lhs).substitute(mapping, premise=premise)), relation, premises=(premise,))
+
+
+def test_a_premise_that_is_the_statement_is_only_assumed():
+    restated = Premise("Σσ² = dσ²", {VARIANCES: d * sigma**2})
+    result = _substituted(VARIANCES, d * sigma**2, restated, {VARIANCES: d * sigma**2})
+    assert result.status == "proved-assuming"
+    assert result.rests_on == ("premise: Σσ² = dσ² (it restates the statement)",)
+
+
+def test_a_false_computable_premise_fails():
+    false = Premise("the tail is 1/n", {TAIL: 1 / n})
+    result = _substituted(TAIL + 1, 1 / n + 1, false, {TAIL: 1 / n})
+    refused(result, "premise 'the tail is 1/n' is false")
+
+
+def test_a_premise_pinning_a_free_symbol_proves_only_that_case():
+    by_substitution = verdict(sp.sqrt(d_k), 8, lambda v, p: p.conclude(
+        v, p.chain(sp.sqrt(d_k)).substitute({d_k: 64}, premise=PINNED).evaluate()),
+        premises=(PINNED,))
+    assert (by_substitution.status, by_substitution.cases) == ("proved-for-cases", "d_k = 64")
+    by_using = verdict(sp.sqrt(d_k) ** 2, d_k, lambda v, p: p.conclude(
+        v, p.chain(sp.sqrt(d_k) ** 2).equals(d_k).substitute({d_k: 64}, premise=PINNED),
+        using=PINNED), premises=(PINNED,))
+    assert (by_using.status, by_using.cases) == ("proved-for-cases", "d_k = 64")
+
+
+@pytest.mark.xfail(strict=True, reason="kernel.premise: a pin through another symbol or a sum "
+                   "(n = z, z = 3; n + 1 = 4) is not recognised as pinning n")
+def test_a_premise_pinning_a_free_symbol_indirectly_proves_only_that_case():
+    total, z = sp.Sum(k, (k, 1, n)), sp.Symbol("z", positive=True, integer=True)
+    renamed, three = Premise("n = z", {n: z}), Premise("z = 3", {z: 3})
+    through = verdict(total, 6, lambda v, p: p.conclude(v, p.chain(total)
+                      .substitute({n: z}, premise=renamed).evaluate()
+                      .substitute({z: 3}, premise=three)), premises=(renamed, three))
+    shifted = Premise("n + 1 = 4", {n + 1: 4})
+    by_sum = verdict(total, 6, lambda v, p: p.conclude(v, p.chain(total).evaluate()
+                     .substitute({n + 1: 4}, premise=shifted)
+                     .equals(sp.Mul(2, n + 1, evaluate=False) - 2)
+                     .substitute({n + 1: 4}, premise=shifted)), premises=(shifted,))
+    assert through.status != "proved" and by_sum.status != "proved", (through, by_sum)
+
+
+def test_twin_an_honest_computable_premise_proves():
+    honest = Premise("the Basel sum", {BASEL: sp.pi**2 / 6})
+    proved(_substituted(BASEL + xp, sp.pi**2 / 6 + xp, honest, {BASEL: sp.pi**2 / 6}))
+
+
+# -- 7. sign decisions ---------------------------------------------------------------------------
+
+def _nonnegative(lhs):
+    return verdict(lhs, 0, lambda v, p: p.conclude(v, p.chain(lhs).ge(0)), ">=")
+
+
+def test_a_sign_across_a_pole_is_not_decided_from_the_ends():
+    """x(x − 1.9)/(x − 2) < 0 on (1.9, 2): the critical points and ends alone miss it."""
+    refused(_nonnegative(xp * (xp - sp.Rational(19, 10)) / (xp - 2)), "false at x=")
+
+
+def test_a_sum_with_an_unrestricted_upper_end_is_not_nonnegative():
+    """Karr's convention: Σ_{k=1}^{-2} k² = −1."""
+    m, j = sp.Symbol("m", integer=True), sp.Symbol("j", integer=True)
+    assert sp.Sum(j**2, (j, 1, -2)).doit() == -1
+    refused(_nonnegative(sp.Sum(j**2, (j, 1, m))), "false at m=-2|cannot show")
+
+
+def test_twin_signs_that_hold_prove():
+    proved(_nonnegative(xp**2 / (xp + 1)))
+    proved(_nonnegative(sp.Sum(k**2, (k, 1, n))))
+
+
+# -- 8. a relation tuple shorter than the statement ----------------------------------------------
+
+def _two_parts(relation):
+    lhs, value = ((u + 1) ** 2 - u**2 - 1, u * v), (2 * u, u * v + 1)
+    return verdict(lhs, value, lambda val, p: p.conclude(
+        val, p.chain(lhs[0]).equals(2 * u), p.chain(u * v).le(u * v + 1, strict=True)),
+        relation)
+
+
+@pytest.mark.parametrize("relation", [("=",), ("=", "<", "<")])
+def test_a_relation_tuple_of_another_length_is_an_error(relation):
+    refused(_two_parts(relation), "must give one of .* for each of its 2 parts", ("error",))
+
+
+def test_twin_one_relation_per_part_proves():
+    proved(_two_parts(("=", "<")))
+
+
+# -- 9. roots ------------------------------------------------------------------------------------
+
+t = sp.Symbol("t", positive=True)
+T_star = sp.Symbol("T_star", positive=True)
+
+
+def _root(equation, variable, value):
+    return verdict(T_star, value, lambda v, p: p.conclude(v, p.root(equation, variable, T_star)))
+
+
+def test_a_root_of_an_equation_without_the_variable_fails():
+    refused(_root(yp - 2, t, 2), "the equation does not contain t")
+
+
+def test_a_periodic_equation_has_no_only_root():
+    refused(_root(sp.sin(t) - sp.cos(t), t, sp.pi / 4), "is not strictly monotone")
+    s = sp.Symbol("s", real=True)
+    refused(_root(s**2 - 4, s, 2), "has 2 roots for s, not one")
+
+
+def test_a_root_outside_an_integer_domain_is_refused():
+    """2n − 3 = 0 has no positive integer root (the interim solveset fallback gave 3/2)."""
+    refused(_root(2 * n - 3, n, sp.Rational(3, 2)), "no root was found")
+
+
+def test_twin_a_unique_root_proves():
+    proved(_root(t**2 - 4, t, 2))
+    assert callable(decide.unique_root)
+
+
+# -- the seal ------------------------------------------------------------------------------------
+
+def test_judgements_and_theorems_are_made_only_by_the_kernel():
+    with pytest.raises(TypeError, match="made only by the inferences"):
+        kernel.Judgement(x, "=", x + 1, "rewrite")
+    with pytest.raises(TypeError, match="made only by tmath.engine.kernel.conclude"):
+        kernel.Theorem(x, "=", x + 1, frozenset(), frozenset())
+    with pytest.raises(TypeError):
+        kernel.Judgement(x, "=", x + 1, "rewrite", seal=object())
+
+
+@pytest.mark.xfail(strict=True, reason="dataclasses.replace copies the seal: a sealed "
+                   "Judgement or Theorem can be re-made with any lhs/rhs outside the kernel")
+def test_replace_cannot_forge_a_judgement():
+    j = kernel.reflexivity(sp.Integer(1))
+    with pytest.raises(TypeError):
+        dataclasses.replace(j, rhs=sp.Integer(2))
+
+
+def _python_files(*folders: str):
+    for folder in folders:
+        yield from sorted((ROOT / folder).rglob("*.py"))
+
+
+def test_only_the_kernel_touches_the_seal_and_only_rule_libraries_the_vetting_token():
+    seal, vetted = [], []
+    allowed = re.compile(r"tmath/engine/(kernel|rules\w*|moments)\.py$")
+    for path in _python_files("tmath", "claims"):
+        source, name = path.read_text(encoding="utf-8"), path.relative_to(ROOT).as_posix()
+        if re.search(r"\b_SEAL\b", source) and name != "tmath/engine/kernel.py":
+            seal.append(name)
+        if re.search(r"\b_VETTED\b", source) and not allowed.search(name):
+            vetted.append(name)
+    assert (seal, vetted) == ([], [])
+
+
+# -- the public path: user claim modules through `tmath verify --claims DIR` ----------------------
+
+ADVERSARIAL = '''
+import sympy as sp
+from tmath import Foil, Premise, Statement, claim
+
+x = sp.Symbol("x", real=True)
+xp, yp = sp.symbols("x y", positive=True)
+a, b = sp.symbols("a b", positive=True)
+n, k = sp.symbols("n k", positive=True, integer=True)
+t = sp.Symbol("t", positive=True)
+T = sp.Symbol("T", positive=True)
+TAIL = sp.Sum(1 / k**2, (k, n + 1, sp.oo))
+FALSE_TAIL = Premise("the tail is 1/n", {TAIL: 1 / n})
+
+
+class Noise:
+    def check(self, value, experiment):
+        experiment.mean(lambda rng, m: rng.normal(size=m), 0.0, "centred noise")
+
+
+def made(id, text, value, lhs, relation="=", **extra):
+    return claim(id=id, title=text, section="9.1", statistical_tests=1,
+                 statement=Statement(text, value, lhs, relation),
+                 premises=extra.pop("premises", ()), foils=(Foil("off by one", value + 1),),
+                 **extra)
+
+
+@made("adv-derivative-equality", "x² = 2x", 2 * x, x**2)
+class DerivativeEquality(Noise):
+    def prove(self, value, proof):
+        proof.conclude(value, proof.chain(x**2, "x²").differentiate(x))
+
+
+@made("adv-derivative", "d/dx x² = 2x", 2 * x, sp.Derivative(x**2, x))
+class Derivative(Noise):
+    def prove(self, value, proof):
+        proof.conclude(value, proof.chain(x**2, "x²").differentiate(x))
+
+
+@made("adv-strict", "x² + 1 > 1", sp.Integer(1), x**2 + 1, ">")
+class Strict(Noise):
+    def prove(self, value, proof):
+        proof.conclude(value, proof.chain(x**2 + 1, "x² + 1").ge(1))
+
+
+@made("adv-log-product", "log ab = log a + log b", sp.log(a) + sp.log(b), sp.log(a * b))
+class LogProduct(Noise):
+    def prove(self, value, proof):
+        proof.conclude(value, proof.chain(sp.log(a * b)).equals(value, method="expand_log"))
+
+
+@made("adv-log-real", "log xy = log x + log y for real x, y", sp.log(x) + sp.log(x + 1),
+      sp.log(x * (x + 1)), depends_on=("adv-log-product",))
+class LogReal(Noise):
+    def prove(self, value, proof):
+        proof.conclude(value, proof.chain(sp.log(x * (x + 1))).substitute(
+            lemma="adv-log-product", rename={a: x, b: x + 1}))
+
+
+@made("adv-log-positive", "log xy = log x + log y for x, y > 0", sp.log(xp) + sp.log(yp),
+      sp.log(xp * yp), depends_on=("adv-log-product",))
+class LogPositive(Noise):
+    def prove(self, value, proof):
+        proof.conclude(value, proof.chain(sp.log(xp * yp)).substitute(
+            lemma="adv-log-product", rename={a: xp, b: yp}))
+
+
+@made("adv-left-limit", "1/x → ∞ as x → 0⁻", sp.oo, sp.Limit(1 / x, x, 0, "-"))
+class LeftLimit(Noise):
+    def prove(self, value, proof):
+        proof.conclude(value, proof.chain(1 / x).limit(x, 0, "+"))
+
+
+@made("adv-false-premise", "the tail plus one", 1 / n + 1, TAIL + 1, premises=(FALSE_TAIL,))
+class FalsePremise(Noise):
+    def prove(self, value, proof):
+        proof.conclude(value, proof.chain(TAIL + 1).substitute({TAIL: 1 / n},
+                                                                premise=FALSE_TAIL))
+
+
+@made("adv-root-without-variable", "T = 2", sp.Integer(2), T)
+class RootWithoutVariable(Noise):
+    def prove(self, value, proof):
+        proof.conclude(value, proof.root(yp - 2, t, T))
+'''
+
+UNSOUND = {"adv-derivative-equality": "numerically", "adv-strict": "does not give >",
+           "adv-log-real": "x is not shown to be", "adv-left-limit": "cannot show|numerically",
+           "adv-false-premise": "is false",
+           "adv-root-without-variable": "does not contain t"}
+HONEST = ("adv-derivative", "adv-log-product", "adv-log-positive")
+
+
+@pytest.fixture(scope="module")
+def verified(tmp_path_factory):
+    """One ``tmath verify`` of the folder, as JSON and as a table."""
+    from typer.testing import CliRunner
+
+    from tmath.cli import app
+
+    folder = tmp_path_factory.mktemp("adversarial_claims")
+    (folder / "adversarial.py").write_text(textwrap.dedent(ADVERSARIAL), encoding="utf-8")
+    args = ["verify", "--claims", str(folder), "--no-builtin", "--no-cache", "-j", "1"]
+    runner = CliRunner()
+    as_json = runner.invoke(app, [*args, "-f", "json"])
+    table = runner.invoke(app, args, env={"COLUMNS": "200"})
+    return as_json, table
+
+
+def test_the_cli_fails_the_unsound_user_claims_and_proves_their_twins(verified):
+    as_json, table = verified
+    assert as_json.exit_code == 1 and table.exit_code == 1, table.output
+    claims = {c["id"]: c for c in json.loads(as_json.stdout)["claims"]}
+    assert set(claims) == set(UNSOUND) | set(HONEST)
+    for claim_id, fragment in UNSOUND.items():
+        proof = claims[claim_id]["proof"]
+        assert proof["status"] == "failed", (claim_id, proof)
+        assert re.search(fragment, proof["reason"]), (claim_id, proof["reason"])
+        assert claims[claim_id]["verdict"] != "verified"
+        assert re.search(rf"^{re.escape(claim_id)}\s+9\.1\s+✗ failed", table.output, re.M), \
+            table.output
+    for claim_id in HONEST:
+        proof = claims[claim_id]["proof"]
+        assert (proof["status"], proof["rests_on"]) == ("proved", []), (claim_id, proof)
+
+
+def test_a_derivation_built_directly_refuses_the_same_as_the_runner():
+    """The Derivation API the claims receive: the left-limit case, step by step."""
+    proof = Derivation(statement=Statement("s", sp.oo, sp.Limit(1 / x, x, 0, "-")), value=sp.oo)
+    chain = proof.chain(1 / x).limit(x, 0, "+")
+    assert chain.judgement.lhs == sp.Limit(1 / x, x, 0, "+") and chain.value == sp.oo
+    with pytest.raises(ProofFailure):
+        proof.conclude(sp.oo, chain)
+    assert proof.steps[-1].kind == "failed"
