@@ -28,6 +28,8 @@ The inferences, and what each trusts:
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import itertools
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
@@ -41,7 +43,7 @@ from tmath.engine.equality import decide as decide_equal
 
 RELATIONS = ("=", "<=", "<", ">=", ">")
 SHOWN = {"=": "=", "<=": "≤", ">=": "≥", "<": "<", ">": ">"}
-_SEAL = object()
+_MINTING = contextvars.ContextVar("tmath_kernel_minting", default=False)
 _VETTED = object()  # held by the engine's rule library (tmath.engine.rules.library_rule)
 _HYPOTHESES = itertools.count()
 OPERATORS = (sp.Sum, sp.Product, sp.Integral, sp.Derivative, sp.Limit)
@@ -92,11 +94,27 @@ class Judgement:
     particular: frozenset = frozenset()
     """Symbols it is about a particular value of (a premise defining or pinning a bare
     symbol, an induction hypothesis): never put where a binder captures one of them."""
-    seal: object = field(default=None, repr=False, compare=False)
+    constraints: frozenset = frozenset()
+    """The premise equations between plain symbols it used (``n = z``, ``z = 3``): together
+    they may pin a symbol of the statement, which :func:`conclude` looks at."""
 
     def __post_init__(self) -> None:
-        if self.seal is not _SEAL:
-            raise TypeError("a Judgement is made only by the inferences of tmath.engine.kernel")
+        _sealed("a Judgement is made only by the inferences of tmath.engine.kernel")
+
+
+def _sealed(message: str) -> None:
+    """Refuse a construction outside :func:`_minted` (a call, ``dataclasses.replace``, …)."""
+    if not _MINTING.get():
+        raise TypeError(message)
+
+
+@contextlib.contextmanager
+def _minted():
+    token = _MINTING.set(True)
+    try:
+        yield
+    finally:
+        _MINTING.reset(token)
 
 
 def _make(lhs: Any, relation: str, rhs: Any, inference: str, *sources: Judgement,
@@ -104,7 +122,9 @@ def _make(lhs: Any, relation: str, rhs: Any, inference: str, *sources: Judgement
     fields.setdefault("rests_on", frozenset().union(*(s.rests_on for s in sources)))
     fields.setdefault("cases", frozenset().union(*(s.cases for s in sources)))
     fields.setdefault("particular", frozenset().union(*(s.particular for s in sources)))
-    return Judgement(term(lhs), relation, term(rhs), inference, seal=_SEAL, **fields)
+    fields.setdefault("constraints", frozenset().union(*(s.constraints for s in sources)))
+    with _minted():
+        return Judgement(term(lhs), relation, term(rhs), inference, **fields)
 
 
 # -- the relation algebra ---------------------------------------------------------------------
@@ -349,8 +369,13 @@ def premise(text: str, equations: Iterable[tuple[Any, Any]], lhs: Any, rhs: Any,
             raise Rejected(f"premise {text!r} is false: {lhs} = {rhs} ({detail})")
         if not ok:
             rests.add(f"premise: {text} (SymPy cannot show {lhs} = {rhs})")
+    plain = not (_opaque(lhs) or _opaque(rhs) or lhs.has(*OPERATORS) or rhs.has(*OPERATORS)
+                 or isinstance(lhs, (sp.Tuple, sp.MatrixBase)))
+    constraint = frozenset({(lhs, rhs)}) if plain and (lhs.free_symbols | rhs.free_symbols) \
+        and not any(isinstance(e, (sp.core.relational.Relational, sp.logic.boolalg.BooleanAtom))
+                    for e in (lhs, rhs)) else frozenset()
     return _make(lhs, "=", rhs, "premise", detail=text, rests_on=frozenset(rests),
-                 cases=frozenset(cases),
+                 cases=frozenset(cases), constraints=constraint,
                  particular=frozenset({lhs} if isinstance(lhs, sp.Symbol) else ()))
 
 
@@ -452,11 +477,9 @@ class Theorem:
     value: Any
     rests_on: frozenset[str]
     cases: frozenset[str]
-    seal: object = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if self.seal is not _SEAL:
-            raise TypeError("a Theorem is made only by tmath.engine.kernel.conclude")
+        _sealed("a Theorem is made only by tmath.engine.kernel.conclude")
 
 
 def conclude(lhs: Any, relation: str, value: Any, j: Judgement,
@@ -473,7 +496,27 @@ def conclude(lhs: Any, relation: str, value: Any, j: Judgement,
     if not implies(j.relation, relation):
         raise Rejected(f"it derives {SHOWN[j.relation]}, which does not give {SHOWN[relation]}")
     cases = j.cases | ({", ".join(f"{k} = {v}" for k, v in sigma.items())} if sigma else set())
-    return Theorem(lhs, relation, value, j.rests_on, frozenset(cases), seal=_SEAL)
+    cases |= _pinned(j.constraints, lhs.free_symbols | value.free_symbols)
+    with _minted():
+        return Theorem(lhs, relation, value, j.rests_on, frozenset(cases))
+
+
+def _pinned(constraints: frozenset, symbols: set) -> set[str]:
+    """The statement's symbols that the premise equations used, taken together, fix to a
+    constant (``n = z`` and ``z = 3`` pin n): the theorem holds only in that case. A system
+    SymPy cannot solve is taken to pin every statement symbol it contains."""
+    if not constraints:
+        return set()
+    unknowns = sorted(set().union(*(sp.Eq(a, b).free_symbols for a, b in constraints)), key=str)
+    try:
+        solutions = sp.solve([a - b for a, b in constraints], unknowns, dict=True)
+    except SYMPY_FAILURES + (ValueError, TypeError):
+        solutions = None
+    if not solutions:
+        return {f"{a} = {b}" for a, b in constraints
+                if (a.free_symbols | b.free_symbols) & symbols}
+    return {f"{s} = {v}" for solution in solutions for s, v in solution.items()
+            if s in symbols and not v.free_symbols}
 
 
 def level(parts: Iterable[tuple[Any, str, Any]], theorems: Iterable[Theorem],
