@@ -23,7 +23,7 @@ from tmath.reference.softmax_limits import LEAD, ByLeads
 REGISTRY = load()
 d_k = sp.Symbol("d_k", positive=True, integer=True)
 h, j = sp.Symbol("h", positive=True, integer=True), sp.Symbol("j", positive=True, integer=True)
-d = sp.Symbol("d_model", positive=True, integer=True)
+d = sp.Symbol("d_model", positive=True, integer=True, even=True)  # as the claims declare it
 n = sp.Symbol("n", integer=True, positive=True)
 i, k = sp.Symbol("i", integer=True, nonnegative=True), sp.Symbol("k", integer=True)
 e_j, e_l = sp.symbols("e_j e_l", real=True)
