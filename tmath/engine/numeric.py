@@ -27,7 +27,7 @@ from typing import Any, Iterator
 import sympy as sp
 from sympy.core.function import AppliedUndef
 
-from tmath.engine.point_values import Unsupported, Walker, karr_range
+from tmath.engine.point_values import DIGITS, Unsupported, Walker, karr_range
 
 TRIES = 12
 """Points per comparison. A wrong step usually differs almost everywhere, but some differ only
@@ -292,12 +292,13 @@ def _unroll_limits(kind: type, body: sp.Basic, limits: list) -> sp.Basic:
 
 
 def _concrete(expr: sp.Basic, point: dict, opaque: _Opaque,
-              sympy_road: bool = True) -> complex | None:
+              sympy_road: bool = True, digits: int = DIGITS) -> complex | None:
     """The value of ``expr`` at ``point``, or None when it cannot be evaluated there: one
-    walk over the tree in mpmath (:mod:`tmath.engine.point_values`), or (``sympy_road``)
-    SymPy's evaluation of the substituted expression for what the walk does not know."""
+    walk over the tree in mpmath (:mod:`tmath.engine.point_values`) with ``digits``, or
+    (``sympy_road``) SymPy's evaluation of the substituted expression for what the walk does
+    not know."""
     try:
-        number = complex(Walker(point, opaque).value(sp.sympify(expr)))
+        number = complex(Walker(point, opaque, digits).value(sp.sympify(expr)))
     except Unsupported:
         number = _evaluated_by_sympy(expr, point, opaque) if sympy_road else None
     except (TypeError, ValueError, ZeroDivisionError, AttributeError, RecursionError,
@@ -377,8 +378,16 @@ def evidence(before: Any, after: Any, seed: int = 0, tries: int = TRIES) -> Nume
                   for x, y in pairs]
         if any(x is None or y is None for x, y in values):
             continue
-        checked += 1
         problem = _differ(values, point)
+        if problem:  # a counterexample only if twice the digits say the same
+            precise = [(_concrete(x, point, opaque, road, 2 * DIGITS),
+                        _concrete(y, point, opaque, road, 2 * DIGITS)) for x, y in pairs]
+            if any(x is None or y is None for x, y in precise) or \
+                    _differ(list(zip([v for pair in values for v in pair],
+                                     [v for pair in precise for v in pair])), point):
+                continue  # rounding decides this point (cancellation, a huge exponent)
+            problem = _differ(precise, point)
+        checked += 1
         if problem:
             return NumericEvidence(problem, checked)
     return NumericEvidence(None, checked)

@@ -68,6 +68,8 @@ _FUNCTIONS: dict[type, Callable[..., Any]] = {
     sp.Min: lambda *a: min(_real(v) for v in a),
 }
 
+_PERIODIC = (sp.sin, sp.cos, sp.tan)
+
 _RELATIONS: dict[type, Callable[[Any, Any], bool]] = {
     sp.StrictLessThan: operator.lt, sp.LessThan: operator.le,
     sp.StrictGreaterThan: operator.gt, sp.GreaterThan: operator.ge,
@@ -138,7 +140,11 @@ class Walker:
             return self._derivative(node.expr, list(node.variable_count), node)
         function = _FUNCTIONS.get(type(node))
         if function is not None:
-            return function(*[self._walk(a) for a in node.args])
+            args = [self._walk(a) for a in node.args]
+            if isinstance(node, _PERIODIC) and abs(args[0]) > mpmath.mpf(10) ** (self.digits // 2):
+                raise Unsupported("a periodic function of an argument whose rounding exceeds "
+                                  "its period")  # and whose reduction costs minutes
+            return function(*args)
         raise Unsupported(f"{type(node).__name__} is not evaluated here")
 
     def _opaque_atom(self, node: sp.Basic) -> sp.Basic:
@@ -182,6 +188,10 @@ class Walker:
                     store.pop(key, None)
                 else:
                     store[key] = before
+        size = abs(along(at))
+        if size > mpmath.mpf(10) ** (self.digits // 2):
+            raise Unsupported("the function is too large here for a numerical derivative at "
+                              "this precision (its change would be lost to rounding)")
         return mpmath.diff(along, at, int(order))
 
     def _series(self, node: sp.Basic) -> Any:
