@@ -338,7 +338,10 @@ def rule_bound(rule: Rule, expr: Any, target: Any, relation: str) -> Judgement:
 
 
 def _opaque(expr: sp.Basic) -> bool:
-    return bool(expr.atoms(AppliedUndef, sp.Indexed, sp.MatrixSymbol, sp.IndexedBase))
+    """Does ``expr`` hold what SymPy cannot compute: entries, matrices, undefined functions
+    or functions defined outside SymPy (E, Var)?"""
+    return bool(expr.atoms(AppliedUndef, sp.Indexed, sp.MatrixSymbol, sp.IndexedBase)) or any(
+        not (type(f).__module__ or "").startswith("sympy.") for f in expr.atoms(sp.Function))
 
 
 def premise(text: str, equations: Iterable[tuple[Any, Any]], lhs: Any, rhs: Any,
@@ -504,7 +507,8 @@ def conclude(lhs: Any, relation: str, value: Any, j: Judgement,
 def _pinned(constraints: frozenset, symbols: set) -> set[str]:
     """The statement's symbols that the premise equations used, taken together, fix to a
     constant (``n = z`` and ``z = 3`` pin n): the theorem holds only in that case. A system
-    SymPy cannot solve is taken to pin every statement symbol it contains."""
+    SymPy cannot solve (|i − j| = δ, δ(b, b') = 0) pins only what a single equation pins,
+    which :func:`premise` has seen."""
     if not constraints:
         return set()
     unknowns = sorted(set().union(*(sp.Eq(a, b).free_symbols for a, b in constraints)), key=str)
@@ -513,8 +517,7 @@ def _pinned(constraints: frozenset, symbols: set) -> set[str]:
     except SYMPY_FAILURES + (ValueError, TypeError):
         solutions = None
     if not solutions:
-        return {f"{a} = {b}" for a, b in constraints
-                if (a.free_symbols | b.free_symbols) & symbols}
+        return set()
     return {f"{s} = {v}" for solution in solutions for s, v in solution.items()
             if s in symbols and not v.free_symbols}
 
