@@ -14,7 +14,10 @@ re-anchor such a quote fuzzily when the page changes; so does the gate:
    for less the further it ends from the candidate: prose can be reworded, math seldom is.
 3. **Quote.** A candidate that prints the exact quote, or a value consistent with the true one
    at its own precision (a corrected figure), is preferred; with no context left it is still
-   taken when it is the only such number in its scope.
+   taken when it is the only such number in its scope. The value never overrides the context:
+   where the anchor plainly points to one number, a number that fits the anchor clearly less
+   well gets nothing for its value (two figures printed in each other's place are read where
+   their anchors are, and both judged inaccurate).
 4. **One number, one figure.** Figures are assigned greedily, best match first, across all
    claims; a number taken by one figure is no candidate for another, and a prefix never
    matches another figure's digits, except where it names that figure on purpose (the prefix
@@ -28,6 +31,7 @@ what was expected and what is printed there.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
@@ -54,6 +58,10 @@ the first number after the anchor."""
 QUOTE_BONUS, CONSISTENT_BONUS = 0.5, 0.4
 """Added to the context score of a candidate that prints the exact quote / a value
 consistent with the true one."""
+TIER_BONUS = {"quote": QUOTE_BONUS, "consistent": CONSISTENT_BONUS, "context": 0.0}
+CONTEXT_MARGIN = 0.2
+"""A number whose context is this much below that of a number the anchor plainly points to
+gets no bonus for its value (see :func:`_context_first`)."""
 PIN_BONUS, SUBSECTION_BONUS = 0.15, 0.05
 UNIT_BONUS, UNIT_PENALTY = 0.05, 0.15
 WEAK_CONTEXT = 0.25
@@ -407,8 +415,7 @@ def score(quote: Quote, document: Document, token: Token, scope: Scope, reading:
         ctx, weights = ctx + s * w, weights + w
     ctx = ctx / weights if weights else 0.0
     tier = reading.tier(quote, document, token)
-    total = ctx + scope.bonus + {"quote": QUOTE_BONUS, "consistent": CONSISTENT_BONUS,
-                                 "context": 0.0}[tier]
+    total = ctx + scope.bonus + TIER_BONUS[tier]
     printed_unit, unit = _unit(quote.figure.printed), _unit(document.text[token.start:token.end])
     total += UNIT_BONUS if printed_unit == unit else -UNIT_PENALTY
     in_order = order.keeps(quote.key, document.path, token.start) if order else False
@@ -485,7 +492,22 @@ def candidates(quote: Quote, reading: Reading, slots: Slots, order: Order | None
             old = best.get(candidate.ident)
             if old is None or candidate.score > old.score:
                 best[candidate.ident] = candidate
-    return list(best.values())
+    return _context_first(list(best.values()))
+
+
+def _context_first(pool: list[Candidate]) -> list[Candidate]:
+    """The context places a figure; its value may not. When one number is plainly where the
+    anchor points (context at least :data:`STRONG_CONTEXT`), a number that fits the anchor
+    :data:`CONTEXT_MARGIN` less well gets nothing for printing the quote or a consistent
+    value: it is judged by its context alone, like any other number (two figures printed in
+    each other's place are both read where their anchors are, and both found inaccurate)."""
+    placed = [c.context for c in pool if c.token.plain and c.percent_match
+              and c.context >= STRONG_CONTEXT]
+    if not placed:
+        return pool
+    bar = max(placed) - CONTEXT_MARGIN
+    return [c if c.tier == "context" or c.context >= bar else dataclasses.replace(
+        c, tier="context", score=c.score - TIER_BONUS[c.tier]) for c in pool]
 
 
 def _acceptable(quote: Quote, candidate: Candidate, pool: Iterable[Candidate]) -> bool:
