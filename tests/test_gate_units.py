@@ -23,7 +23,7 @@ from tmath.exitcodes import ExitCode
 from tmath.gate.document import parse_document
 
 WORK = Source(key="w", authors=("Ada Quill", "Ben Rook"), title="Counting Pips on Fair Dice",
-              year=2011, arxiv="1103.01234")
+              year=2011, arxiv="1103.0123")
 
 GOOD = """## 1. Dice
 
@@ -33,7 +33,7 @@ So the mean face is 3.5, and a double six comes up with chance 1/36.
 
 ## 2. Sources
 
-- Quill & Rook (2011). “Counting Pips on Fair Dice.” arXiv:1103.01234
+- Quill & Rook (2011). “Counting Pips on Fair Dice.” arXiv:1103.0123
 """
 BAD = (GOOD.replace("mean face is 3.5", "mean face is 3.6").replace("1/36", "1/38")
        .replace("(2011)", "(2013)").replace("\\frac{1+2+3+4+5+6}{6}", "\\frac{1+2+3+4+5}{6}"))

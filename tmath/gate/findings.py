@@ -10,11 +10,12 @@ from typing import Any, Literal, Sequence
 
 Kind = Literal["figure", "formula", "statement", "citation", "anchor", "claim", "document"]
 FAILING = {"inaccurate", "missing", "unverified", "unreadable", "changed", "unknown", "unbound",
-           "too-large", "authors", "year", "title", "misattributed"}
+           "too-large", "authors", "year", "title", "misattributed", "arxiv"}
 """Statuses that fail the gate. ``unverified``: a claim that vouches for the figure, formula,
 statement or pinned text did not verify; ``unreadable``: the number printed where the figure
 is cannot be read; ``unbound``: no claim set vouches for the document; ``authors``, ``year``,
-``title``, ``misattributed``: a citation that does not match the work the claims record."""
+``title``, ``misattributed``: a citation that does not match the work the claims record;
+``arxiv``: a malformed arXiv id, or one that is not the id of the work its entry names."""
 WARNING = {"uncovered", "shortened"}
 """Statuses reported as warnings: a formula no claim vouches for, a shortened title."""
 GOOD = {"accurate", "covered", "anchored"}
@@ -163,7 +164,7 @@ class Report:
                            for s in ("anchored", "missing", "unverified")},
             "citations": {**(self.citations or {"checked": 0, "right": 0, "unknown": 0}),
                           **{s: self.count("citation", s)
-                             for s in ("authors", "year", "title", "misattributed",
+                             for s in ("authors", "year", "title", "misattributed", "arxiv",
                                        "shortened")}},
             "anchors": {"unknown": self.count("anchor", "unknown")},
             "claims_unverified": self.count("claim", "unverified"),
