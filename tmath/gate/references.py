@@ -174,7 +174,8 @@ def read_arxiv_ids(document: Document, limit: int = MAX_CITATIONS) -> list[Arxiv
 def _mentions(document: Document, line: int, start: int, content: str) -> list[Citation]:
     found: list[Citation] = []
     taken: list[tuple[int, int]] = []
-    for match in _SURNAMES.finditer(content):
+    listed = "&" in content or "and" in content or "et" in content  # else no list can match
+    for match in _SURNAMES.finditer(content) if listed else ():
         head, rest = match.group(1), match.group(2)
         et_al = bool(_ET_AL.search(match.group(0)))
         names = _split_names(head, None if et_al else rest)
