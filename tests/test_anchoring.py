@@ -119,6 +119,27 @@ def test_two_figures_printed_in_each_others_place_are_read_where_their_anchors_a
     assert found["variance column"] < found["standard deviation column"]
 
 
+def test_a_claim_pinned_in_thousands_of_paragraphs_scores_a_bounded_number_of_candidates():
+    import time
+
+    from tmath.gate.anchoring import MAX_CANDIDATES, PIN_BONUS, Reading, Slots, candidates
+
+    para = "In this layer the width is 64 and the depth is 12.\n\n"
+    text = "# T\n\n" + para * 40_000  # 2 MB, every paragraph pinned
+    doc = parse_document(text)
+    scopes = [Scope(doc, 0, len(doc.text), "§1", 0.0, 2)] + [
+        Scope(doc, k, k + len(para), "a pinned paragraph", PIN_BONUS, 0)
+        for k in range(len("# T\n\n"), len(doc.text) - len(para) + 1, len(para))]
+    fig = FigureInfo("width", "64", near="the width is")
+    [quote] = build_quotes([(("c", 0), fig, scopes, (64.0,))])
+    start = time.process_time()
+    found = candidates(quote, Reading(), Slots())
+    located = locate_all([quote])[("c", 0)].located
+    assert time.process_time() - start < 3.0
+    assert len(found) <= MAX_CANDIDATES
+    assert located is not None and doc.text[located.token.start:located.token.end] == "64"
+
+
 # -- the command: missing at the best candidate, rewording -----------------------------------------
 
 from test_gate import DICE_CLAIMS  # noqa: E402  the dice claims of docs/dice.txt

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
@@ -43,6 +44,10 @@ from tmath.gate.numbers import Form, Token, core, form_of, readable, scan, token
 
 SCOPE_TOKENS = 3_000
 """Numbers of one scope read in full; a larger (hostile) scope is searched, not read."""
+MAX_CANDIDATES = SCOPE_TOKENS
+"""Numbers one figure scores in all its scopes together (a claim pinned in thousands of
+paragraphs reads no more): the rest are not candidates, so the figure may be missing (which
+fails the gate), never judged from an unread number."""
 SEARCH_HITS = 200
 """Occurrences of a quote or anchor token followed in a large scope."""
 WINDOW_CHARS = 320
@@ -130,13 +135,19 @@ def _weight(norm: str) -> float:
     return 0.3
 
 
+@functools.lru_cache(maxsize=65536)
+def _read(piece: str) -> tuple[str, float] | None:
+    norm = _normal(piece)
+    return (norm, _weight(norm)) if norm else None
+
+
 def words(text: str, offset: int = 0) -> list[Word]:
     """The context tokens of ``text`` (``offset``: where ``text`` starts in the document)."""
     found = []
     for match in _CONTEXT.finditer(text):
-        norm = _normal(match.group())
-        if norm:
-            found.append(Word(norm, _weight(norm), offset + match.start(), offset + match.end()))
+        read = _read(match.group())
+        if read:
+            found.append(Word(read[0], read[1], offset + match.start(), offset + match.end()))
     return found
 
 
@@ -278,6 +289,15 @@ class Slots:
             spans.sort()
         self._starts = {p: [s for s, _, _ in spans] for p, spans in self._by_path.items()}
 
+    def any_in(self, path: str, lo: int, hi: int) -> bool:
+        """Whether a taken number overlaps the text from ``lo`` to ``hi``."""
+        spans = self._by_path.get(path)
+        if not spans:
+            return False
+        k = bisect.bisect_left(self._starts[path], hi)  # spans starting before hi
+        return any(spans[j][1] > lo for j in range(max(0, k - 1), k)) or \
+            bisect.bisect_right(self._starts[path], lo) < k
+
     def key_at(self, path: str, offset: int) -> Key | None:
         spans = self._by_path.get(path)
         if not spans:
@@ -342,20 +362,26 @@ class Reading:
     def __init__(self) -> None:
         self._cache: dict[tuple[str, int], tuple[list[Word], list[Word]]] = {}
         self._tiers: dict[tuple, str] = {}
+        self._contexts: dict[tuple, tuple[float, bool]] = {}
+        self._scanned: dict[tuple[str, int, int], tuple[list[Token], bool]] = {}
         self._scans: dict[str, list[tuple[int, int, list[Token], bool]]] = {}
 
     def scan(self, scope: "Scope") -> tuple[list[Token], bool]:
         """The numbers of a scope (and whether there were too many to read them all); a
         scope inside one already read is cut out of it, not read again."""
+        key = (scope.document.path, scope.start, scope.end)
+        if key in self._scanned:
+            return self._scanned[key]
         done = self._scans.setdefault(scope.document.path, [])
         for start, end, tokens, more in done:
-            if (start, end) == (scope.start, scope.end):
-                return tokens, more
             if start <= scope.start and scope.end <= end and not more:
-                return [t for t in tokens if scope.start <= t.start < scope.end], False
-        tokens, more = scan(scope.document, scope.start, scope.end, SCOPE_TOKENS)
-        done.append((scope.start, scope.end, tokens, more))
-        return tokens, more
+                found = [t for t in tokens if scope.start <= t.start < scope.end], False
+                break
+        else:
+            found = scan(scope.document, scope.start, scope.end, SCOPE_TOKENS)
+            done.append((scope.start, scope.end, *found))
+        self._scanned[key] = found
+        return found
 
     def around(self, document: Document, token: Token) -> tuple[list[Word], list[Word]]:
         key = (document.path, token.start)
@@ -367,6 +393,21 @@ class Reading:
             after = words(text[token.end:hi], token.end)[:WINDOW_TOKENS]
             self._cache[key] = (before, after)
         return self._cache[key]
+
+    def context(self, quote: "Quote", document: Document, token: Token, slots: "Slots"
+                ) -> tuple[float, bool]:
+        """How well the quote's prefix and suffix fit around ``token`` (and whether the prefix
+        touches it). Kept from one round of assignment to the next while no number another
+        figure took is in its windows (only those change an alignment)."""
+        before, after = self.around(document, token)
+        key = (quote.key, document.path, token.start)
+        lo = before[0].start if before else token.start
+        hi = after[-1].end if after else token.end
+        if key in self._contexts and not slots.any_in(document.path, lo, hi):
+            return self._contexts[key]
+        found = _context(quote, before, after, slots, document.path)
+        self._contexts[key] = found
+        return found
 
     def tier(self, quote: "Quote", document: Document, token: Token) -> str:
         key = (quote.key, document.path, token.start)
@@ -397,23 +438,26 @@ def _unit(text: str) -> str:
     return match.group(1) if match else ""
 
 
-def score(quote: Quote, document: Document, token: Token, scope: Scope, reading: Reading,
-          slots: Slots, order: "Order | None" = None) -> Candidate:
-    before, after = reading.around(document, token)
+def _context(quote: Quote, before: list[Word], after: list[Word], slots: "Slots", path: str
+             ) -> tuple[float, bool]:
     ctx, touching = 0.0, False
     weights = 0.0
     if quote.prefix:
-        s, touching = _align(quote.prefix, 0, quote.refs, before, slots, document.path, True)
+        s, touching = _align(quote.prefix, 0, quote.refs, before, slots, path, True)
         if quote.immediate and not touching:
             s = 0.0
         w = sum(x.weight for x in quote.prefix)
         ctx, weights = ctx + s * w, weights + w
     if quote.suffix:
-        s, _ = _align(quote.suffix, len(quote.prefix), quote.refs, after, slots, document.path,
-                      False)
+        s, _ = _align(quote.suffix, len(quote.prefix), quote.refs, after, slots, path, False)
         w = sum(x.weight for x in quote.suffix)
         ctx, weights = ctx + s * w, weights + w
-    ctx = ctx / weights if weights else 0.0
+    return (ctx / weights if weights else 0.0), touching
+
+
+def score(quote: Quote, document: Document, token: Token, scope: Scope, reading: Reading,
+          slots: Slots, order: "Order | None" = None) -> Candidate:
+    ctx, touching = reading.context(quote, document, token, slots)
     tier = reading.tier(quote, document, token)
     total = ctx + scope.bonus + TIER_BONUS[tier]
     printed_unit, unit = _unit(quote.figure.printed), _unit(document.text[token.start:token.end])
@@ -484,8 +528,13 @@ class Order:
 def candidates(quote: Quote, reading: Reading, slots: Slots, order: Order | None = None
                ) -> list[Candidate]:
     best: dict[tuple[str, int], Candidate] = {}
+    budget = MAX_CANDIDATES
     for scope in sorted(quote.scopes, key=lambda s: s.start - s.end):  # the widest read first
-        for token in _scope_tokens(quote, scope, reading):
+        if budget <= 0:
+            break
+        tokens = _scope_tokens(quote, scope, reading)[:budget]
+        budget -= len(tokens)
+        for token in tokens:
             candidate = score(quote, scope.document, token, scope, reading, slots, order)
             if not token.plain and not candidate.gap_zero:
                 continue  # an exponent, coefficient or name part: only right after the anchor

@@ -49,7 +49,7 @@ class Work:
     source: Source
     claims: tuple[str, ...]
 
-    @property
+    @functools.cached_property
     def surnames(self) -> tuple[str, ...]:
         return tuple(surname(a) for a in self.source.authors)
 
