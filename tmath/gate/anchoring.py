@@ -379,7 +379,8 @@ class Reading:
                 break
         else:
             found = scan(scope.document, scope.start, scope.end, SCOPE_TOKENS)
-            done.append((scope.start, scope.end, *found))
+            if scope.depth:  # a section may hold another scope; a pinned paragraph, none
+                done.append((scope.start, scope.end, *found))
         self._scanned[key] = found
         return found
 
@@ -416,14 +417,27 @@ class Reading:
         return self._tiers[key]
 
 
+@functools.lru_cache(maxsize=65536)
+def _core(text: str) -> str:
+    return core(text)
+
+
+@functools.lru_cache(maxsize=65536)
+def _parsed(text: str):
+    """The printed figure read, or None when it cannot be (read once per spelling)."""
+    try:
+        return parse_printed(readable(text))
+    except FigureSyntaxError:
+        return None
+
+
 def _tier(quote: Quote, document: Document, token: Token) -> str:
     text = document.text[token.start:token.end]
-    if core(text) == quote.exact:
+    if _core(text) == quote.exact:
         return "quote"
     if quote.truth:
-        try:
-            printed = parse_printed(readable(text))
-        except FigureSyntaxError:
+        printed = _parsed(text)
+        if printed is None:
             return "context"
         f = quote.figure
         check = judge(Figure(f.label, text, lambda: 0, rough=f.rough, rel_tol=f.rel_tol),
