@@ -84,10 +84,13 @@ def adversarial_documents(folder: Path) -> list[tuple[str, Path]]:
     """The companion document with 4 MB of hostile text inside its first section with
     figures (so anchoring has to search through it): lines of ``$``, runs of ``$a$``, glued
     ``$$a$$``, unbalanced braces in display math, one very long line, a sea of numbers, a
-    sea of author-year citations with titles, lines of comma-separated names."""
+    sea of author-year citations with titles, lines of comma-separated names, lines of
+    ``arXiv``, formulas of commas, the document's own paragraphs (and pins) over and over."""
     base = GATE_BASE.read_text(encoding="utf-8").split("\n")
     at = next(i for i, line in enumerate(base) if line.startswith("### 1.1")) + 1
     size = ADVERSARIAL_MB * 1024 * 1024
+    paragraphs = "\n\n".join(p for p in "\n".join(base).split("\n\n")
+                             if p.strip() and "$" not in p and not p.lstrip().startswith("#"))
     junk = {
         "lines of $": ("$" * 9_999 + "\n") * (size // 10_000),
         "inline $a$ runs": ("$a$ " * 2_499 + "\n") * (size // 10_000),
@@ -98,6 +101,9 @@ def adversarial_documents(folder: Path) -> list[tuple[str, Path]]:
         "citations": ("Ab et al. (2001) “Attention Is All You Need” " * 200 + "\n")
                      * (size // 10_000),
         "name lists": ("Aa, " * 2_499 + "\n") * (size // 10_000),
+        "arXiv lines": ("arXiv" * 1_999 + "\n") * (size // 10_000),
+        "trailing commas in $$": ("$$a" + "," * 3_990 + "b$$\n") * (size // 4_000),
+        "pinned paragraphs": paragraphs * (size // max(1, len(paragraphs))),
     }
     made = []
     for name, text in junk.items():

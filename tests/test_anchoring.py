@@ -105,6 +105,40 @@ def test_strong_context_finds_a_changed_figure_weak_context_does_not():
     assert anchor(unrelated, [("c", 0, fig, (8.0,))])["sd"] is None
 
 
+def test_two_figures_printed_in_each_others_place_are_read_where_their_anchors_are():
+    text = ("# T\n\nSo the spread of the scores has variance 1.71, and its square root, the "
+            "standard deviation, is 2.92.\n")
+    var = FigureInfo("variance", "2.92", near="has variance")
+    sd = FigureInfo("standard deviation", "1.71", near="the standard deviation, is")
+    truth = [("c", 0, var, (35 / 12,)), ("c", 1, sd, ((35 / 12) ** 0.5,))]
+    found = anchor(text, truth)
+    assert (found["variance"], found["standard deviation"]) == ((3, "1.71"), (3, "2.92"))
+    corrected = text.replace("1.71", "2.92").replace("is 2.92", "is 1.71")
+    found = anchor(corrected, truth)
+    assert (found["variance"], found["standard deviation"]) == ((3, "2.92"), (3, "1.71"))
+    assert found["variance column"] < found["standard deviation column"]
+
+
+def test_a_claim_pinned_in_thousands_of_paragraphs_scores_a_bounded_number_of_candidates():
+    import time
+
+    from tmath.gate.anchoring import MAX_CANDIDATES, PIN_BONUS, Reading, Slots, candidates
+
+    para = "In this layer the width is 64 and the depth is 12.\n\n"
+    text = "# T\n\n" + para * 40_000  # 2 MB, every paragraph pinned
+    doc = parse_document(text)
+    scopes = [Scope(doc, 0, len(doc.text), "§1", 0.0, 2)] + [
+        Scope(doc, k, k + len(para), "a pinned paragraph", PIN_BONUS, 0)
+        for k in range(len("# T\n\n"), len(doc.text) - len(para) + 1, len(para))]
+    fig = FigureInfo("width", "64", near="the width is")
+    [quote] = build_quotes([(("c", 0), fig, scopes, (64.0,))])
+    assert len(candidates(quote, Reading(), Slots())) <= MAX_CANDIDATES
+    start = time.process_time()
+    located = locate_all([quote])[("c", 0)].located
+    assert time.process_time() - start < 4.0  # unbounded: 80 000 candidates, a minute
+    assert located is not None and doc.text[located.token.start:located.token.end] == "64"
+
+
 # -- the command: missing at the best candidate, rewording -----------------------------------------
 
 from test_gate import DICE_CLAIMS  # noqa: E402  the dice claims of docs/dice.txt
@@ -139,6 +173,27 @@ def test_a_figure_that_cannot_be_located_is_reported_at_its_best_candidate(dice,
     assert missing["line"] == line and missing["found"] == "1.9"
     assert "expected 1.71" in missing["detail"] and "'1.9'" in missing["detail"]
     assert not [f for f in figures(doc) if f["status"] == "inaccurate"]
+
+
+SPREAD = "方差 $\\approx 2.92$，开方后标准差约 1.71"
+
+
+@pytest.mark.parametrize("printed", ["方差 $\\approx 1.71$，开方后标准差约 2.92",
+                                     "方差 $\\approx 1.71$，开方后标准差约 2.90"])
+def test_swapped_figures_are_both_inaccurate_and_fix_writes_each_in_its_place(dice, tmp_path,
+                                                                               printed):
+    text = (DOCS / "dice.txt").read_text(encoding="utf-8")
+    assert SPREAD in text
+    path = tmp_path / "dice.txt"
+    path.write_text(text.replace(SPREAD, printed), encoding="utf-8")
+    code, doc = report(str(path), "--claims", str(dice))
+    wrong = {f["label"]: f["printed"] for f in figures(doc) if f["status"] == "inaccurate"}
+    assert code == ExitCode.FAILED
+    assert wrong == {"variance": "1.71", "standard deviation": printed[-4:]}
+    fixed = runner.invoke(app, ["check", str(path), "--claims", str(dice), "--fix", "--write",
+                                "-j", "1"])
+    assert path.read_text(encoding="utf-8") == text, fixed.output  # each value in its place
+    assert fixed.exit_code == ExitCode.OK, fixed.output
 
 
 def test_rewording_the_dice_document_keeps_every_figure(dice, tmp_path):

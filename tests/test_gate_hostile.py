@@ -277,3 +277,86 @@ def test_github_annotations_escape_control_characters(claims_dir, tmp_path):
     assert all(line.startswith("::") or line.startswith("tmath check:") for line in lines)
     assert not any(ord(c) < 32 for line in lines for c in line)
     assert any(line.startswith("::error") and "line=" in line for line in lines)
+
+
+# -- linear time: every pattern that reads document text, on 4 MB of adversarial lines ----------
+
+LINEAR_BOUND = 2.0
+"""CPU seconds for 4 MB of one adversarial family: well under the README's 5 s for the whole
+gate, and far below what the quadratic patterns took (arXiv lines: ~0.7 s per 10 kB line,
+minutes in all; trailing commas in 1000 formulas: 69 s)."""
+MB4 = 4 * 1024 * 1024
+
+
+def _lines(unit: str, end: str = "", size: int = MB4) -> str:
+    return (unit * (9_900 // len(unit)) + end + "\n") * (size // 10_000)
+
+
+def _cpu(work) -> float:
+    import time
+
+    start = time.process_time()
+    work()
+    return time.process_time() - start
+
+
+def _linear(make, work, bound: float = LINEAR_BOUND) -> None:
+    """``work`` on 4 MB takes less than ``bound`` CPU seconds and about 4× its time on 1 MB
+    (a quadratic pattern takes 16×; the ratio allows for a shared, noisy machine)."""
+    small, large = make(MB4 // 4), make(MB4)
+    one = _cpu(lambda: work(small))
+    four = _cpu(lambda: work(large))
+    assert four < bound, f"{four:.2f} s of CPU on 4 MB"
+    assert four < 8 * one + 0.2, (one, four)
+
+
+def test_arxiv_ids_are_read_in_linear_time():
+    from tmath.gate.document import parse_document
+    from tmath.gate.references import read_arxiv_ids, read_citations
+
+    def make(size):
+        return parse_document(_lines("arXiv", size=size).replace("\n", "\n- Ab (2001). “T.” "))
+
+    _linear(make, lambda d: (read_citations(d), read_arxiv_ids(d)))
+    _linear(lambda size: parse_document(_lines("arXiv:1706.", size=size)),
+            lambda d: read_arxiv_ids(d))
+
+
+def test_citations_are_read_in_linear_time():
+    from tmath.gate.document import parse_document
+    from tmath.gate.references import read_citations
+
+    for unit, end in (("Aa, ", ""), ("Ab “", ""), ("(Ab, ", ""), ("Ab et  ", "")):
+        _linear(lambda size: parse_document(_lines(unit, end, size)), read_citations)
+    # names listed up to a final "&" are linear too, at a higher cost per byte
+    _linear(lambda size: parse_document(_lines("Aa, ", " & Bb", size)), read_citations,
+            bound=2.5 * LINEAR_BOUND)
+
+
+def test_formulas_are_normalised_in_linear_time():
+    from tmath.gate.document import parse_document
+
+    def make(size):
+        return parse_document(("$$a" + "," * 3_990 + "b$$\n") * (size // 4_000))
+
+    _linear(make, lambda d: [parts(f.latex) for f in d.formulas])
+    assert normalise("a + b,;.") == "a+b"
+
+
+def test_numbers_are_read_in_linear_time():
+    from tmath.gate.document import parse_document
+    from tmath.gate.numbers import readable, scan
+
+    def make(size):
+        return parse_document(_lines("9" + " " * 300 + "\\frac{" + " " * 300, size=size))
+
+    _linear(make, lambda d: scan(d, 0, len(d.text), 10**9))
+    _linear(lambda size: "\\frac{" + " " * size + "1}{2",
+            lambda text: readable(text), bound=0.5)
+    assert readable("\\frac{ 1 }{ 36 }") == "1/36"
+
+
+def test_context_tokens_are_read_in_linear_time():
+    from tmath.gate.anchoring import words
+
+    _linear(lambda size: _lines("\\alpha 1.5 ab 字 ·", size=size)[:size // 4], words)

@@ -8,6 +8,7 @@ import json
 import textwrap
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import typer
@@ -17,6 +18,9 @@ from tmath.cli import boundary
 from tmath.cli.check import check
 from tmath.exitcodes import ExitCode
 from tmath.gate.document import parse_document
+from tmath.engine.info import Source
+from tmath.gate.arxiv import problem
+from tmath.gate.citations import judge_citations
 from tmath.gate.references import read_citations
 
 app = typer.Typer()
@@ -37,7 +41,7 @@ from tmath import Foil, Passage, Source, Statement, claim, prose
 
 LOVELACE = Source(key="lovelace1843", authors=("Ada Lovelace", "Charles Babbage"),
                   title="Sketch of the Analytical Engine: Notes by the Translator", year=1843,
-                  venue="Scientific Memoirs", arxiv="1843.00001")
+                  venue="Scientific Memoirs", arxiv="1003.0001")
 MENABREA = Source(key="menabrea1842", authors=("Luigi Federico Menabrea",),
                   title="Notions sur la machine analytique", year=1842,
                   venue="Bibliothèque universelle de Genève", url="https://example.org/m")
@@ -96,7 +100,7 @@ lets a few cards do long work.
 
 ## References
 
-- Lovelace & Babbage (1843). “Sketch of the Analytical Engine: Notes by the Translator.” arXiv:1843.00001
+- Lovelace & Babbage (1843). “Sketch of the Analytical Engine: Notes by the Translator.” arXiv:1003.0001
 - Menabrea (1842). “Notions sur la machine analytique.”
 """
 
@@ -252,6 +256,10 @@ PLANTS = [  # (what, old text, new text, status)
      "title"),
     ("a result credited to the wrong work", "Lovelace & Babbage (1843) point out in Note G",
      "Hollerith (1889) points out in Note G", "misattributed"),
+    ("a malformed arXiv id (month 13)", "arXiv:1003.0001", "arXiv:1013.0001", "arxiv"),
+    ("a new-style id with too few digits", "arXiv:1003.0001", "arXiv:1003.001", "arxiv"),
+    ("an old-style id with a bad month", "arXiv:1003.0001", "arXiv:math/9913001", "arxiv"),
+    ("the arXiv id of another work", "arXiv:1003.0001", "arXiv:1003.0002", "arxiv"),
 ]
 
 
@@ -311,6 +319,47 @@ def test_citations_are_read_but_quotations_are_not_titles():
         ("mention", 4, ("Alammar",), False, None, "The Illustrated Transformer", None),
         ("reference", 5, ("Tsai",), True, 2019, "Transformer Dissection.", "1908.11775"),
     ]
+
+
+@pytest.mark.parametrize("ident, why", [
+    ("1706.03762", None), ("1706.03762v5", None), ("1412.6980", None), ("0704.0001", None),
+    ("hep-th/9901001", None), ("math.GT/0309136v2", None), ("physics/0004057", None),
+    ("1713.03762", "month 13"), ("1700.03762", "month 00"), ("1706.3762", "5 digits"),
+    ("1412.69801", "4 digits"), ("0612.0001", "April 2007"), ("hep-th/9913001", "month 13"),
+    ("math/0801001", "March 2007"), ("170603762", "neither"), ("1706.03762v", "neither"),
+    ("hep-th/990100", "neither")])
+def test_arxiv_ids_are_checked_for_form(ident, why):
+    found = problem(ident)
+    assert (found is None) if why is None else (why in found), found
+
+
+def test_a_malformed_arxiv_id_anywhere_in_the_text_is_a_finding_that_names_the_right_one():
+    text = RIGHT.replace("lets a few cards do long work.",
+                         "lets a few cards do long work (see arXiv:1003.0001 and arXiv:1099.0001).")
+    text = text.replace("Translator.” arXiv:1003.0001", "Translator.” arXiv:1003.00001")
+    lovelace = Source(key="l", authors=("Ada Lovelace", "Charles Babbage"), year=1843,
+                      title="Sketch of the Analytical Engine: Notes by the Translator",
+                      arxiv="1003.0001")
+    info = SimpleNamespace(id="engine-loops", sources=(lovelace,), not_in=())
+    found, _ = judge_citations([parse_document(text, "engine.md")], [info])
+    rows = [(f.status, f.line, f.printed) for f in found]
+    assert rows == [("arxiv", line_of(text, "1099"), "arXiv:1099.0001"),
+                    ("arxiv", line_of(text, "1003.00001"), "arXiv:1003.00001")]
+    assert "arXiv:1003.0001" in found[1].detail  # the entry names the recorded work
+
+
+def test_an_id_that_is_not_the_id_of_the_work_its_entry_names_is_a_finding():
+    vaswani = Source(key="v", authors=("Ashish Vaswani", "Noam Shazeer"),
+                     title="Attention Is All You Need", year=2017, arxiv="1706.03762")
+    info = SimpleNamespace(id="attention", sources=(vaswani,), not_in=())
+    text = ("# Notes\n\n## References\n\n"
+            "- Vaswani et al. (2017). “Attention Is All You Need.” NIPS. arXiv:1706.03763\n"
+            "- Vaswani et al. (2017). “Attention Is All You Need.” NIPS. arXiv:1706.03762v7\n")
+    found, counts = judge_citations([parse_document(text, "n.md")], [info])
+    [wrong] = found
+    assert (wrong.status, wrong.line) == ("arxiv", 5) and wrong.failing
+    assert "arXiv:1706.03762" in wrong.detail and "1706.03763" in wrong.detail
+    assert counts == {"checked": 2, "unknown": 0, "right": 1}
 
 
 @pytest.mark.skipif(not NOTES.is_file(), reason="the lecture notes are not on this machine")

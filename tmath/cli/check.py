@@ -34,7 +34,8 @@ class CheckFormat(str, enum.Enum):
 
 PathsArgument = Annotated[list[Path], typer.Argument(
     metavar="DOCUMENT", show_default=False,
-    help="UTF-8 plain-text or Markdown documents (at most 5 MB each), checked together.")]
+    help="UTF-8 plain-text or Markdown documents (at most 5 MB each), each checked on its "
+         "own; one report, and the gate fails when any of them fails.")]
 BuiltinOption = Annotated[bool, typer.Option(
     "--builtin", hidden=True,
     help="Deprecated: the built-in claims are always used unless --no-builtin.")]
@@ -48,7 +49,7 @@ OutputOption = Annotated[Optional[Path], typer.Option(
 MinCoverageOption = Annotated[float, typer.Option(
     "--min-coverage", min=0.0, max=100.0, metavar="PCT",
     help="Fail when less than PCT % of the display formulas, figures and prose statements "
-         "are covered (all of them together).")]
+         "are covered (in each document).")]
 FixOption = Annotated[bool, typer.Option(
     "--fix", help="Print a unified diff that restates each inaccurate figure with its true "
                   "value, at the precision and in the style printed (1/9770 → 1/9647).")]

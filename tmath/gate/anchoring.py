@@ -14,7 +14,10 @@ re-anchor such a quote fuzzily when the page changes; so does the gate:
    for less the further it ends from the candidate: prose can be reworded, math seldom is.
 3. **Quote.** A candidate that prints the exact quote, or a value consistent with the true one
    at its own precision (a corrected figure), is preferred; with no context left it is still
-   taken when it is the only such number in its scope.
+   taken when it is the only such number in its scope. The value never overrides the context:
+   where the anchor plainly points to one number, a number that fits the anchor clearly less
+   well gets nothing for its value (two figures printed in each other's place are read where
+   their anchors are, and both judged inaccurate).
 4. **One number, one figure.** Figures are assigned greedily, best match first, across all
    claims; a number taken by one figure is no candidate for another, and a prefix never
    matches another figure's digits, except where it names that figure on purpose (the prefix
@@ -28,6 +31,8 @@ what was expected and what is printed there.
 from __future__ import annotations
 
 import bisect
+import dataclasses
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
@@ -39,6 +44,10 @@ from tmath.gate.numbers import Form, Token, core, form_of, readable, scan, token
 
 SCOPE_TOKENS = 3_000
 """Numbers of one scope read in full; a larger (hostile) scope is searched, not read."""
+MAX_CANDIDATES = SCOPE_TOKENS
+"""Numbers one figure scores in all its scopes together (a claim pinned in thousands of
+paragraphs reads no more): the rest are not candidates, so the figure may be missing (which
+fails the gate), never judged from an unread number."""
 SEARCH_HITS = 200
 """Occurrences of a quote or anchor token followed in a large scope."""
 WINDOW_CHARS = 320
@@ -54,6 +63,10 @@ the first number after the anchor."""
 QUOTE_BONUS, CONSISTENT_BONUS = 0.5, 0.4
 """Added to the context score of a candidate that prints the exact quote / a value
 consistent with the true one."""
+TIER_BONUS = {"quote": QUOTE_BONUS, "consistent": CONSISTENT_BONUS, "context": 0.0}
+CONTEXT_MARGIN = 0.2
+"""A number whose context is this much below that of a number the anchor plainly points to
+gets no bonus for its value (see :func:`_context_first`)."""
 PIN_BONUS, SUBSECTION_BONUS = 0.15, 0.05
 UNIT_BONUS, UNIT_PENALTY = 0.05, 0.15
 WEAK_CONTEXT = 0.25
@@ -122,13 +135,19 @@ def _weight(norm: str) -> float:
     return 0.3
 
 
+@functools.lru_cache(maxsize=65536)
+def _read(piece: str) -> tuple[str, float] | None:
+    norm = _normal(piece)
+    return (norm, _weight(norm)) if norm else None
+
+
 def words(text: str, offset: int = 0) -> list[Word]:
     """The context tokens of ``text`` (``offset``: where ``text`` starts in the document)."""
     found = []
     for match in _CONTEXT.finditer(text):
-        norm = _normal(match.group())
-        if norm:
-            found.append(Word(norm, _weight(norm), offset + match.start(), offset + match.end()))
+        read = _read(match.group())
+        if read:
+            found.append(Word(read[0], read[1], offset + match.start(), offset + match.end()))
     return found
 
 
@@ -270,6 +289,15 @@ class Slots:
             spans.sort()
         self._starts = {p: [s for s, _, _ in spans] for p, spans in self._by_path.items()}
 
+    def any_in(self, path: str, lo: int, hi: int) -> bool:
+        """Whether a taken number overlaps the text from ``lo`` to ``hi``."""
+        spans = self._by_path.get(path)
+        if not spans:
+            return False
+        k = bisect.bisect_left(self._starts[path], hi)  # spans starting before hi
+        return any(spans[j][1] > lo for j in range(max(0, k - 1), k)) or \
+            bisect.bisect_right(self._starts[path], lo) < k
+
     def key_at(self, path: str, offset: int) -> Key | None:
         spans = self._by_path.get(path)
         if not spans:
@@ -334,20 +362,27 @@ class Reading:
     def __init__(self) -> None:
         self._cache: dict[tuple[str, int], tuple[list[Word], list[Word]]] = {}
         self._tiers: dict[tuple, str] = {}
+        self._contexts: dict[tuple, tuple[float, bool]] = {}
+        self._scanned: dict[tuple[str, int, int], tuple[list[Token], bool]] = {}
         self._scans: dict[str, list[tuple[int, int, list[Token], bool]]] = {}
 
     def scan(self, scope: "Scope") -> tuple[list[Token], bool]:
         """The numbers of a scope (and whether there were too many to read them all); a
         scope inside one already read is cut out of it, not read again."""
+        key = (scope.document.path, scope.start, scope.end)
+        if key in self._scanned:
+            return self._scanned[key]
         done = self._scans.setdefault(scope.document.path, [])
         for start, end, tokens, more in done:
-            if (start, end) == (scope.start, scope.end):
-                return tokens, more
             if start <= scope.start and scope.end <= end and not more:
-                return [t for t in tokens if scope.start <= t.start < scope.end], False
-        tokens, more = scan(scope.document, scope.start, scope.end, SCOPE_TOKENS)
-        done.append((scope.start, scope.end, tokens, more))
-        return tokens, more
+                found = [t for t in tokens if scope.start <= t.start < scope.end], False
+                break
+        else:
+            found = scan(scope.document, scope.start, scope.end, SCOPE_TOKENS)
+            if scope.depth:  # a section may hold another scope; a pinned paragraph, none
+                done.append((scope.start, scope.end, *found))
+        self._scanned[key] = found
+        return found
 
     def around(self, document: Document, token: Token) -> tuple[list[Word], list[Word]]:
         key = (document.path, token.start)
@@ -360,6 +395,21 @@ class Reading:
             self._cache[key] = (before, after)
         return self._cache[key]
 
+    def context(self, quote: "Quote", document: Document, token: Token, slots: "Slots"
+                ) -> tuple[float, bool]:
+        """How well the quote's prefix and suffix fit around ``token`` (and whether the prefix
+        touches it). Kept from one round of assignment to the next while no number another
+        figure took is in its windows (only those change an alignment)."""
+        before, after = self.around(document, token)
+        key = (quote.key, document.path, token.start)
+        lo = before[0].start if before else token.start
+        hi = after[-1].end if after else token.end
+        if key in self._contexts and not slots.any_in(document.path, lo, hi):
+            return self._contexts[key]
+        found = _context(quote, before, after, slots, document.path)
+        self._contexts[key] = found
+        return found
+
     def tier(self, quote: "Quote", document: Document, token: Token) -> str:
         key = (quote.key, document.path, token.start)
         if key not in self._tiers:
@@ -367,14 +417,27 @@ class Reading:
         return self._tiers[key]
 
 
+@functools.lru_cache(maxsize=65536)
+def _core(text: str) -> str:
+    return core(text)
+
+
+@functools.lru_cache(maxsize=65536)
+def _parsed(text: str):
+    """The printed figure read, or None when it cannot be (read once per spelling)."""
+    try:
+        return parse_printed(readable(text))
+    except FigureSyntaxError:
+        return None
+
+
 def _tier(quote: Quote, document: Document, token: Token) -> str:
     text = document.text[token.start:token.end]
-    if core(text) == quote.exact:
+    if _core(text) == quote.exact:
         return "quote"
     if quote.truth:
-        try:
-            printed = parse_printed(readable(text))
-        except FigureSyntaxError:
+        printed = _parsed(text)
+        if printed is None:
             return "context"
         f = quote.figure
         check = judge(Figure(f.label, text, lambda: 0, rough=f.rough, rel_tol=f.rel_tol),
@@ -389,26 +452,28 @@ def _unit(text: str) -> str:
     return match.group(1) if match else ""
 
 
-def score(quote: Quote, document: Document, token: Token, scope: Scope, reading: Reading,
-          slots: Slots, order: "Order | None" = None) -> Candidate:
-    before, after = reading.around(document, token)
+def _context(quote: Quote, before: list[Word], after: list[Word], slots: "Slots", path: str
+             ) -> tuple[float, bool]:
     ctx, touching = 0.0, False
     weights = 0.0
     if quote.prefix:
-        s, touching = _align(quote.prefix, 0, quote.refs, before, slots, document.path, True)
+        s, touching = _align(quote.prefix, 0, quote.refs, before, slots, path, True)
         if quote.immediate and not touching:
             s = 0.0
         w = sum(x.weight for x in quote.prefix)
         ctx, weights = ctx + s * w, weights + w
     if quote.suffix:
-        s, _ = _align(quote.suffix, len(quote.prefix), quote.refs, after, slots, document.path,
-                      False)
+        s, _ = _align(quote.suffix, len(quote.prefix), quote.refs, after, slots, path, False)
         w = sum(x.weight for x in quote.suffix)
         ctx, weights = ctx + s * w, weights + w
-    ctx = ctx / weights if weights else 0.0
+    return (ctx / weights if weights else 0.0), touching
+
+
+def score(quote: Quote, document: Document, token: Token, scope: Scope, reading: Reading,
+          slots: Slots, order: "Order | None" = None) -> Candidate:
+    ctx, touching = reading.context(quote, document, token, slots)
     tier = reading.tier(quote, document, token)
-    total = ctx + scope.bonus + {"quote": QUOTE_BONUS, "consistent": CONSISTENT_BONUS,
-                                 "context": 0.0}[tier]
+    total = ctx + scope.bonus + TIER_BONUS[tier]
     printed_unit, unit = _unit(quote.figure.printed), _unit(document.text[token.start:token.end])
     total += UNIT_BONUS if printed_unit == unit else -UNIT_PENALTY
     in_order = order.keeps(quote.key, document.path, token.start) if order else False
@@ -477,15 +542,35 @@ class Order:
 def candidates(quote: Quote, reading: Reading, slots: Slots, order: Order | None = None
                ) -> list[Candidate]:
     best: dict[tuple[str, int], Candidate] = {}
+    budget = MAX_CANDIDATES
     for scope in sorted(quote.scopes, key=lambda s: s.start - s.end):  # the widest read first
-        for token in _scope_tokens(quote, scope, reading):
+        if budget <= 0:
+            break
+        tokens = _scope_tokens(quote, scope, reading)[:budget]
+        budget -= len(tokens)
+        for token in tokens:
             candidate = score(quote, scope.document, token, scope, reading, slots, order)
             if not token.plain and not candidate.gap_zero:
                 continue  # an exponent, coefficient or name part: only right after the anchor
             old = best.get(candidate.ident)
             if old is None or candidate.score > old.score:
                 best[candidate.ident] = candidate
-    return list(best.values())
+    return _context_first(list(best.values()))
+
+
+def _context_first(pool: list[Candidate]) -> list[Candidate]:
+    """The context places a figure; its value may not. When one number is plainly where the
+    anchor points (context at least :data:`STRONG_CONTEXT`), a number that fits the anchor
+    :data:`CONTEXT_MARGIN` less well gets nothing for printing the quote or a consistent
+    value: it is judged by its context alone, like any other number (two figures printed in
+    each other's place are both read where their anchors are, and both found inaccurate)."""
+    placed = [c.context for c in pool if c.token.plain and c.percent_match
+              and c.context >= STRONG_CONTEXT]
+    if not placed:
+        return pool
+    bar = max(placed) - CONTEXT_MARGIN
+    return [c if c.tier == "context" or c.context >= bar else dataclasses.replace(
+        c, tier="context", score=c.score - TIER_BONUS[c.tier]) for c in pool]
 
 
 def _acceptable(quote: Quote, candidate: Candidate, pool: Iterable[Candidate]) -> bool:

@@ -9,6 +9,8 @@ then by title, then by the surname of its first author (and year), and compared 
   ``Shwartz-Ziv``), names in the wrong order, or the authors of another work;
 * ``year``: a year that is neither the work's publication year nor its arXiv year;
 * ``title``: a quoted title that is not the work's (``A Unified…`` for ``An Unified…``);
+* ``arxiv``: an arXiv id that is malformed (:mod:`~tmath.gate.arxiv`; any id in the text),
+  or, in a reference entry whose title or authors name a recorded work, not that work's id;
 * ``misattributed``: the paragraph where a prose claim's passage is located cites a work the
   claim records as *not* the source of its statement (``not_in=``), with the reason;
 * ``shortened`` (a warning): a reference entry quotes only the start of the title.
@@ -29,7 +31,9 @@ from typing import Mapping, Sequence
 from tmath.engine.info import ClaimInfo, Source
 from tmath.gate.document import Document
 from tmath.gate.findings import Finding
-from tmath.gate.references import MAX_CITATIONS, Citation, read_citations, surname
+from tmath.gate import arxiv as arxiv_ids
+from tmath.gate.references import (MAX_CITATIONS, ArxivId, Citation, read_arxiv_ids,
+                                   read_citations, surname)
 
 MAX_FINDINGS = 500
 """Citation findings listed at most (the rest are counted in a note: the gate fails anyway)."""
@@ -45,7 +49,7 @@ class Work:
     source: Source
     claims: tuple[str, ...]
 
-    @property
+    @functools.cached_property
     def surnames(self) -> tuple[str, ...]:
         return tuple(surname(a) for a in self.source.authors)
 
@@ -97,8 +101,7 @@ def title_key(title: str) -> str:
     return text.rstrip(" .,;:")
 
 
-def _arxiv_key(arxiv: str | None) -> str | None:
-    return re.sub(r"v\d+$", "", arxiv.split()[0]) if arxiv else None
+_arxiv_key = arxiv_ids.key
 
 
 def bibliography(infos: Sequence[ClaimInfo]) -> list[Work]:
@@ -240,14 +243,16 @@ def judge_citations(documents: Sequence[Document], infos: Sequence[ClaimInfo],
     works = bibliography(infos)
     findings: list[Finding] = []
     counts = {"checked": 0, "unknown": 0, "right": 0}
-    if not works:
-        return findings, counts
     for document in documents:
+        if not works:
+            findings += _malformed(document, read_arxiv_ids(document), [])
+            continue
         citations = read_citations(document, MAX_CITATIONS)
         if len(citations) > MAX_CITATIONS:
             counts["cut"] = counts.get("cut", 0) + 1
             citations = citations[:MAX_CITATIONS]
         resolved = [(c, *resolve(c, works)) for c in citations]
+        findings += _malformed(document, read_arxiv_ids(document), resolved)
         for citation, work, how in resolved:
             if work is None:
                 counts["unknown"] += 1
@@ -261,6 +266,28 @@ def judge_citations(documents: Sequence[Document], infos: Sequence[ClaimInfo],
         counts["unlisted"] = len(findings) - MAX_FINDINGS
         findings = findings[:MAX_FINDINGS]
     return findings, counts
+
+
+def _malformed(document: Document, ids: Sequence[ArxivId], resolved) -> list[Finding]:
+    """A finding for each malformed arXiv id (naming the right one when its reference entry
+    names a recorded work)."""
+    entries = {c.line: w for c, w, _ in resolved if c.kind == "reference" and w is not None}
+    found = []
+    for written in ids:
+        why = arxiv_ids.problem(written.ident)
+        if why is None:
+            continue
+        work = entries.get(written.line)
+        hint = f"; the entry names {work.shown}" if work and work.source.arxiv else ""
+        section = document.section_at(written.start)
+        found.append(Finding(
+            "citation", "arxiv", document.path, section.number if section else None,
+            written.line, work.claims[0] if work else None,
+            claims=work.claims if work else (), column=written.column,
+            label=f"arXiv:{written.ident}", printed=f"arXiv:{written.ident}",
+            recorded=work.shown if work else None,
+            detail=f"arXiv:{written.ident} is not a well-formed arXiv id: {why}{hint}"))
+    return found
 
 
 def _finding(document: Document, citation: Citation, work: Work | None, status: str,
@@ -287,6 +314,12 @@ def _judge(document: Document, citation: Citation, work: Work, how: str,
         found.append(_finding(document, citation, work, "authors",
                               f"{citation.authors_shown} for {what}: " + "; ".join(problems)
                               + f" (the record: {work.shown}){hint}"))
+    if how != "arxiv" and citation.arxiv and work.source.arxiv \
+            and arxiv_ids.problem(citation.arxiv) is None \
+            and _arxiv_key(citation.arxiv) != _arxiv_key(work.source.arxiv):
+        found.append(_finding(document, citation, work, "arxiv",
+                              f"arXiv:{citation.arxiv} is not the id of {what}: the record is "
+                              f"arXiv:{work.source.arxiv} ({work.shown})"))
     if citation.year and work.years and citation.year not in work.years:
         hint = _listed_as(citation, work, resolved)
         found.append(_finding(document, citation, work, "year",

@@ -5,16 +5,17 @@ section, and the report that decides whether a document passes.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Sequence
 
 
 Kind = Literal["figure", "formula", "statement", "citation", "anchor", "claim", "document"]
 FAILING = {"inaccurate", "missing", "unverified", "unreadable", "changed", "unknown", "unbound",
-           "too-large", "authors", "year", "title", "misattributed"}
+           "too-large", "authors", "year", "title", "misattributed", "arxiv"}
 """Statuses that fail the gate. ``unverified``: a claim that vouches for the figure, formula,
 statement or pinned text did not verify; ``unreadable``: the number printed where the figure
 is cannot be read; ``unbound``: no claim set vouches for the document; ``authors``, ``year``,
-``title``, ``misattributed``: a citation that does not match the work the claims record."""
+``title``, ``misattributed``: a citation that does not match the work the claims record;
+``arxiv``: a malformed arXiv id, or one that is not the id of the work its entry names."""
 WARNING = {"uncovered", "shortened"}
 """Statuses reported as warnings: a formula no claim vouches for, a shortened title."""
 GOOD = {"accurate", "covered", "anchored"}
@@ -122,6 +123,8 @@ class Report:
     citations: dict[str, int] | None = None
     """How many citations were checked against the claims' bibliography (``checked``,
     ``right``) and how many name a work no claim records (``unknown``)."""
+    per_document: tuple[tuple[str, int, int], ...] = ()
+    """(path, covered, total) of each document: ``--min-coverage`` holds for each."""
 
     @property
     def coverage(self) -> float | None:
@@ -129,9 +132,12 @@ class Report:
 
     @property
     def coverage_ok(self) -> bool:
-        if self.coverage is None:
-            return self.min_coverage <= 0
-        return self.coverage + 1e-9 >= self.min_coverage
+        return _meets(self.covered, self.total, self.min_coverage) and not self.below_minimum()
+
+    def below_minimum(self) -> list[tuple[str, int, int]]:
+        """The documents whose own coverage is below ``min_coverage``."""
+        return [(p, c, t) for p, c, t in self.per_document
+                if not _meets(c, t, self.min_coverage)]
 
     @property
     def failures(self) -> list[Finding]:
@@ -158,7 +164,7 @@ class Report:
                            for s in ("anchored", "missing", "unverified")},
             "citations": {**(self.citations or {"checked": 0, "right": 0, "unknown": 0}),
                           **{s: self.count("citation", s)
-                             for s in ("authors", "year", "title", "misattributed",
+                             for s in ("authors", "year", "title", "misattributed", "arxiv",
                                        "shortened")}},
             "anchors": {"unknown": self.count("anchor", "unknown")},
             "claims_unverified": self.count("claim", "unverified"),
@@ -190,6 +196,38 @@ class Report:
             "summary": self.summary(),
             "notes": list(self.notes),
         }
+
+
+def _meets(covered: int, total: int, minimum: float) -> bool:
+    if not total:
+        return minimum <= 0
+    return 100.0 * covered / total + 1e-9 >= minimum
+
+
+def combine(units: Sequence[Report], min_coverage: float = 0.0) -> Report:
+    """One report of documents each checked alone: findings, sections and notes side by side,
+    counts added; the gate passes only when every document passes on its own."""
+    claims = tuple(dict.fromkeys(c for u in units for c in u.claims))
+    unverified = tuple(dict.fromkeys(x for u in units for x in u.unverified_claims))
+    citations: dict[str, int] | None = None
+    for unit in units:
+        if unit.citations is not None:
+            citations = citations or {}
+            for key, n in unit.citations.items():
+                citations[key] = citations.get(key, 0) + n
+    per_document = tuple((p, c, t) for u in units for p, c, t in
+                         (u.per_document or ((u.documents[0], u.covered, u.total),)))
+    notes = tuple(n for u in units for n in u.notes)
+    combined = Report(tuple(p for u in units for p in u.documents),
+                      [f for u in units for f in u.findings],
+                      [s for u in units for s in u.sections],
+                      sum(u.covered for u in units), sum(u.total for u in units), min_coverage,
+                      claims, unverified, notes=notes, citations=citations,
+                      per_document=per_document if len(units) > 1 else ())
+    below = combined.below_minimum()
+    combined.notes += tuple(f"{p}: coverage {100.0 * c / t if t else 0:.1f}% ({c}/{t}) is "
+                            f"below the minimum {min_coverage:g}%" for p, c, t in below)
+    return combined
 
 
 def _round(x: float | None) -> float | None:

@@ -139,13 +139,15 @@ def form_of(printed: str) -> Form:
     return "single"
 
 
-_TEX_FRAC_TEXT = re.compile(r"\\[dt]?frac\{\s*([^{}]*?)\s*\}\{\s*([^{}]*?)\s*\}")
+_TEX_FRAC_TEXT = re.compile(r"\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}")
+r"""Spaces inside the braces are stripped afterwards: ``\{\s*([^{}]*?)\s*\}`` would retry the
+spaces from every position, in quadratic time."""
 
 
 def readable(text: str) -> str:
     """A document's printed figure in the syntax :mod:`tmath.engine.figures` reads."""
     text = text.replace("$", "").replace("\\approx", "≈").strip()
-    return _TEX_FRAC_TEXT.sub(lambda m: f"{m.group(1)}/{m.group(2)}", text)
+    return _TEX_FRAC_TEXT.sub(lambda m: f"{m.group(1).strip()}/{m.group(2).strip()}", text)
 
 
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")

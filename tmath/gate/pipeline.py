@@ -1,17 +1,21 @@
 """The documentation gate: hold documents to the claims that vouch for them.
 
-The stages, each a module with one job:
+Each document is its own unit: the stages run on one document at a time, as if it were the
+only one given, and the reports are combined only at the end. The stages, each a module with
+one job:
 
 1. :mod:`~tmath.gate.document` has read each document: lines, sections, math, pins;
 2. :mod:`~tmath.gate.binding` has decided which claims each document is held to (``held``);
-3. :mod:`~tmath.gate.anchoring` locates every figure those claims record, all at once, one
-   number per figure (:func:`~tmath.gate.anchoring.locate_all`);
+3. :mod:`~tmath.gate.anchoring` locates every figure those claims record in the document, all
+   at once, one number per figure (:func:`~tmath.gate.anchoring.locate_all`);
 4. :mod:`~tmath.gate.figures` and :mod:`~tmath.gate.formulas` judge figures and formulas,
    :mod:`~tmath.gate.statements` locates the prose claims' passages and
    :mod:`~tmath.gate.citations` checks the citations against the claims' bibliography;
 5. this module adds what concerns claims and documents as a whole (a pinned or held claim
    that did not verify, an anchor naming no claim, a document with too many formulas),
-   :mod:`~tmath.gate.coverage` counts, and the :class:`~tmath.gate.findings.Report` decides.
+   :mod:`~tmath.gate.coverage` counts, and :func:`~tmath.gate.findings.combine` joins the
+   documents' reports; the :class:`~tmath.gate.findings.Report` decides (every document
+   must pass on its own).
 
 Fail closed: every finding that is not plainly good (accurate, covered; uncovered is a
 warning) fails the gate. This module reads text only; it never evaluates it.
@@ -29,7 +33,7 @@ from tmath.gate.document import MAX_FORMULAS, MAX_LINE, Document, valid_claim_id
 from tmath.gate.figures import figure_result, judge_figure, scopes, true_value
 from tmath.gate.citations import judge_citations
 from tmath.gate.references import MAX_CITATIONS
-from tmath.gate.findings import GOOD, Finding, Report
+from tmath.gate.findings import GOOD, Finding, Report, combine
 from tmath.gate.formulas import heading_line, judge_formulas
 from tmath.gate.statements import judge_statements
 
@@ -48,12 +52,31 @@ def check(documents: Sequence[Document], infos: Sequence[ClaimInfo],
     them); ``unbound`` lists (path, why) of documents no claim set vouches for; ``known_ids``
     are all claim ids that exist (to report anchors naming an unknown claim); ``reproduce``
     gives the command that replays a claim.
+
+    Each document is its own unit: it is checked alone, as if it were the only one given, and
+    the reports are combined afterwards (:func:`~tmath.gate.findings.combine`), so one
+    document never hides, lends or takes another's figures and findings.
     """
     everywhere = {d.path for d in documents}
     held = dict(held) if held is not None else {i.id: everywhere for i in infos}
+    known = set(known_ids) | {i.id for i in infos}
+    units = []
+    for document in documents:
+        mine = {c: {document.path} for c, paths in held.items() if document.path in paths}
+        units.append(_check_one(document, [i for i in infos if i.id in mine], results,
+                                min_coverage, known, mine,
+                                [u for u in unbound if u[0] == document.path], reproduce))
+    return combine(units, min_coverage)
+
+
+def _check_one(document: Document, infos: Sequence[ClaimInfo],
+               results: Mapping[str, "ClaimResult"], min_coverage: float, known: set[str],
+               held: Mapping[str, set[str]], unbound: Sequence[tuple[str, str]],
+               reproduce: Mapping[str, str] | None) -> Report:
+    """The report of one document, held to the claims ``infos``."""
+    documents = [document]
     by_path = {d.path: d for d in documents}
     findings: list[Finding] = []
-    known = set(known_ids) | {i.id for i in infos}
     findings += _anchor_findings(documents, known)
     findings += _document_findings(documents, unbound)
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from tmath.gate import arxiv as arxiv_ids
 from tmath.gate.document import Document
 
 MAX_CITATIONS = 5_000
@@ -40,8 +41,6 @@ _SINGLE = re.compile(rf"(?<![\w-])((?:{_NAME}[ \t]{{1,3}})?{_NAME})(?=[ \t]*\([^
                      rf"[a-z]?\)|,[ \t]*(?:1[6-9]|20)\d\d\b)")
 _YEAR_AFTER = re.compile(r"[ \t]*(?:\(([^()\n]{0,40}?)\b((?:1[6-9]|20)\d\d)[a-z]?\)|,[ \t]*((?:1[6-9]|20)\d\d)\b)")
 _QUOTE = re.compile(r"[“\"]([^“”\"\n]{2,%d})[”\"]" % MAX_TITLE)
-_ARXIV = re.compile(r"arXiv[:\s]*((?:\d{4}\.\d{4,5})|(?:[a-z\-]+(?:\.[A-Z]{2})?/\d{7}))(?:v\d+)?",
-                    re.IGNORECASE)
 _ENTRY = re.compile(r"^\s*(?:\[\d{1,4}\]|\d{1,4}\.|[-*])\s+")
 _NAME_BEFORE_QUOTE = re.compile(rf"((?:{_NAME}[ \t]{{1,3}})?{_NAME})[ \t,.:：，]{{0,4}}"
                                 rf"(?:在|的|博客|blog)?[ \t,.:：，]{{0,4}}$")
@@ -116,9 +115,9 @@ def _skipped(document: Document, offset: int) -> bool:
 def _entry(document: Document, line: int, start: int, content: str) -> Citation | None:
     opening = _ENTRY.match(content)
     quote = _QUOTE.search(content)
-    arxiv = _ARXIV.search(content)
     if not opening or not quote:
         return None
+    arxiv = _first_arxiv(content)
     before = content[opening.end():quote.start()]
     year = re.search(r"\b((?:1[6-9]|20)\d\d)\b", before)
     if not re.match(_NAME, before.strip()):
@@ -131,14 +130,52 @@ def _entry(document: Document, line: int, start: int, content: str) -> Citation 
                   and re.match(_NAME, n.strip()))
     return Citation("reference", line, opening.end() + 1, start + opening.end(),
                     start + len(content), names, et_al, int(year.group(1)) if year else None,
-                    quote.group(1).strip(), arxiv.group(1) if arxiv else None,
-                    content.strip())
+                    quote.group(1).strip(), arxiv, content.strip())
+
+
+def _first_arxiv(content: str) -> str | None:
+    for match in arxiv_ids.IN_TEXT.finditer(content):
+        ident = arxiv_ids.written(match.group(1), match.group(2))
+        if ident:
+            return arxiv_ids.key(ident)
+    return None
+
+
+@dataclass(frozen=True)
+class ArxivId:
+    """An arXiv id as written in a document (``ident`` may be malformed)."""
+
+    line: int
+    column: int
+    start: int
+    ident: str
+
+
+def read_arxiv_ids(document: Document, limit: int = MAX_CITATIONS) -> list[ArxivId]:
+    """Every arXiv id written in the document's text (not in display formulas or code
+    fences), in document order, the first ``limit`` of them."""
+    found: list[ArxivId] = []
+    text = document.masked
+    for line in range(1, document.lines + 1):
+        start = document.line_starts[line - 1]
+        content = text[start:start + len(document.line_text(line))]
+        if "rxiv" not in content.lower() or document.in_display(start) \
+                or _skipped(document, start):
+            continue
+        for match in arxiv_ids.IN_TEXT.finditer(content):
+            ident = arxiv_ids.written(match.group(1), match.group(2))
+            if ident:
+                found.append(ArxivId(line, match.start(2) + 1, start + match.start(2), ident))
+                if len(found) >= limit:
+                    return found
+    return found
 
 
 def _mentions(document: Document, line: int, start: int, content: str) -> list[Citation]:
     found: list[Citation] = []
     taken: list[tuple[int, int]] = []
-    for match in _SURNAMES.finditer(content):
+    listed = "&" in content or "and" in content or "et" in content  # else no list can match
+    for match in _SURNAMES.finditer(content) if listed else ():
         head, rest = match.group(1), match.group(2)
         et_al = bool(_ET_AL.search(match.group(0)))
         names = _split_names(head, None if et_al else rest)

@@ -23,7 +23,8 @@ MARK = {
     "changed": ("≠", "red"), "unknown": ("?", "red"), "uncovered": ("–", "yellow"),
     "unreadable": ("?", "red"), "unbound": ("✗", "red"), "too-large": ("✗", "red"),
     "anchored": ("✓", "green"), "authors": ("✗", "red"), "year": ("✗", "red"),
-    "title": ("✗", "red"), "misattributed": ("✗", "red"), "shortened": ("–", "yellow"),
+    "title": ("✗", "red"), "misattributed": ("✗", "red"), "arxiv": ("✗", "red"),
+    "shortened": ("–", "yellow"),
 }
 SHORT = 90
 
@@ -143,7 +144,7 @@ def summary_text(report: Report) -> Group:
         lines.append(Text(f"statements: {stmt['anchored']} anchored · {stmt['missing']} "
                           f"missing · {stmt['unverified']} unverified"))
     if cit["checked"] or cit["unknown"]:
-        wrong = sum(cit[k] for k in ("authors", "year", "title", "misattributed"))
+        wrong = sum(cit[k] for k in ("authors", "year", "title", "misattributed", "arxiv"))
         lines.append(Text(f"citations: {cit['checked']} checked · {cit['right']} right · "
                           f"{wrong} finding(s) · {cit['shortened']} shortened title(s) · "
                           f"{cit['unknown']} naming a work no claim records",
@@ -314,7 +315,7 @@ def report_github(report: Report) -> str:
     s = report.summary()
     counts = ", ".join(f"{n} {status} {kind}" for kind in ("figures", "formulas", "statements")
                        for status, n in s[kind].items() if n)
-    wrong = sum(s["citations"][k] for k in ("authors", "year", "title", "misattributed"))
+    wrong = sum(s["citations"][k] for k in ("authors", "year", "title", "misattributed", "arxiv"))
     if wrong:
         counts += f", {wrong} wrong citation(s)"
     coverage = "n/a" if report.coverage is None else f"{report.coverage:.1f}%"
