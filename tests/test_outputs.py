@@ -253,7 +253,7 @@ def test_check_ends_quietly_with_141_when_its_reader_goes_away_in_every_format(f
 @pytest.mark.parametrize("command", [
     ["verify", CLAIM], ["verify", CLAIM, "-f", "json"], ["check", COMPANION],
     ["check", COMPANION, "-f", "json"], ["check", COMPANION, "-f", "junit"],
-    ["check", COMPANION, "-f", "github"],
+    ["check", COMPANION, "-f", "github"], ["--help"], ["verify", "--help"],
 ])
 def test_a_closed_stdout_is_one_line_and_exit_4_before_anything_runs(command, redirect):
     shell = " ".join([sys.executable, "-m", "tmath", *command, "--no-cache", redirect])
@@ -297,3 +297,17 @@ def test_json_of_an_interrupted_run_says_so_and_counts_what_did_not_run(
     document = json.loads(result.stdout)
     assert document["interrupted"] is True
     assert len(document["claims"]) == 1 and document["not_run"] == 1
+
+
+def test_json_of_an_interrupted_check_says_so_on_stdout(monkeypatch):
+    """A CI job reading `check -f json` gets a report that says the gate never ran (it used to
+    get nothing on stdout)."""
+    import json
+
+    companion = Path(__file__).resolve().parents[1] / "docs" / "companion.md"
+    interrupted_after_one(monkeypatch, "tmath.engine.session", "verify")
+    result = runner.invoke(app, ["check", str(companion), "-f", "json", "-j", "1"])
+    assert result.exit_code == ExitCode.INTERRUPTED, result.output
+    document = json.loads(result.stdout)
+    assert document["interrupted"] is True and document["summary"]["passed"] is False
+    assert document["claims_run"] == 1 and document["not_run"] > 0 and document["findings"] == []

@@ -14,6 +14,8 @@ from typing import Sequence
 
 import typer
 
+from tmath.exitcodes import ExitCode
+
 from tmath.cli.boundary import boundary
 
 HELP = """Verify the mathematics of technical documents, claim by claim.
@@ -69,6 +71,11 @@ def main() -> None:
     before it runs one (about 10 ms for tmath's 68), and ``list`` should cost little more
     than the table it prints. Everything else (``--help``, a misspelt command, shell
     completion) goes to the whole app."""
+    from tmath.cli.boundary import STDOUT_CLOSED, stdout_usable
+
+    if not stdout_usable():  # --help and usage errors too: nothing printed is never exit 0
+        sys.stderr.write(f"error: {STDOUT_CLOSED}\n")
+        raise SystemExit(ExitCode.ENVIRONMENT)
     arguments = sys.argv[1:]
     invoked = arguments[0] if arguments else ""
     if (invoked in COMMANDS or invoked == "cache") and \

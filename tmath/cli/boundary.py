@@ -32,7 +32,7 @@ def boundary(command: Callable) -> Callable:
 
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
-        if not _stdout_usable():
+        if not stdout_usable():
             _say(f"[bold red]error:[/] {STDOUT_CLOSED}")
             raise typer.Exit(ExitCode.ENVIRONMENT)
         _tolerant_streams()
@@ -77,7 +77,7 @@ def _run(command: Callable, args, kwargs) -> int:
         if exc.errno == errno.EPIPE:
             _silence_stdout()
             return ExitCode.BROKEN_PIPE
-        if exc.errno == errno.EBADF and not _stdout_usable():
+        if exc.errno == errno.EBADF and not stdout_usable():
             _silence_stdout()
             _say(f"[bold red]error:[/] {STDOUT_CLOSED}")
             return ExitCode.ENVIRONMENT
@@ -97,7 +97,7 @@ STDOUT_CLOSED = ("stdout is closed or cannot be written, and tmath prints its re
                  "nothing was run (redirect it to a file or to /dev/null instead of closing it)")
 
 
-def _stdout_usable() -> bool:
+def stdout_usable() -> bool:
     """Whether stdout is an open file descriptor we can write to (``tmath … >&-`` closes it:
     Python then has no ``sys.stdout`` at all, and ``1</dev/null`` opens it read-only). Checked
     before a command runs, so nothing is done whose result could not be shown."""

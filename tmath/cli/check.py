@@ -137,6 +137,13 @@ def check(
         print_details(results, catalog)
     if interrupted:
         err.print(f"[bold red]{interrupted.what}[/] before every claim was verified")
+        if format is CheckFormat.json:  # a CI job reading stdout still gets a report
+            from tmath.render.gate import interrupted_json
+            from tmath.render.jsonout import dumps
+
+            sys.stdout.write(dumps(interrupted_json(
+                [str(p) for p in paths], run_seed, len(results),
+                len(selected) - len(results))) + "\n")
         raise typer.Exit(interrupted.exit_code)
     by_id = {r.info.id: r for r in results}
 

@@ -202,6 +202,15 @@ def report_json(report: Report, seed: int | None = None,
     return document
 
 
+def interrupted_json(documents: Sequence[str], seed: int | None, verified: int,
+                     not_run: int) -> dict[str, Any]:
+    """What ``check -f json`` prints when it was interrupted before the gate ran: no
+    findings were computed, so nothing passed."""
+    return {"document": documents[0] if len(documents) == 1 else list(documents),
+            "tmath": __version__, "seed": seed, "interrupted": True, "findings": [],
+            "claims_run": verified, "not_run": not_run, "summary": {"passed": False}}
+
+
 # -- JUnit XML ---------------------------------------------------------------------------------
 
 _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
