@@ -518,3 +518,15 @@ def test_a_derivation_built_directly_refuses_the_same_as_the_runner():
     with pytest.raises(ProofFailure):
         proof.conclude(sp.oo, chain)
     assert proof.steps[-1].kind == "failed"
+
+
+def test_pins_through_definitions_and_several_solutions_are_cases():
+    """The solver behind proved-for-cases: definitions used nowhere else are set aside, a pin
+    passes through them, and a symbol fixed to finitely many values is a case too."""
+    n, z, m = sp.symbols("n z m", integer=True, positive=True)
+    x = sp.Symbol("x", real=True)
+    assert kernel._solved_pins(frozenset({(n, z), (z, sp.Integer(3))}), frozenset({n})) == \
+        ("n = 3",)
+    assert kernel._solved_pins(frozenset({(x**2, sp.Integer(9))}), frozenset({x})) == \
+        ("x ∈ {-3, 3}",)
+    assert kernel._solved_pins(frozenset({(m, n + 1)}), frozenset({n, m})) == ()

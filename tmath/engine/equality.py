@@ -48,8 +48,11 @@ def same(a: Any, b: Any) -> bool:
     """The same term up to the names of *bound* variables (Σᵢ f(i) is Σₖ f(k)). Free symbols
     must be identical, assumptions included: a free Dummy never stands for a symbol."""
     a, b = term(a), term(b)
-    if a == b:
-        return True
+    return a == b or _alpha_equal(a, b)
+
+
+@functools.lru_cache(maxsize=8192)
+def _alpha_equal(a: sp.Basic, b: sp.Basic) -> bool:
     try:
         return a.free_symbols == b.free_symbols and a.dummy_eq(b)
     except (TypeError, ValueError, AttributeError):

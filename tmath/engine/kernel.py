@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import itertools
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
@@ -509,17 +510,55 @@ def _pinned(constraints: frozenset, symbols: set) -> set[str]:
     constant (``n = z`` and ``z = 3`` pin n): the theorem holds only in that case. A system
     SymPy cannot solve (|i − j| = δ, δ(b, b') = 0) pins only what a single equation pins,
     which :func:`premise` has seen."""
-    if not constraints:
+    if not constraints or not set().union(*(a.free_symbols | b.free_symbols
+                                            for a, b in constraints)) & symbols:
         return set()
-    unknowns = sorted(set().union(*(sp.Eq(a, b).free_symbols for a, b in constraints)), key=str)
+    return set(_solved_pins(constraints, frozenset(symbols)))
+
+
+@functools.lru_cache(maxsize=1024)
+def _solved_pins(constraints: frozenset, symbols: frozenset) -> tuple[str, ...]:
+    """:func:`_pinned`'s solving, remembered (an audit concludes the same chains per foil).
+    Definitions ``x = f`` of a symbol used nowhere else are set aside first (x is then pinned
+    only if every symbol of f is), so SymPy solves only what is left, often nothing."""
+    core, defined = list(constraints), []
+    while True:
+        found = next(((x, f, pair) for pair in core for x, f in (pair, pair[::-1])
+                      if isinstance(x, sp.Symbol) and f.free_symbols and x not in f.free_symbols
+                      and sum(x in a.free_symbols | b.free_symbols for a, b in core) == 1), None)
+        if found is None:
+            break
+        defined.append(found[:2])
+        core.remove(found[2])
+    pinned = _constants(core)
+    for x, f in reversed(defined):
+        if f.free_symbols <= set(pinned):
+            pinned[x] = tuple(dict.fromkeys(f.xreplace(dict(zip(pinned, values)))
+                                            for values in _combinations(pinned, f)))
+    return tuple(sorted(f"{s} = {v[0]}" if len(v) == 1 else f"{s} ∈ {{{', '.join(map(str, v))}}}"
+                        for s, v in pinned.items() if s in symbols))
+
+
+def _combinations(pinned: dict, f: sp.Basic) -> list:
+    used = [s for s in pinned if s in f.free_symbols]
+    return [tuple(choice.get(s, pinned[s][0]) for s in pinned)
+            for choice in (dict(zip(used, values))
+                           for values in itertools.product(*(pinned[s] for s in used)))]
+
+
+def _constants(equations: list) -> dict:
+    """The symbols a system of equations fixes to finitely many constants, with those values
+    (none when SymPy cannot solve it)."""
+    if not equations:
+        return {}
+    unknowns = sorted(set().union(*(sp.Eq(a, b).free_symbols for a, b in equations)), key=str)
     try:
-        solutions = sp.solve([a - b for a, b in constraints], unknowns, dict=True)
+        solutions = sp.solve([a - b for a, b in equations], unknowns, dict=True)
     except SYMPY_FAILURES + (ValueError, TypeError):
-        solutions = None
-    if not solutions:
-        return set()
-    return {f"{s} = {v}" for solution in solutions for s, v in solution.items()
-            if s in symbols and not v.free_symbols}
+        return {}
+    values = {s: tuple(dict.fromkeys(sol.get(s, s) for sol in solutions)) for s in unknowns}
+    return {s: v for s, v in values.items()
+            if solutions and not any(getattr(x, "free_symbols", True) for x in v)}
 
 
 def level(parts: Iterable[tuple[Any, str, Any]], theorems: Iterable[Theorem],
