@@ -41,8 +41,14 @@ def _guarded(apply: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return run
 
 
+RULE_POINTS = numeric.ORDINARY + numeric.POLE_TRIES
+"""Random small instances per application of a vetted computational rewrite: the rule's code
+is reviewed and its side conditions checked, so these guard against a slip, and each costs
+as much as a step's own check (a step's rewrites get :data:`numeric.TRIES`)."""
+
+
 def _numerically_equal(before: Any, after: Any) -> str | None:
-    found, _ = numeric.disagreement(before, after, seed=3)
+    found, _ = numeric.disagreement(before, after, seed=3, tries=RULE_POINTS)
     return f"the rewrite is wrong here: {found}" if found else None
 
 
