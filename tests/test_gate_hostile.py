@@ -281,9 +281,9 @@ def test_github_annotations_escape_control_characters(claims_dir, tmp_path):
 
 # -- linear time: every pattern that reads document text, on 4 MB of adversarial lines ----------
 
-LINEAR_BOUND = 2.0
-"""CPU seconds for 4 MB of one adversarial family: well under the README's 5 s for the whole
-gate, and far below what the quadratic patterns took (arXiv lines: ~0.7 s per 10 kB line,
+LINEAR_BOUND = 3.0
+"""CPU seconds for 4 MB of one adversarial family (alone: 0.1–0.7 s; under the parallel test
+suite up to 1.8 s): under the README's 5 s for the whole gate, and far below what the quadratic patterns took (arXiv lines: ~0.7 s per 10 kB line,
 minutes in all; trailing commas in 1000 formulas: 69 s)."""
 MB4 = 4 * 1024 * 1024
 
@@ -309,13 +309,15 @@ def _cpu(work, repeat: int = 3) -> float:
 
 
 def _linear(make, work, bound: float = LINEAR_BOUND) -> None:
-    """``work`` on 4 MB takes less than ``bound`` CPU seconds and about 4× its time on 1 MB
-    (a quadratic pattern takes 16×; the ratio allows for a shared, noisy machine)."""
-    small, large = make(MB4 // 4), make(MB4)
+    """``work`` on 4 MB takes less than ``bound`` CPU seconds and about 16× its time on a
+    16th of it: a quadratic pattern takes 256×, so the threshold (48×, plus 0.3 s for the
+    small run's noise) leaves a loaded machine room (one run under the parallel suite measured
+    10× where alone it was 4× for a quarter) while still catching any superlinear pattern."""
+    small, large = make(MB4 // 16), make(MB4)
     one = _cpu(lambda: work(small))
-    four = _cpu(lambda: work(large))
-    assert four < bound, f"{four:.2f} s of CPU on 4 MB"
-    assert four < 8 * one + 0.2, (one, four)
+    sixteen = _cpu(lambda: work(large))
+    assert sixteen < bound, f"{sixteen:.2f} s of CPU on 4 MB"
+    assert sixteen < 48 * one + 0.3, (one, sixteen)
 
 
 def test_arxiv_ids_are_read_in_linear_time():
@@ -338,7 +340,7 @@ def test_citations_are_read_in_linear_time():
         _linear(lambda size: parse_document(_lines(unit, end, size)), read_citations)
     # names listed up to a final "&" are linear too, at a higher cost per byte
     _linear(lambda size: parse_document(_lines("Aa, ", " & Bb", size)), read_citations,
-            bound=2.5 * LINEAR_BOUND)
+            bound=5.0)  # the README's bound for the whole gate
 
 
 def test_formulas_are_normalised_in_linear_time():
