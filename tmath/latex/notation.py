@@ -64,7 +64,7 @@ DEFAULT = Notation(
     }),
     functions=frozenset({"f", "g", "F", "G", "P", "p", "q", "O", "PE", "phi", "kappa", "sigma",
                          "psi", "I", "fhat"}),
-    matrices=frozenset({"Q", "K", "V", "X", "W"}),
+    matrices=frozenset({"Q", "K", "V", "X", "W", "I"}),   # I: the identity
     divergences=frozenset({"KL", "D_KL", "D"}),
     index_letters=frozenset("ijlmnt"),      # not k: d_k is the key dimension (k indexes a sum)
     lowercase_words=True,

@@ -310,7 +310,8 @@ class Parser:
 
     def apply(self, applied: Applied) -> sp.Basic:
         if not (self.at("sym", "(") or (applied.operator is not None and self.at("sym", "["))):
-            return sp.Symbol(applied.name)
+            return sp.Symbol(applied.name,
+                             commutative=applied.name.split("_")[0] not in self.notation.matrices)
         close = ")" if self.take().value == "(" else "]"
         args = self.arguments(self.until(close), applied.name in self.notation.divergences)
         function = applied.operator or sp.Function(applied.name)
@@ -522,6 +523,7 @@ class Parser:
         variable = self.whole(sub if eq is None else sub[:eq])
         if not isinstance(variable, sp.Symbol):
             raise Unreadable(f"the index of \\{kind} must be one name")
+        variable = sp.Symbol(variable.name)     # an index is a number, even if a matrix shares it
         outer = self.bound
         self.bound = outer | {variable.name}
         try:
