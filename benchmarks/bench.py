@@ -183,6 +183,24 @@ def readme_test_command() -> str:
     sys.exit("README.md has no test command in its first lines")
 
 
+READER_FORMULAS = [  # the kinds of formula the notes print (the reader reads each afresh)
+    r"\text{Attention}(Q, K, V) = \text{softmax}\left(\frac{QK^T}{\sqrt{d_k}}\right) V",
+    r"\text{Var}(q_i k_i) = E[q_i^2 k_i^2] - (E[q_i k_i])^2 = E[q_i^2] \cdot E[k_i^2] = 1",
+    r"PE(pos, 2i) = \sin\left(\frac{pos}{10000^{2i/d_{model}}}\right)",
+    r"D_{KL}(p \| q) = \sum_{x} p(x) \log \frac{p(x)}{q(x)} = H(p, q) - H(p)",
+    r"M_{ij} = \begin{cases} 0 & \text{if } i \geq j \\ -\infty & \text{if } i < j \end{cases}",
+]
+
+
+def print_reader() -> None:
+    """reader: 1,000 formulas (tmath.latex.read, in this process), in seconds."""
+    from tmath.latex import read
+    start = time.perf_counter()
+    for k in range(1000):
+        read(READER_FORMULAS[k % len(READER_FORMULAS)] + " " * (k // len(READER_FORMULAS)))
+    print(f"{'reader: 1,000 formulas':45} {time.perf_counter() - start:9.3f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
@@ -200,6 +218,7 @@ def main() -> None:
     cache = tempfile.mkdtemp(prefix="tmath-bench-cache-")
     env = {**os.environ, "XDG_CACHE_HOME": cache, "NO_COLOR": "1", "COLUMNS": "120"}
     py = sys.executable
+    print_reader()
     if args.gate:
         print_gate(gate_rows(tmath, env, repeat))
         shutil.rmtree(cache, ignore_errors=True)

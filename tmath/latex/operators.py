@@ -1,0 +1,87 @@
+"""The named operators a formula can apply, as unevaluated SymPy functions.
+
+``E`` and ``Var`` are the engine's own (``tmath.engine.moments``), so a formula read here can be
+compared with what a claim proves. The others are opaque: the reader records *which* operator is
+applied to *what*, never what it computes.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from tmath.engine.moments import E, Var
+
+
+class _Opaque(sp.Function):
+    """An operator the reader names but never evaluates."""
+
+    @classmethod
+    def eval(cls, *args):
+        return None
+
+
+class Softmax(_Opaque):
+    """softmax(z)."""
+
+
+class Attention(_Opaque):
+    """Attention(Q, K, V)."""
+
+
+class KL(_Opaque):
+    """Kullback–Leibler divergence KL(p, q), printed D_{KL}(p ‖ q)."""
+
+
+class H(_Opaque):
+    """Entropy H(p) and cross-entropy H(p, q) (also any function a document calls H)."""
+
+
+class Concat(_Opaque):
+    """Concatenation of its arguments."""
+
+
+class LayerNorm(_Opaque):
+    """LayerNorm(x)."""
+
+
+class Cov(_Opaque):
+    """Covariance Cov(X, Y)."""
+
+
+class ArgMin(_Opaque):
+    """argmin over the second argument of the first."""
+
+
+class ArgMax(_Opaque):
+    """argmax over the second argument of the first."""
+
+
+class Norm(_Opaque):
+    """The norm ‖x‖."""
+
+
+class SumOver(_Opaque):
+    """Σ_j body with the range of j left unprinted: SumOver(body, j)."""
+
+
+class Dots(_Opaque):
+    """An ellipsis list ``a_1, …, a_h``: Dots(Tuple(items before …), Tuple(items after …))."""
+
+
+class RealSpace(_Opaque):
+    """ℝ^{a × b}: the set of real arrays of the given shape (the right side of an ∈)."""
+
+
+class Transpose(_Opaque):
+    """Xᵀ of a vector or matrix X (not commutative: products keep their order)."""
+
+    is_commutative = False
+
+    @property
+    def arg(self) -> sp.Basic:
+        """The transposed operand (SymPy's printers of a transpose read ``.arg``)."""
+        return self.args[0]
+
+
+__all__ = ["E", "Var", "Softmax", "Attention", "KL", "H", "Concat", "LayerNorm", "Cov",
+           "ArgMin", "ArgMax", "Norm", "SumOver", "Dots", "RealSpace", "Transpose"]

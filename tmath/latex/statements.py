@@ -1,0 +1,137 @@
+"""A whole formula → relations: split at \\quad, top-level commas, aligned rows and chains."""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from tmath.latex.limits import Unreadable
+from tmath.latex.notation import DEFAULT, Notation
+from tmath.latex.parser import ELLIPSIS, Parser, items
+from tmath.latex.result import Reading, Relation
+from tmath.latex.tokens import Token, tokenize
+
+ROWS = frozenset({"aligned", "align", "align*", "split", "gathered", "gather", "gather*",
+                  "equation", "equation*"})
+SEPARATORS = frozenset({"quad", "qquad"})
+
+
+def read(latex: str, notation: Notation = DEFAULT) -> Reading:
+    """Read a LaTeX formula (without its ``$`` delimiters) against ``notation``.
+
+    Returns a ``parsed`` :class:`Reading` with its relations and bare expressions, or an
+    ``unparsed`` one with the reason. Never raises on document text.
+    """
+    try:
+        tokens = tokenize(latex)
+        relations, expressions, seen = _read(tokens, notation)
+        for _ in range(3):   # names printed ^T, or multiplied by a matrix, are matrices: re-read
+            if seen <= notation.matrices:
+                break
+            notation = notation.with_matrices(frozenset(seen))
+            relations, expressions, seen = _read(tokens, notation)
+        else:
+            raise Unreadable("which names are matrices does not settle: declare them")
+    except Unreadable as error:
+        return Reading.unparsed(latex, str(error))
+    except RecursionError:
+        return Reading.unparsed(latex, "nested too deeply to read")
+    except Exception as error:   # SymPy refused a construction: fail closed, say so
+        return Reading.unparsed(latex, f"SymPy could not build it ({type(error).__name__}: {error})")
+    if not relations and not expressions:
+        return Reading.unparsed(latex, "an empty formula")
+    return Reading(latex, "parsed", tuple(relations), tuple(expressions))
+
+
+def _read(tokens: tuple[Token, ...], notation: Notation):
+    seen: set[str] = set()
+    relations: list[Relation] = []
+    expressions: list[sp.Basic] = []
+    for row in _rows(tokens):
+        previous = relations[-1].rhs if relations else None
+        for segment in _split(row, SEPARATORS):
+            r, e = _segment(_trim(segment), notation, seen, previous)
+            relations += r
+            expressions += e
+            previous = None
+    return relations, expressions, seen
+
+
+def _rows(tokens: tuple[Token, ...]) -> list[list[Token]]:
+    """An aligned-like environment (or bare \\\\) → rows with & removed."""
+    body = list(tokens)
+    if len(body) >= 2 and body[0].value == "begin":
+        name = "".join(t.value for t in body[2:body.index(Token("sym", "}", False), 2)]) \
+            if Token("sym", "}", False) in body[2:] else ""
+        closing = [k for k, t in enumerate(body) if t.value == "end"]
+        if name in ROWS and closing:
+            body = body[body.index(Token("sym", "}", False), 2) + 1:closing[-1]]
+    rows = _split(body, {"\\\\"})
+    return [[t for t in row if not (t.kind == "sym" and t.value == "&")] for row in rows] \
+        if len(rows) > 1 or any(t.value == "&" for t in body if t.kind == "sym") and not _inside(body) \
+        else rows
+
+
+def _inside(body: list[Token]) -> bool:
+    return any(t.value == "begin" for t in body)
+
+
+def _split(tokens: list[Token] | tuple[Token, ...], at: set | frozenset) -> list[list[Token]]:
+    """Split at depth-0 tokens whose value is in ``at`` (commands or symbols)."""
+    parts, current, depth = [], [], 0
+    for tok in tokens:
+        if (tok.kind == "sym" and tok.value in "([{") or tok.value == "begin":
+            depth += 1
+        elif (tok.kind == "sym" and tok.value in ")]}") or tok.value == "end":
+            depth -= 1
+        if depth == 0 and tok.value in at and tok.kind in ("cmd", "sym"):
+            parts.append(current)
+            current = []
+        else:
+            current.append(tok)
+    parts.append(current)
+    return [p for p in parts if p]
+
+
+def _trim(segment: list[Token]) -> list[Token]:
+    while segment and segment[-1].kind == "sym" and segment[-1].value in ",.;":
+        segment = segment[:-1]
+    return segment
+
+
+def _segment(tokens: list[Token], notation: Notation, seen: set[str],
+             previous: sp.Basic | None) -> tuple[list[Relation], list[sp.Basic]]:
+    if not tokens:
+        return [], []
+    parts = _split(tokens, {","})
+    if any(len(p) == 1 and p[0].value in ELLIPSIS for p in parts):
+        parser = Parser([], notation, seen)
+        if any(_has_relation(p) for p in parts):
+            raise Unreadable("an ellipsis list joined to a relation is not read: "
+                             "state the relation for one item")
+        return [], list(items(parser, parts))
+    relations: list[Relation] = []
+    expressions: list[sp.Basic] = []
+    for part in parts:
+        parser = Parser(part, notation, seen)
+        first = None
+        if parser.relation_op() is not None:
+            if previous is None:
+                raise Unreadable("the formula starts with a relation (a fragment): not read")
+            parser.i, first = 0, previous
+        exprs, ops = parser.chain(first)
+        parser.finish()
+        if ops:
+            relations += [Relation(exprs[k], o, exprs[k + 1]) for k, o in enumerate(ops)]
+        else:
+            expressions.append(exprs[0])
+    if relations and expressions:
+        raise Unreadable("a list mixes relations and bare expressions (a, b ∈ S): "
+                         "write one relation per item")
+    return relations, expressions
+
+
+def _has_relation(tokens: list[Token]) -> bool:
+    parser = Parser(tokens, DEFAULT)
+    return any(parser.at(t.kind, t.value, k) and (t.value in ("=", "<", ">") or t.kind == "cmd"
+               and t.value in ("le", "leq", "ge", "geq", "in", "to", "rightarrow", "approx"))
+               for k, t in enumerate(tokens))
