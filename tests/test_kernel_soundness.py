@@ -376,7 +376,8 @@ def test_only_the_kernel_touches_the_seal_and_only_rule_libraries_the_vetting_to
     allowed = re.compile(r"tmath/engine/(kernel|rules\w*|moments)\.py$")
     for path in _python_files("tmath", "claims"):
         source, name = path.read_text(encoding="utf-8"), path.relative_to(ROOT).as_posix()
-        if re.search(r"\b(_MINTING|_minted)\b", source) and name != "tmath/engine/kernel.py":
+        private = re.search(r"\b(_MINTING|_minted|_make)\b|kernel\._(?!VETTED)\w", source)
+        if private and name != "tmath/engine/kernel.py":
             seal.append(name)
         if re.search(r"\b_VETTED\b", source) and not allowed.search(name):
             vetted.append(name)
