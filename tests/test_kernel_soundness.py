@@ -531,3 +531,15 @@ def test_pins_through_definitions_and_several_solutions_are_cases():
     assert kernel._solved_pins(frozenset({(x**2, sp.Integer(9))}), frozenset({x})) == \
         ("x ∈ {-3, 3}",)
     assert kernel._solved_pins(frozenset({(m, n + 1)}), frozenset({n, m})) == ()
+
+
+def test_a_bound_passes_to_a_limit_only_where_the_left_side_has_one():
+    """sin²(1/x) ≤ 1 + sin²(1/x) everywhere, but lim_{x→0⁺} sin²(1/x) does not exist, so a
+    bound on that limit is not a theorem; x·sin(1/x) ≤ x·sin(1/x) + x does pass to it."""
+    x = sp.Symbol("x", positive=True)
+    wild = sp.sin(1 / x) ** 2
+    with pytest.raises(kernel.Rejected, match="not shown to exist"):
+        kernel.under(kernel.rewrite(wild, 1 + wild, "<="), "limit", x, 0, "+")
+    damped = x * sp.sin(1 / x)
+    assert kernel.under(kernel.rewrite(damped, damped + x, "<="), "limit", x, 0,
+                        "+").relation == "<="

@@ -294,6 +294,8 @@ def under(j: Judgement, operator: str, *args: Any) -> Judgement:
         variable, point, direction = args
         wrap = lambda e: sp.Limit(e, variable, point, direction)  # noqa: E731
         relation = j.relation if j.relation == "=" else j.relation[0] + "="
+        if relation != "=":  # a bound passes to the limit only where the left side has one
+            _limit_exists(j.lhs, variable, point, direction)
     elif j.relation != "=":
         raise Rejected(f"a {operator} of both sides keeps only an equation")
     elif operator == "diff":
@@ -305,6 +307,17 @@ def under(j: Judgement, operator: str, *args: Any) -> Judgement:
     else:
         raise Rejected(f"unknown operator {operator!r}")
     return _make(wrap(j.lhs), relation, wrap(j.rhs), "congruence", j)
+
+
+def _limit_exists(expr: Any, variable: sp.Symbol, point: Any, direction: str) -> None:
+    from tmath.engine import limits
+
+    try:
+        found, _ = limits.limit(expr, variable, point, direction)
+    except (limits.LimitUnknown, *SYMPY_FAILURES) as exc:
+        raise Rejected(f"the limit of {expr} is not shown to exist ({exc})") from None
+    if not found.is_finite and found not in (sp.oo, -sp.oo):
+        raise Rejected(f"the limit of {expr} is not shown to exist")
 
 
 # -- rules, premises, lemmas ------------------------------------------------------------------
