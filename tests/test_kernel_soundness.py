@@ -543,3 +543,16 @@ def test_a_bound_passes_to_a_limit_only_where_the_left_side_has_one():
     damped = x * sp.sin(1 / x)
     assert kernel.under(kernel.rewrite(damped, damped + x, "<="), "limit", x, 0,
                         "+").relation == "<="
+
+
+def test_an_equation_goes_under_an_integral_or_sum_only_over_its_domain():
+    """√(x²) = x holds for x > 0, not on [−1, 1]: its integral there is 1, not 0."""
+    x, k = sp.Symbol("x", positive=True), sp.Symbol("k", positive=True, integer=True)
+    root = kernel.rewrite(sp.sqrt(x**2), x)
+    with pytest.raises(kernel.Rejected, match="leaves the domain"):
+        kernel.under(root, "integral", (x, -1, 1))
+    assert kernel.under(root, "integral", (x, 0, 1)).relation == "="
+    with pytest.raises(kernel.Rejected, match="leaves the domain"):
+        kernel.under(kernel.rewrite(sp.Abs(k), k), "sum", (k, -2, 3))
+    with pytest.raises(kernel.Rejected, match="whole number"):
+        kernel.under(kernel.rewrite(k**2, k * k), "diff", k, 1)

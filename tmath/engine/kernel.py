@@ -300,13 +300,30 @@ def under(j: Judgement, operator: str, *args: Any) -> Judgement:
         raise Rejected(f"a {operator} of both sides keeps only an equation")
     elif operator == "diff":
         variable, times = args
+        if variable.is_integer:
+            raise Rejected(f"{variable} is a whole number: there is no derivative in it")
         wrap, relation = (lambda e: sp.Derivative(e, (variable, times))), "="  # noqa: E731
     elif operator in ("sum", "integral"):
         kind = sp.Sum if operator == "sum" else sp.Integral
+        for limit in args:  # the equation holds on its symbols' domains, the range must too
+            inside = _range_within(*limit) if operator == "sum" else all(
+                _end_within(end, limit[0]) for end in limit[1:])
+            if not inside:
+                raise Rejected(f"the range of {limit[0]} leaves the domain the equation holds on")
         wrap, relation = (lambda e: kind(e, *args)), "="  # noqa: E731
     else:
         raise Rejected(f"unknown operator {operator!r}")
     return _make(wrap(j.lhs), relation, wrap(j.rhs), "congruence", j)
+
+
+def _end_within(end: Any, symbol: sp.Symbol) -> bool:
+    """An end of an integral over ``symbol``: inside its domain's closure (or ±∞ there)."""
+    end = term(end)
+    if symbol.is_positive or symbol.is_nonnegative:
+        return end == sp.oo or end.is_nonnegative is True
+    if symbol.is_negative or symbol.is_nonpositive:
+        return end == -sp.oo or end.is_nonpositive is True
+    return not symbol.is_real or end in (sp.oo, -sp.oo) or end.is_real is True
 
 
 def _limit_exists(expr: Any, variable: sp.Symbol, point: Any, direction: str) -> None:
