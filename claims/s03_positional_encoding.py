@@ -25,7 +25,8 @@ w = sp.Symbol("omega_i", positive=True)
 tau = sp.Symbol("tau", positive=True)
 PERIOD_OF = sp.Function("T")                           # T(i): the least period of pair i
 ARG = pos / 10000 ** (2 * i / d)                       # the argument as printed in §3.1
-RATE = sp.Derivative(ARG, pos)                         # ω_i: angle gained per position
+at = sp.Symbol("p", real=True)                         # a position read as a real number
+RATE = sp.Derivative(ARG.subs(pos, at), at)            # ω_i: angle gained per position
 OMEGA = 10000 ** (-2 * i / d)
 PERIOD = 2 * sp.pi * 10000 ** (2 * i / d)
 PAIRS = "d_model/2"                                    # drawn as the number of pairs: d_model even
@@ -71,7 +72,7 @@ class SinusoidalFrequencyPeriod:
     2π/ω_i positions: from 2π up to nearly 2π·10000."""
 
     def prove(self, value, proof):
-        rate = proof.chain(ARG, "ω_i = d(argument)/d(pos)").differentiate(pos)
+        rate = proof.chain(ARG.subs(pos, at), "ω_i = d(argument)/d(pos)").differentiate(at)
         turn = (proof.chain(ARG.subs(pos, pos + tau) - ARG - 2 * sp.pi,
                             "angle gained over τ positions − one turn")
                 .evaluate("algebra", method="expand"))
