@@ -51,8 +51,15 @@ def same(a: Any, b: Any) -> bool:
     return a == b or _alpha_equal(a, b)
 
 
+_BINDERS = (sp.Sum, sp.Product, sp.Integral, sp.Lambda, sp.Limit, sp.Derivative)
+
+
 @functools.lru_cache(maxsize=8192)
 def _alpha_equal(a: sp.Basic, b: sp.Basic) -> bool:
+    """Equal up to the names of bound variables; terms of different heads, or with neither a
+    binder nor a Dummy, are settled without SymPy's free-symbol walk."""
+    if type(a) is not type(b) or not any(t.has(*_BINDERS, sp.Dummy) for t in (a, b)):
+        return False
     try:
         return a.free_symbols == b.free_symbols and a.dummy_eq(b)
     except (TypeError, ValueError, AttributeError):
