@@ -212,7 +212,8 @@ class Parser:
         base = self.primary()
         return self.postfix(base)
 
-    def postfix(self, base) -> sp.Basic:
+    def scripts(self) -> tuple[list[Token] | None, list[Token] | None]:
+        """A subscript and a superscript, in either order, each at most once."""
         sub = sup = None
         for _ in range(2):
             if self.at("sym", "_") and sub is None:
@@ -221,6 +222,10 @@ class Parser:
             elif self.at("sym", "^") and sup is None:
                 self.i += 1
                 sup = self.group()
+        return sub, sup
+
+    def postfix(self, base) -> sp.Basic:
+        sub, sup = self.scripts()
         if self.at("sym", "'"):
             raise Unreadable("a prime (f') is not read: write the derivative out")
         if isinstance(base, Name):
@@ -509,14 +514,7 @@ class Parser:
         return sp.sqrt(radicand) if degree is None else sp.root(radicand, degree)
 
     def big(self, kind: str) -> sp.Basic:
-        sub = sup = None
-        for _ in range(2):
-            if self.at("sym", "_") and sub is None:
-                self.i += 1
-                sub = self.group()
-            elif self.at("sym", "^") and sup is None:
-                self.i += 1
-                sup = self.group()
+        sub, sup = self.scripts()
         if sub is None:
             raise Unreadable(f"\\{kind} without an index below it is not read")
         eq = next((k for k, t in enumerate(sub) if t.kind == "sym" and t.value == "="), None)
