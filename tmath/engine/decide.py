@@ -127,16 +127,22 @@ def sign_holds(a: Any, b: Any, relation: str, seed: int = 5) -> tuple[bool, str]
     Fails closed: ``(True, "")`` only when the relation is shown; otherwise ``(False, why)``,
     with a point where it fails when random points (drawn from ``seed``) find one.
     """
+    return sign_decision(a, b, relation, seed)[:2]
+
+
+def sign_decision(a: Any, b: Any, relation: str, seed: int = 5) -> tuple[bool, str, int]:
+    """:func:`sign_holds`, and at how many random points the difference was also evaluated
+    (what an inequality step records as its numeric evidence)."""
     if relation in ("<", "<="):
         a, b, relation = b, a, ">" if relation == "<" else ">="
     difference = sp.simplify(sp.sympify(a) - sp.sympify(b))
     strict = relation == ">"
-    counter = _counterexample(difference, strict, seed)
+    counter, points = _counterexample(difference, strict, seed)
     if counter:
-        return False, counter
+        return False, counter, points
     if _sign(difference, strict):
-        return True, ""
-    return False, f"SymPy cannot show {show(difference)} {'>' if strict else '≥'} 0"
+        return True, "", points
+    return False, f"SymPy cannot show {show(difference)} {'>' if strict else '≥'} 0", points
 
 
 def _sampled(difference: sp.Basic, seed: int = 5) -> Iterator[tuple[dict, Any]]:
@@ -148,21 +154,18 @@ def _sampled(difference: sp.Basic, seed: int = 5) -> Iterator[tuple[dict, Any]]:
             yield point, value
 
 
-def _counterexample(difference: sp.Basic, strict: bool, seed: int = 5) -> str | None:
-    """A random point where the difference is negative (zero, under ``strict``) or not real."""
+def _counterexample(difference: sp.Basic, strict: bool, seed: int = 5) -> tuple[str | None, int]:
+    """A random point where the difference is negative (zero, under ``strict``) or not real,
+    and how many points were evaluated."""
+    points = 0
     for point, value in _sampled(difference, seed):
+        points += 1
         at = ", ".join(f"{s}={v}" for s, v in point.items()) or "every point"
         if value == "not real":
-            return f"not real at {at}: {show(difference)}"
+            return f"not real at {at}: {show(difference)}", points
         if value < 0 or (strict and value == 0):
-            return f"false at {at} ({show(difference)} = {float(value):.4g})"
-    return None
-
-
-def sign_points(a: Any, b: Any) -> int:
-    """At how many of the guard's points ``a − b`` could be evaluated (what an inequality step
-    was also checked at)."""
-    return sum(1 for _ in _sampled(sp.sympify(a) - sp.sympify(b)))
+            return f"false at {at} ({show(difference)} = {float(value):.4g})", points
+    return None, points
 
 
 def _value(expr: sp.Basic, point: dict, road: bool) -> Any:

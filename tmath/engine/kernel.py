@@ -178,12 +178,12 @@ def rewrite(a: Any, b: Any, relation: str = "=", method: str = "simplify",
         return _make(a, "=", b, "rewrite", detail=f"SymPy {used}", points=points)
     a, b = term(a), term(b)
     try:
-        ok, detail = decide.sign_holds(a, b, relation)
+        ok, detail, points = decide.sign_decision(a, b, relation)
     except SYMPY_FAILURES as exc:
-        ok, detail = False, f"SymPy could not decide the sign ({type(exc).__name__})"
+        ok, detail, points = False, f"SymPy could not decide the sign ({type(exc).__name__})", 0
     if not ok:
         raise Rejected(detail)
-    return _make(a, relation, b, "rewrite", detail="SymPy sign", points=decide.sign_points(a, b))
+    return _make(a, relation, b, "rewrite", detail="SymPy sign", points=points)
 
 
 def evaluation(expr: Any, method: str = "simplify", seed: int = 0) -> Judgement:
