@@ -502,9 +502,8 @@ class Derivation:
                                "rename={its symbol: yours}") from None
         return result
 
-    def _instance(self, claim_id: str, key: Any, a: Any, b: Any,
-                  relation: str = "=") -> Judgement:
-        return kernel.lemma_instance(claim_id, a, relation, b, _match(key, a) or {})
+    def _instance(self, claim_id: str, key: Any, a: Any, b: Any) -> Judgement:
+        return kernel.lemma_instance(claim_id, a, "=", b, _match(key, a) or {})
 
     def _ending_at(self, j: Judgement, value: Any) -> Judgement:
         """``j`` continued by a SymPy-checked equality to ``value`` when it ends elsewhere."""
