@@ -2,7 +2,7 @@
 
 The public API for writing claims::
 
-    from tmath import claim, Statement, Premise, Foil, Figure, Source
+    from tmath import claim, Statement, Premise, Definition, Foil, Figure, Source
     from tmath import prose, Passage                    # prose claims: facts, results, heuristics
     from tmath.engine.moments import E, Var, Moments    # symbolic expectation rules
     from tmath.engine.experiment import tolerance       # float tolerance from dtype and size
@@ -11,7 +11,8 @@ The public API for writing claims::
 The package is laid out by job: ``engine/`` (claims, derivations, experiments, running,
 caching), ``reference/`` (NumPy/SymPy pieces of Transformers that claims build on), ``gate/``
 (reading documents and holding them to claims), ``render/`` (tables, pages, JSON, reports),
-``cli/`` (the command line) and ``i18n/`` (translations).
+``latex/`` (reading formulas), ``meaning/`` (comparing them by meaning), ``cli/`` (the
+command line) and ``i18n/`` (translations).
 """
 
 from __future__ import annotations
@@ -20,12 +21,13 @@ import importlib
 import importlib.machinery
 import sys
 
-__all__ = ["claim", "prose", "Statement", "Premise", "Foil", "Figure", "Source", "Passage",
+__all__ = ["claim", "prose", "Statement", "Premise", "Definition", "Foil", "Figure", "Source", "Passage",
            "__version__"]
 __version__ = "0.1.0"
 
 _PUBLIC = {"claim": "tmath.engine.model", "Statement": "tmath.engine.model",
-           "Premise": "tmath.engine.model", "Foil": "tmath.engine.model",
+           "Premise": "tmath.engine.model", "Definition": "tmath.engine.model",
+           "Foil": "tmath.engine.model",
            "Figure": "tmath.engine.model", "Source": "tmath.engine.info",
            "Passage": "tmath.engine.info", "prose": "tmath.engine.prose"}
 """Where each name of the public API lives. They are imported when first asked for (PEP 562),

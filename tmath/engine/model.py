@@ -62,6 +62,13 @@ class Premise:
         return self.text
 
 
+class Definition(Premise):
+    """What a name means, as equations: ``Definition("sinusoidal encoding", {PE(pos, 2*i):
+    sp.sin(pos / 10000**(2*i/d))})``. A formula the claim records is bound to it when it means
+    the same, and is an error when it is the near form of it with another meaning. A proof may
+    substitute from it when it is also listed among the premises."""
+
+
 @dataclass(frozen=True)
 class Foil:
     """The nearest false statement: both checks must reject it."""
@@ -131,6 +138,9 @@ class ClaimSpec:
     reported: str = ""
     passages: tuple[Passage, ...] = ()
     not_in: tuple[tuple[Source, str], ...] = ()
+    definitions: tuple[Definition, ...] = ()
+    notation: tuple[tuple[str, Any], ...] = ()
+    """How the claim's objects print in documents: (LaTeX, SymPy object) pairs."""
 
     @property
     def top_section(self) -> str:
@@ -207,6 +217,8 @@ def claim(
     reported: str = "",
     passages: Sequence[Passage] = (),
     not_in: Sequence[tuple[Source, str]] = (),
+    definitions: Sequence[Definition] = (),
+    notation: dict[str, Any] | None = None,
 ) -> Callable[[type], type]:
     """Register the decorated class as a claim.
 
@@ -222,6 +234,13 @@ def claim(
     labels) as ``{english: chinese}``. A class may also define ``plot(self) -> tmath.plots.Plot``,
     and ``perturbations(self, value) -> [(text, value), ...]`` to replace the automatic ×1.05
     near-misses of ``tmath audit`` where scaling makes no sense (−∞, relations, rules).
+
+    ``definitions`` state, as SymPy equations, what the names the claim uses mean (an
+    encoding, a schedule, a recursion); ``notation`` says how the claim's objects print, as
+    ``{LaTeX: object}`` (``{r"q^T k": Sum(q[i]*k[i], (i, 1, d_k))}``). Every formula the claim
+    records is read (:mod:`tmath.latex`) and compared by meaning with its statement,
+    definitions, premises and proof steps (:mod:`tmath.meaning`): one that contradicts them
+    fails the claim.
 
     ``formula_spellings`` gives other spellings of a recorded formula, ``{formula: (other,
     ...)}`` (the same cases written in English, say): ``tmath check`` takes any one of them in
@@ -277,6 +296,7 @@ def claim(
                                         for f, others in (formula_spellings or {}).items()),
                 kind=kind, reason=reason or no_proof, reported=reported,
                 passages=tuple(passages), not_in=tuple((s, why) for s, why in not_in),
+                definitions=tuple(definitions), notation=tuple((notation or {}).items()),
             )
         )
         return cls

@@ -302,6 +302,9 @@ class Derivation:
                  seed: int | None = None) -> None:
         self.typeset = typeset
         self.steps: list[ProofStep] = []
+        self.judged: list[tuple[str, Any, str, Any]] = []
+        """Each step the kernel judged, as (chain, lhs, relation, rhs) SymPy objects: what the
+        claim's recorded formulas may be bound to (:mod:`tmath.meaning.claims`)."""
         self.cases: str | None = None
         self.concluded = False
         self.chains: list[Chain] = []
@@ -407,6 +410,8 @@ class Derivation:
                                        block=printing.block(before, after, relation),
                                        mathml=printing.mathml(before, after, relation))
         self.steps.append(step)
+        if judgement is not None and kind != "failed":
+            self.judged.append((chain, judgement.lhs, judgement.relation, judgement.rhs))
 
     # -- premises, rules and lemmas ------------------------------------------------------------
     def declares(self, text: str) -> bool:

@@ -187,6 +187,28 @@ class EmpiricalResult:
         }
 
 
+Meaning = Literal["equivalent", "contradicts", "unparsed", "not-compared"]
+
+
+@dataclass(frozen=True)
+class FormulaMeaning:
+    """What a formula a claim records was found to mean (:mod:`tmath.meaning.claims`).
+
+    ``bound`` has one entry per relation the reader found in it: what the relation was shown
+    equivalent to (``statement``, ``definition``, ``premise``, ``step`` of the proof, or
+    ``arithmetic`` for an identity), or ``""`` where it was not. ``contradicts``: a relation is
+    the near form of the claim's own (``detail`` names both and a point where they differ)."""
+
+    formula: str
+    meaning: Meaning
+    bound: tuple[str, ...] = ()
+    detail: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"formula": self.formula, "meaning": self.meaning,
+                "compared_with": list(self.bound), "detail": self.detail}
+
+
 @dataclass(frozen=True)
 class ClaimResult:
     """Everything ``verify`` learned about one claim."""
@@ -204,6 +226,8 @@ class ClaimResult:
     """What the claim printed while it ran (stdout and stderr, shown with ``--verbose``)."""
     reproduce_with: tuple[str, ...] = ()
     """The ``--claims DIR`` / ``--no-builtin`` arguments the reproduce command needs."""
+    formulas: tuple[FormulaMeaning, ...] = ()
+    """What each formula the claim records means (a contradicted one fails the claim)."""
 
     def __post_init__(self) -> None:
         # the claim's kind bounds its verdict: only a theorem is ever "verified"
@@ -229,6 +253,9 @@ class ClaimResult:
             return f"proof {self.proof.status}: {self.proof.reason}"
         if self.empirical.status != "passed":
             return f"randomized check {self.empirical.status}: {self.empirical.headline}"
+        wrong = [f for f in self.formulas if f.meaning == "contradicts"]
+        if wrong:
+            return f"recorded formula {wrong[0].formula[:60]!r}: {wrong[0].detail}"
         errors = [f for f in self.figures if f.status == "error"]
         return f"figure {errors[0].label}: {errors[0].detail}" if errors else ""
 
@@ -243,6 +270,7 @@ class ClaimResult:
             "verdict": self.verdict, "blocked_by": list(self.blocked_by),
             "proof": self.proof.to_dict(), "empirical": self.empirical.to_dict(),
             "figures": [f.to_dict() for f in self.figures],
+            "formulas": [f.to_dict() for f in self.formulas],
             "seconds": round(self.seconds, 4), "cached": self.cached,
             "reproduce": self.reproduce if self.verdict not in PASSING else None,
         }

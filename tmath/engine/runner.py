@@ -11,7 +11,7 @@ import hashlib
 import time
 import traceback
 import warnings
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 import sympy as sp
@@ -22,8 +22,8 @@ from tmath.engine.figures import compare
 from tmath.engine.foils import near_misses
 from tmath.engine.model import ClaimSpec, Statement
 from tmath.engine.proof import Derivation, ProofDefinitionError, ProofFailure
-from tmath.engine.results import (AuditResult, ClaimResult, EmpiricalResult, FoilOutcome, ProofResult,
-                           verdict_of)
+from tmath.engine.results import (AuditResult, ClaimResult, EmpiricalResult, FoilOutcome,
+                                  FormulaMeaning, ProofResult, verdict_of)
 
 
 
@@ -34,11 +34,13 @@ def claim_rng(seed: int, claim_id: str) -> np.random.Generator:
 
 
 def run_proof(spec: ClaimSpec, value: Any,
-              lemmas: Mapping[str, Statement] | None = None, typeset: bool = False) -> ProofResult:
+              lemmas: Mapping[str, Statement] | None = None, typeset: bool = False,
+              judged: list | None = None) -> ProofResult:
     """Run the claim's derivation against ``value`` (the statement's, or a foil's).
 
     ``lemmas`` are the statements of the claims it depends on (the registry's, when omitted),
-    so a step citing one is checked to be an instance of it.
+    so a step citing one is checked to be an instance of it. ``judged``, if given, receives
+    the steps the kernel judged (what recorded formulas may be bound to).
     """
     if spec.no_proof is not None:
         return ProofResult("none", reason=spec.no_proof)
@@ -61,6 +63,8 @@ def run_proof(spec: ClaimSpec, value: Any,
         status, reason = "error", str(exc)
     except Exception as exc:
         status, reason, details = "error", _one_line(exc), traceback.format_exc()
+    if judged is not None:
+        judged.extend(derivation.judged)
     return ProofResult(status, tuple(derivation.steps), derivation.cases, reason,
                        time.perf_counter() - start, details, rests_on)
 
@@ -102,14 +106,29 @@ def verify_one(spec: ClaimSpec, seed: int, typeset: bool = False) -> ClaimResult
     """Proof, randomized check and figures of one claim, in this process. ``typeset`` also
     records each step in 2D Unicode, LaTeX and MathML (for explain and the report)."""
     start = time.perf_counter()
-    proof = run_proof(spec, spec.statement.value, typeset=typeset)
+    judged: list = []
+    proof = run_proof(spec, spec.statement.value, typeset=typeset, judged=judged)
     empirical = run_check(spec, spec.statement.value, seed)
     figures = tuple(compare(f) for f in spec.figures)
+    formulas = recorded_meanings(spec, judged)
     verdict = verdict_of(proof, empirical)
     if verdict == "verified" and any(f.status == "error" for f in figures):
         verdict = "error"
+    if any(f.meaning == "contradicts" for f in formulas):
+        verdict = "failed"   # a formula it vouches for says something else than it proves
     return ClaimResult(spec.info, verdict, proof, empirical, figures, seed,
-                       time.perf_counter() - start)
+                       time.perf_counter() - start, formulas=formulas)
+
+
+def recorded_meanings(spec: ClaimSpec, judged: Sequence = ()) -> tuple[FormulaMeaning, ...]:
+    """What each formula ``spec`` records means, compared with its statement, definitions,
+    premises and the proof steps ``judged`` (:mod:`tmath.meaning.claims`)."""
+    if not spec.formulas:
+        return ()
+    from tmath.meaning.claims import bind, meanings_of
+
+    claim = meanings_of(spec, judged)
+    return tuple(bind(f, claim) for f in dict.fromkeys(spec.formulas))
 
 
 # -- audit ------------------------------------------------------------------------------------

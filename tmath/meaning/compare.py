@@ -1,0 +1,146 @@
+"""Do two relations mean the same? ``equivalent``, ``contradicts`` (the near form of the other,
+with another meaning) or unrelated (None).
+
+A relation is put in one form first: ``a ≥ b`` is ``b ≤ a``, ``a > b`` is ``b < a``, ``:=``
+and ``≡`` are ``=``. Two equations are equivalent when one's ``lhs − rhs`` is a constant
+non-zero multiple of the other's at every random point (sides swapped, terms moved across,
+both sides scaled: the same solutions); two inequalities when their gaps ``rhs − lhs`` are a
+positive multiple of each other (a strict one implies the non-strict). Both are decided on
+the values of :mod:`tmath.meaning.canonical`, computed at 25 digits.
+
+They contradict when they are of one family (two equations, or two inequalities) and share a
+side that is more than a bare name or number (the same ``Var(qᵀk)``, the same
+``Attention(Q, K, V)``), yet are not equivalent: the document changed what that quantity is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import sympy as sp
+
+from tmath.meaning.canonical import POINTS, RELATIVE, agree, canonical, point_values, values
+
+Verdict = Literal["equivalent", "contradicts"]
+_FLIP = {">=": "<=", ">": "<"}
+_SAME = {":=": "=", "equiv": "=", "=": "=", "<=": "<=", "<": "<"}
+MIN_POINTS = 3
+"""Points at which both relations must be defined for any verdict."""
+
+
+@dataclass(frozen=True)
+class Form:
+    """A relation ``lhs op rhs`` in canonical form (op: =, <= or <) with its values at the
+    random points: of each side, and of ``rhs − lhs`` (at 25 digits, so no cancellation)."""
+
+    lhs: sp.Expr
+    op: str
+    rhs: sp.Expr
+    left: tuple[complex | None, ...]
+    right: tuple[complex | None, ...]
+    gap: tuple[complex | None, ...]
+
+    @property
+    def family(self) -> str:
+        return "equation" if self.op == "=" else "inequality"
+
+    @property
+    def identity(self) -> bool:
+        """True at every point by arithmetic alone (``0 · 0 = 0``, ``1/√d = d^{-1/2}``)."""
+        return self.op == "=" and _defined(self.gap) >= MIN_POINTS and all(
+            g is None or agree(g, 0) for g in self.gap)
+
+
+def form(lhs: sp.Basic, op: str, rhs: sp.Basic) -> Form | None:
+    """The canonical form of ``lhs op rhs``; None for relations not compared (≈, ∝, →, ∈, ≠)
+    or sides that are not expressions."""
+    if op in _FLIP:
+        lhs, op, rhs = rhs, _FLIP[op], lhs
+    op = _SAME.get(op)
+    if op is None:
+        return None
+    try:
+        left, right = canonical(lhs), canonical(rhs)
+        if not (isinstance(left, sp.Expr) and isinstance(right, sp.Expr)):
+            return None
+        return Form(left, op, right, values(left), values(right), values(right - left))
+    except (TypeError, ValueError, sp.SympifyError, AttributeError, RecursionError):
+        return None
+
+
+def compare(mine: Form, theirs: Form) -> Verdict | None:
+    """Whether ``mine`` means what ``theirs`` means (or is implied by it, for a bound),
+    contradicts it, or is unrelated."""
+    if mine.family != theirs.family:
+        return None
+    if _proportional(mine.gap, theirs.gap, positive=mine.family == "inequality") \
+            and (mine.op != "<" or theirs.op == "<"):
+        return "equivalent"
+    if mine.identity or theirs.identity:
+        return None
+    if _shared_side(mine, theirs):
+        return "contradicts"
+    return None
+
+
+def sides_match(a: tuple, b: tuple) -> bool:
+    """Two sides equal at every point where both are defined (and at enough of them)."""
+    both = [(x, y) for x, y in zip(a, b) if x is not None and y is not None]
+    return len(both) >= MIN_POINTS and all(agree(x, y) for x, y in both)
+
+
+def _defined(found: tuple) -> int:
+    return sum(1 for v in found if v is not None)
+
+
+def _proportional(a: tuple, b: tuple, positive: bool) -> bool:
+    """``a = λ·b`` at every point for one constant λ ≠ 0 (λ > 0 if ``positive``)."""
+    pairs = [(x, y) for x, y in zip(a, b) if x is not None and y is not None]
+    if len(pairs) < MIN_POINTS:
+        return False
+    zero = [(agree(x, 0), agree(y, 0)) for x, y in pairs]
+    if any(zx != zy for zx, zy in zero):
+        return False
+    ratios = [x / y for (x, y), (zx, _) in zip(pairs, zero) if not zx]
+    if not ratios:
+        return True   # both vanish everywhere: two identities
+    first = ratios[0]
+    if abs(first.imag) > RELATIVE * abs(first) or (positive and first.real <= 0):
+        return False
+    return all(agree(r, first) for r in ratios[1:])
+
+
+def _substantial(expr: sp.Expr) -> bool:
+    """More than a bare name or number: an operator applied, a sum, a product, a power."""
+    if expr.is_Number:
+        return False
+    if isinstance(expr, sp.Symbol):
+        return expr.name.startswith("⟪")
+    return True
+
+
+def _shared_side(mine: Form, theirs: Form) -> bool:
+    pairs = [(mine.lhs, mine.left, theirs.left), (mine.rhs, mine.right, theirs.right)]
+    if mine.family == "equation":
+        pairs += [(mine.lhs, mine.left, theirs.right), (mine.rhs, mine.right, theirs.left)]
+    return any(_substantial(side) and sides_match(a, b) for side, a, b in pairs)
+
+
+def differing_point(mine: Form, theirs: Form, limit: int = 4) -> str:
+    """A point where the two differ, in words: the plain symbols' values and both gaps."""
+    for point in range(POINTS):
+        g, h = mine.gap[point], theirs.gap[point]
+        if g is None or h is None or (agree(g, 0) and agree(h, 0)):
+            continue
+        names = sorted((s for s in mine.lhs.free_symbols | mine.rhs.free_symbols
+                        if not s.name.startswith("⟪")), key=lambda s: s.name)[:limit]
+        shown = point_values(names, point)
+        where = ", ".join(f"{s.name} = {float(v):.4g}" for s, v in shown.items())
+        return (f"at {where or 'a random point'}: rhs − lhs is {_number(g)} here, "
+                f"{_number(h)} in the claim's form")
+    return ""
+
+
+def _number(z: complex) -> str:
+    return f"{z.real:.6g}" if abs(z.imag) <= RELATIVE * max(1.0, abs(z)) else f"{z:.6g}"
