@@ -105,6 +105,7 @@ class ProductTermMoments:
                compute=lambda: math.sqrt(512)),
     ),
     formulas=(r"E[q^T k] = 0, \quad \text{Var}(q^T k) = d_k",),
+    notation={r"q^T k": DOT},
     statistical_tests=4,
 )
 class DotProductVariance:
@@ -155,6 +156,7 @@ SCALE = sp.Symbol("c", positive=True)
     tags=("variance", "scaling"),
     formulas=(r"\text{Var}\left(\frac{q^T k}{\sqrt{d_k}}\right) = \frac{\text{Var}(q^T k)}{d_k} "
               r"= \frac{d_k}{d_k} = 1",),
+    notation={r"q^T k": DOT},
     statistical_tests=3,
 )
 class ScaledScoreVariance:

@@ -17,7 +17,8 @@ import sympy as sp
 from tmath.engine.results import FormulaMeaning
 from tmath.latex import DEFAULT, Notation, read
 from tmath.meaning.canonical import canonical, values
-from tmath.meaning.compare import Form, compare, differing_point, form, sides_match
+from tmath.meaning.compare import (Form, canonical_form, compare, differing_point, form,
+                                   proportional)
 
 _ORDER = {"=": 0, "<=": 1, "<": 1, ">=": -1, ">": -1}
 
@@ -39,13 +40,15 @@ class Chain:
     relations: tuple[str, ...]
 
     def relates(self, mine: Form) -> bool:
-        """``mine`` (lhs op rhs) follows from the chain: both sides are expressions of it,
-        related as the steps between them compose."""
+        """``mine`` (lhs op rhs) follows from the chain: it is equivalent to ``e_i op e_j``
+        for two of its expressions, related as the steps between them compose (the same
+        pair, sides swapped, or terms moved across)."""
         for i, a in enumerate(self.sides):
-            if not sides_match(mine.left, a):
-                continue
             for j, b in enumerate(self.sides):
-                if i != j and sides_match(mine.right, b) and _follows(self.relations, i, j, mine.op):
+                if i == j or not _follows(self.relations, i, j, mine.op):
+                    continue
+                gap = tuple(None if x is None or y is None else y - x for x, y in zip(a, b))
+                if proportional(mine.gap, gap, positive=mine.op != "="):
                     return True
         return False
 
@@ -71,12 +74,26 @@ class ClaimMeanings:
     chains: tuple[Chain, ...]
     scalars: frozenset[str]
     notation: tuple[tuple[sp.Basic, sp.Basic], ...]
+    facts: tuple[tuple[sp.Basic, sp.Basic], ...] = ()
+    """What the claim knows to be equal, canonical: its statement's parts, its premises' and
+    definitions' equations. A formula is also compared after putting them in (under the
+    premises), as a document's derivation uses an earlier result."""
+
+    def under_facts(self, mine: Form) -> Form | None:
+        if not self.facts:
+            return None
+        known = dict(self.facts)
+        left, right = mine.lhs.xreplace(known), mine.rhs.xreplace(known)
+        if (left, right) == (mine.lhs, mine.rhs):
+            return None
+        return canonical_form(left, mine.op, right)
 
 
 def meanings_of(spec: Any, judged: Sequence[tuple[str, Any, str, Any]] = ()) -> ClaimMeanings:
     """The statement, definitions, premises and judged proof steps of ``spec``."""
     found: list[Meaning] = []
     objects: list[sp.Basic] = []
+    facts: list[tuple[sp.Basic, sp.Basic]] = []
     statement = spec.statement
     if statement.lhs is not None and statement.value is not None:
         lhs = statement.lhs if isinstance(statement.lhs, tuple) else (statement.lhs,)
@@ -85,11 +102,14 @@ def meanings_of(spec: Any, judged: Sequence[tuple[str, Any, str, Any]] = ()) -> 
             else (statement.relation,) * len(lhs)
         for a, b, r in zip(lhs, value, relation):
             found += _meaning("statement", a, r, b, objects)
+            if r == "=":
+                facts += _fact(a, b)
     for premise in (*getattr(spec, "definitions", ()), *spec.premises):
         source = "definition" if type(premise).__name__ == "Definition" else "premise"
         for a, b in getattr(premise, "equations", ()):
             found += _meaning(source, a, "=", b, objects)
-    chains = _chains(judged, objects)
+            facts += _fact(a, b)
+    chains = _chains(judged, objects, _instance(statement), dict(facts))
     notation = []
     for printed, obj in getattr(spec, "notation", ()):
         reading = read(printed)
@@ -98,7 +118,18 @@ def meanings_of(spec: Any, judged: Sequence[tuple[str, Any, str, Any]] = ()) -> 
             objects.append(sp.sympify(obj, strict=True))
     scalars = frozenset(s.name for o in objects if isinstance(o, sp.Basic)
                         for s in o.free_symbols if s.is_commutative)
-    return ClaimMeanings(tuple(found), chains, scalars, tuple(notation))
+    return ClaimMeanings(tuple(found), chains, scalars, tuple(notation), tuple(facts))
+
+
+def _fact(lhs: Any, rhs: Any) -> list[tuple[sp.Basic, sp.Basic]]:
+    """``lhs = rhs`` as a canonical substitution (only a compound lhs: never a bare name)."""
+    try:
+        a, b = canonical(sp.sympify(lhs, strict=True)), canonical(sp.sympify(rhs, strict=True))
+    except (sp.SympifyError, TypeError, ValueError):
+        return []
+    if isinstance(a, sp.Symbol) and a.name.startswith("⟪") and not b.has(a):
+        return [(a, b)]
+    return []
 
 
 def _meaning(source: str, lhs: Any, relation: str, rhs: Any, objects: list) -> list[Meaning]:
@@ -111,7 +142,17 @@ def _meaning(source: str, lhs: Any, relation: str, rhs: Any, objects: list) -> l
     return [Meaning(source, made, f"{sp.sstr(a)} {relation} {sp.sstr(b)}")] if made else []
 
 
-def _chains(judged, objects: list) -> tuple[Chain, ...]:
+def _instance(statement: Any) -> dict:
+    """A statement ``c = value`` about a bare symbol: its chains hold for every c, so also at
+    c = value (``Var(c·qᵀk) − 1`` at c = 1/√d_k is a formula about the scaled score)."""
+    lhs, value = statement.lhs, statement.value
+    if isinstance(lhs, sp.Symbol) and statement.relation == "=" and isinstance(value, sp.Expr) \
+            and lhs not in value.free_symbols:
+        return {lhs: value}
+    return {}
+
+
+def _chains(judged, objects: list, instance: dict, facts: dict) -> tuple[Chain, ...]:
     by_chain: dict[str, list] = {}
     for label, lhs, relation, rhs in judged:
         steps = by_chain.setdefault(label, [])
@@ -139,7 +180,13 @@ def _chains(judged, objects: list) -> tuple[Chain, ...]:
                 sides = tuple(values(canonical(e)) for e in exprs)
             except (TypeError, ValueError, RecursionError):
                 continue
-            chains.append(Chain(sides, tuple(s[1] for s in piece)))
+            relations = tuple(s[1] for s in piece)
+            chains.append(Chain(sides, relations))
+            variants = [[canonical(e.xreplace(instance)) for e in exprs]] if instance else []
+            if facts:
+                variants += [[canonical(e).xreplace(facts) for e in exprs]]
+            for variant in variants:
+                chains.append(Chain(tuple(values(e) for e in variant), relations))
     return tuple(chains)
 
 
@@ -159,6 +206,11 @@ def bind(formula: str, claim: ClaimMeanings, notation: Notation = DEFAULT) -> Fo
             problems.append(f"{relation}: a relation ({relation.op}) not compared")
             continue
         source, against = _bound(mine, claim)
+        if not source:
+            under = claim.under_facts(mine)
+            found = _bound(under, claim) if under is not None else ("", None)
+            if found[0] not in ("", "contradicts"):
+                source, against = found
         if source == "contradicts":
             detail = (f"{relation} contradicts the claim's {against.source} "
                       f"{against.shown} ({differing_point(mine, against.form)})")

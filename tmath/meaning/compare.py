@@ -61,12 +61,16 @@ def form(lhs: sp.Basic, op: str, rhs: sp.Basic) -> Form | None:
     if op is None:
         return None
     try:
-        left, right = canonical(lhs), canonical(rhs)
-        if not (isinstance(left, sp.Expr) and isinstance(right, sp.Expr)):
-            return None
-        return Form(left, op, right, values(left), values(right), values(right - left))
+        return canonical_form(canonical(lhs), op, canonical(rhs))
     except (TypeError, ValueError, sp.SympifyError, AttributeError, RecursionError):
         return None
+
+
+def canonical_form(left: sp.Basic, op: str, right: sp.Basic) -> Form | None:
+    """The form of a relation whose sides are canonical already (op: =, <= or <)."""
+    if not (isinstance(left, sp.Expr) and isinstance(right, sp.Expr)):
+        return None
+    return Form(left, op, right, values(left), values(right), values(right - left))
 
 
 def compare(mine: Form, theirs: Form) -> Verdict | None:
@@ -74,7 +78,7 @@ def compare(mine: Form, theirs: Form) -> Verdict | None:
     contradicts it, or is unrelated."""
     if mine.family != theirs.family:
         return None
-    if _proportional(mine.gap, theirs.gap, positive=mine.family == "inequality") \
+    if proportional(mine.gap, theirs.gap, positive=mine.family == "inequality") \
             and (mine.op != "<" or theirs.op == "<"):
         return "equivalent"
     if mine.identity or theirs.identity:
@@ -94,7 +98,7 @@ def _defined(found: tuple) -> int:
     return sum(1 for v in found if v is not None)
 
 
-def _proportional(a: tuple, b: tuple, positive: bool) -> bool:
+def proportional(a: tuple, b: tuple, positive: bool) -> bool:
     """``a = λ·b`` at every point for one constant λ ≠ 0 (λ > 0 if ``positive``)."""
     pairs = [(x, y) for x, y in zip(a, b) if x is not None and y is not None]
     if len(pairs) < MIN_POINTS:
