@@ -72,7 +72,7 @@ def test_fix_prints_a_unified_diff_and_changes_nothing(dice, tmp_path):
     assert "+换成小数，单颗骰子的平均点数就是 3.5。" in diff
     assert "1/38" in diff and "+同时掷出两个六的机会是 1/36。" in diff
     assert path.read_bytes() == before
-    assert "2 figure(s) would be fixed" in result.output
+    assert "2 figure(s) or formula(s) would be fixed" in result.output
 
 
 def test_fix_on_an_accurate_document_prints_nothing_and_passes(dice):

@@ -222,14 +222,16 @@ def _fix(documents, report, write: bool, output, inputs, gate_report, read_as=No
         changed.append((document, fixed, len(mine)))
     text = "".join(diff)
     for finding in left:
-        err.print(f"{finding.document}:{finding.line}: {finding.label}: cannot restate "
-                  f"{finding.printed!r} at its printed precision; fix it by hand",
+        what = (f"{finding.label}: cannot restate {finding.printed!r} at its printed precision"
+                if finding.kind == "figure" else
+                f"cannot restate the formula by claim {finding.claim}'s form")
+        err.print(f"{finding.document}:{finding.line}: {what}; fix it by hand",
                   highlight=False, markup=False)
     if not write:
         sys.stdout.write(text)
         write_text(output, text, inputs=inputs)
         count = len(fixes)
-        err.print(f"{count} figure(s) would be fixed" + ("; apply with --fix --write"
+        err.print(f"{count} figure(s) or formula(s) would be fixed" + ("; apply with --fix --write"
                                                         if count else ""), highlight=False)
         if count:
             raise typer.Exit(ExitCode.FAILED)
@@ -243,7 +245,7 @@ def _fix(documents, report, write: bool, output, inputs, gate_report, read_as=No
     for document, fixed, count in changed:
         replace_checked(document.path, encoded(document, document.raw), read_as[document.path],
                         encoded(document, fixed))
-        err.print(f"fixed {count} figure(s) in {document.path}", highlight=False)
+        err.print(f"fixed {count} figure(s) or formula(s) in {document.path}", highlight=False)
     documents = [read_document(d.path) for d in documents]
     return documents, gate_report(documents)
 

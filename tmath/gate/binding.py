@@ -32,6 +32,8 @@ MIN_TERM_SHARE = 0.6
 MIN_TERMS = 5
 MAX_NEAR_CHECKS = 20_000
 """Recorded × document formula comparisons spent on near matches (bounds the time)."""
+MAX_MEANING_READS = 2_000
+"""Document formulas read to find recorded ones by meaning (bounds the time)."""
 
 _NAMED = re.compile(r"\\(?:text|mathrm|operatorname)\{([A-Za-z][A-Za-z-]{2,})\}")
 _SUBSCRIPTED = re.compile(r"([A-Za-z]+)(?:\\?_)\{?([A-Za-z]{2,})\}?")
@@ -51,6 +53,8 @@ class Signature:
     formulas: tuple[tuple[str, ...], ...]
     """Each recorded formula, normalised, in each of its spellings."""
     terms: tuple[str, ...]
+    raw: tuple[str, ...] = ()
+    """Each recorded formula as written (aligned with ``formulas``), to compare by meaning."""
 
     @property
     def empty(self) -> bool:
@@ -76,8 +80,8 @@ class Binding:
 
 
 def signature(infos: Sequence[ClaimInfo]) -> Signature:
-    formulas = tuple(dict.fromkeys(tuple(normalise(s) for s in _spellings(i, f))
-                                   for i in infos for f in i.formulas))
+    written = {tuple(normalise(s) for s in _spellings(i, f)): f for i in infos for f in i.formulas}
+    formulas = tuple(written)
     terms: dict[str, None] = {}
     for info in infos:
         for formula in (s for f in info.formulas for s in _spellings(info, f)):
@@ -85,7 +89,7 @@ def signature(infos: Sequence[ClaimInfo]) -> Signature:
                 terms[name] = None
             for base, sub in _SUBSCRIPTED.findall(formula.replace("\\_", "_")):
                 terms[f"{base}_{sub}"] = None
-    return Signature(formulas, tuple(terms))
+    return Signature(formulas, tuple(terms), tuple(written[f] for f in formulas))
 
 
 def _spellings(info: ClaimInfo, formula: str) -> tuple[str, ...]:
@@ -108,6 +112,9 @@ def bind(document: Document, claim_set: ClaimSet) -> Binding:
     need = max(1, math.ceil(MIN_FORMULA_SHARE * len(sig.formulas)))
     if sig.formulas and found < need:
         found += _near_matches(missing, document, need - found)
+    if sig.formulas and found < need:
+        raw = dict(zip(sig.formulas, sig.raw))
+        found += _same_meaning([raw[f] for f in missing if f in raw], document, need - found)
     text = document.text
     terms = sum(1 for t in sig.terms if any(s in text for s in _term_spellings(t)))
     bound = bool(sig.formulas) and found >= need or (
@@ -115,6 +122,26 @@ def bind(document: Document, claim_set: ClaimSet) -> Binding:
         sig.empty and claim_set.explicit)
     return Binding(document.path, claim_set.name, found, len(sig.formulas), terms,
                    len(sig.terms), bound)
+
+
+def _same_meaning(recorded: list[str], document: Document, wanted: int) -> int:
+    """Recorded formulas one of whose relations a document formula states however spelt, or
+    changes (its near form with another meaning: the document is about it, edited)."""
+    from tmath.gate.meaning import forms_of
+    from tmath.meaning.compare import compare
+
+    shown = [f for m in document.formulas[:MAX_MEANING_READS]
+             for status, relations in [forms_of(m.latex)] if status == "parsed"
+             for _, f in relations if f is not None]
+    found = 0
+    for formula in recorded:
+        status, relations = forms_of(formula)
+        if status == "parsed" and any(mine is not None and compare(other, mine) is not None
+                                      for _, mine in relations for other in shown):
+            found += 1
+            if found >= wanted:
+                break
+    return found
 
 
 def _near_matches(recorded: list[tuple[str, ...]], document: Document, wanted: int) -> int:

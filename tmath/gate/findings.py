@@ -9,13 +9,16 @@ from typing import Any, Literal, Sequence
 
 
 Kind = Literal["figure", "formula", "statement", "citation", "anchor", "claim", "document"]
-FAILING = {"inaccurate", "missing", "unverified", "unreadable", "changed", "unknown", "unbound",
+FAILING = {"inaccurate", "missing", "unverified", "unreadable", "changed", "contradicts",
+           "unknown", "unbound",
            "too-large", "authors", "year", "title", "misattributed", "arxiv"}
 """Statuses that fail the gate. ``unverified``: a claim that vouches for the figure, formula,
 statement or pinned text did not verify; ``unreadable``: the number printed where the figure
 is cannot be read; ``unbound``: no claim set vouches for the document; ``authors``, ``year``,
 ``title``, ``misattributed``: a citation that does not match the work the claims record;
-``arxiv``: a malformed arXiv id, or one that is not the id of the work its entry names."""
+``arxiv``: a malformed arXiv id, or one that is not the id of the work its entry names;
+``contradicts``: a formula that changes what a claim's formula means (the same quantity, said
+to be something else)."""
 WARNING = {"uncovered", "shortened"}
 """Statuses reported as warnings: a formula no claim vouches for, a shortened title."""
 GOOD = {"accurate", "covered", "anchored"}
@@ -48,6 +51,10 @@ class Finding:
     """For a missing figure: the closest number the document prints (on ``line``)."""
     span: tuple[int, int] | None = None
     """Where the printed figure is in the document's text (for ``--fix``)."""
+    meaning: str | None = None
+    """For a formula: ``equivalent``, ``contradicts``, ``unparsed`` or ``not-compared``."""
+    compared_with: tuple[str, ...] = ()
+    """For a formula: what each relation was found to mean (statement, definition, …)."""
 
     @property
     def failing(self) -> bool:
@@ -71,7 +78,9 @@ class Finding:
                      and abs(error) != float("inf") else None,
                      tolerance=self.tolerance, located=self.located, found=self.found)
         elif self.kind == "formula":
-            d.update(formula=self.formula, recorded=self.recorded, similarity=self.similarity)
+            d.update(formula=self.formula, recorded=self.recorded, similarity=self.similarity,
+                     meaning=self.meaning or "not-compared",
+                     compared_with=list(self.compared_with))
         elif self.kind == "statement":
             d.update(label=self.label, located=self.located)
         elif self.kind == "citation":

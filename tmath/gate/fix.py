@@ -1,5 +1,9 @@
 """``tmath check --fix``: restate each inaccurate figure with its true value, at the precision
-and in the style the document prints it.
+and in the style the document prints it, and each contradicted formula by its claim's form.
+
+A contradicted formula ``a = b`` keeps the side that means what the claim's formula means, as
+the document writes it, and takes the other side from the claim's recorded formula; it is kept
+only if it then reads as equivalent to the claim's relation.
 
 The number keeps everything around its digits: the rough mark (``≈``), the unit (``万``,
 ``%``, ``k``), the power of ten (``×10⁴``), thousands separators, the sign's spelling, LaTeX
@@ -52,6 +56,13 @@ def plan(report: Report, documents: Sequence[Document]) -> tuple[list[Fix], list
     by_path = {d.path: d for d in documents}
     fixes, left = [], []
     for finding in report.findings:
+        if finding.kind == "formula" and finding.status == "contradicts":
+            fixed = _restate_formula(finding, by_path[finding.document])
+            if fixed is None:
+                left.append(finding)
+            else:
+                fixes.append(fixed)
+            continue
         if finding.kind != "figure" or finding.status != "inaccurate" or not finding.span \
                 or not finding.expected:
             continue
@@ -65,6 +76,22 @@ def plan(report: Report, documents: Sequence[Document]) -> tuple[list[Fix], list
         fixes.append(Fix(document.path, finding.line or document.line_of(start), start, end, old,
                          new, finding.claim or "", finding.label))
     return fixes, left
+
+
+def _restate_formula(finding: Finding, document: Document) -> Fix | None:
+    """A contradicted formula with its wrong side put back as the claim's formula writes it
+    (:func:`tmath.gate.meaning.restate`: kept only if it then reads as equivalent)."""
+    from tmath.gate.meaning import restate as restate_formula
+
+    if not finding.span or not finding.formula or not finding.recorded:
+        return None
+    start, end = finding.span
+    old = document.text[start:end]
+    new = restate_formula(old, finding.recorded)
+    if new is None:
+        return None
+    return Fix(document.path, finding.line or document.line_of(start), start, end, old, new,
+               finding.claim or "", "formula")
 
 
 def restate(old: str, true: Sequence[float], tolerance: str = "") -> str | None:

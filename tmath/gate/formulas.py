@@ -28,6 +28,7 @@ from tmath.engine.info import ClaimInfo
 from tmath.engine.results import PASSING
 from tmath.gate.document import Document, Math
 from tmath.gate.findings import Finding
+from tmath.gate.meaning import FormulaReading, claim_relations, read_formula
 
 
 CHANGED_SIMILARITY = 0.8
@@ -112,12 +113,17 @@ def _top_level(text: str, separator: str) -> list[int]:
     return found
 
 
-def _links(text: str, at: int) -> list[Part]:
-    """Runs of at least one link of the chain of equalities in ``text`` (not the whole)."""
+def equals_at(text: str) -> list[int]:
+    """Offsets of the top-level equals signs of ``text`` (not of <=, :=, ==, \\ne…)."""
     if "=" not in text:
         return []
-    equals = [k for k in _top_level(text, "=")
-              if (k == 0 or text[k - 1] not in "<>!=\\:") and text[k + 1:k + 2] != "="]
+    return [k for k in _top_level(text, "=")
+            if (k == 0 or text[k - 1] not in "<>!=\\:") and text[k + 1:k + 2] != "="]
+
+
+def _links(text: str, at: int) -> list[Part]:
+    """Runs of at least one link of the chain of equalities in ``text`` (not the whole)."""
+    equals = equals_at(text)
     if not equals or len(equals) > MAX_LINKS:
         return []
     cuts = [-1] + equals + [len(text)]
@@ -229,6 +235,8 @@ def judge_formulas(documents: Sequence[Document], infos: Sequence[ClaimInfo],
     everywhere = {d.path for d in documents}
     held = held or {}
     shown, by_text = index_formulas(documents)
+    readings = _by_meaning(shown, infos, results, held, everywhere)
+    met = {hit for reading in readings.values() for hit in reading.hits}
     vouching: dict[FormulaKey, list[tuple[str, Part]]] = {}
     unmatched: list[tuple[ClaimInfo, str, str]] = []
     for info in infos:
@@ -239,7 +247,7 @@ def judge_formulas(documents: Sequence[Document], infos: Sequence[ClaimInfo],
                     if key[0] in paths]
             for key, part in hits:
                 vouching.setdefault(key, []).append((info.id, part))
-            if not hits:
+            if not hits and (info.id, recorded) not in met:
                 unmatched.append((info, recorded, norms))
     free = [key for key in shown if key not in vouching]
     changed: dict[FormulaKey, list[tuple[ClaimInfo, str, float, Part]]] = {}
@@ -257,16 +265,42 @@ def judge_formulas(documents: Sequence[Document], infos: Sequence[ClaimInfo],
     for key, item in shown.items():
         document, math = item.document, item.math
         section = document.section_at(math.start)
+        reading = readings[key]
         common = dict(kind="formula", document=document.path,
                       section=section.number if section else None, line=math.line,
-                      column=document.column_of(math.start), formula=math.latex)
+                      column=document.column_of(math.start), formula=math.latex,
+                      meaning=reading.meaning, compared_with=reading.compared_with)
+        if reading.meaning == "contradicts":
+            span = (math.inner, math.inner + len(math.latex)) if math.inner >= 0 else None
+            findings.append(Finding(status="contradicts", claim=reading.claims[0],
+                                    claims=reading.claims, recorded=reading.recorded,
+                                    detail=reading.detail, span=span, **common))
+            continue
+        if reading.meaning == "equivalent":
+            good = [c for c in reading.claims
+                    if getattr(results.get(c), "verdict", None) in PASSING]
+            if good:
+                findings.append(Finding(status="covered", claim=good[0], claims=tuple(good),
+                                        **common))
+            else:
+                verdicts = ", ".join(f"{c} ({_verdict(results.get(c))})" for c in reading.claims)
+                findings.append(Finding(status="unverified", claim=reading.claims[0],
+                                        claims=reading.claims,
+                                        detail=f"it means what {verdicts} records, which did "
+                                               "not verify", **common))
+            continue
         ids = list(dict.fromkeys(c for c, _ in vouching.get(key, [])))
         good = [c for c in ids if getattr(results.get(c), "verdict", None) in PASSING]
         partial = all(not p.whole for c, p in vouching.get(key, []) if c in good)
+        unread = f"not compared by meaning: {reading.detail}" if reading.detail else ""
+        if not good and reading.claims:   # some of its relations mean what a claim shows
+            good = [c for c in reading.claims
+                    if getattr(results.get(c), "verdict", None) in PASSING]
+            partial = True
         if good:
             detail = "a claim covers part of it (a row or a link of the chain)" if partial else ""
             findings.append(Finding(status="covered", claim=good[0], claims=tuple(good),
-                                    detail=detail, **common))
+                                    detail="; ".join(filter(None, (detail, unread))), **common))
         elif ids:
             verdicts = ", ".join(f"{c} ({_verdict(results.get(c))})" for c in ids)
             findings.append(Finding(status="unverified", claim=ids[0], claims=tuple(ids),
@@ -284,7 +318,7 @@ def judge_formulas(documents: Sequence[Document], infos: Sequence[ClaimInfo],
                        f"(similarity {ratio:.0%}); review the claim or the document",
                 **{**common, "line": line}))
         else:
-            findings.append(Finding(status="uncovered", **common))
+            findings.append(Finding(status="uncovered", detail=unread, **common))
     for info, recorded in lost:
         paths = held.get(info.id, everywhere)
         home = next((d for d in documents if d.path in paths and d.section(info.top_section)),
@@ -295,6 +329,18 @@ def judge_formulas(documents: Sequence[Document], infos: Sequence[ClaimInfo],
             detail=f"claim {info.id} vouches for a formula that is not in the document "
                    "(nor anything close to it)"))
     return findings
+
+
+def _by_meaning(shown: Mapping[FormulaKey, _Shown], infos: Sequence[ClaimInfo],
+                results: Mapping[str, Any], held: Mapping[str, set[str]],
+                everywhere: set[str]) -> dict[FormulaKey, FormulaReading]:
+    """Each display formula read and compared with the bound relations of the claims held to
+    its document (:mod:`tmath.gate.meaning`)."""
+    relations: dict[str, list] = {}
+    for path in {key[0] for key in shown}:
+        mine = [i for i in infos if path in held.get(i.id, everywhere)]
+        relations[path] = claim_relations(mine, results)
+    return {key: read_formula(item.math.latex, relations[key[0]]) for key, item in shown.items()}
 
 
 def _spellings(info: ClaimInfo, formula: str) -> tuple[str, ...]:

@@ -3,7 +3,9 @@
 The skeleton records the display formula at that line verbatim (``formulas=``), each number
 printed in the running text of that line as a :class:`~tmath.engine.model.Figure` with its
 anchor (the text before and after it), and a ``Statement`` stub with the formula's symbols
-declared. Its ``prove`` and ``check`` raise "not written yet": the claim loads, and until it
+declared; when the reader (:mod:`tmath.latex`) parses the formula, the statement's lhs,
+relation and value are its first relation as parsed (``PARSED``), for the author to correct.
+Its ``prove`` and ``check`` raise "not written yet": the claim loads, and until it
 is written it is an error, never a pass, so ``tmath check`` reports its formula as
 claimed-but-unverified.
 
@@ -122,7 +124,7 @@ def _split_products(names: list[str]) -> list[str]:
 
 
 SKELETON_NAMES = frozenset({"sp", "Figure", "Foil", "Statement", "claim", "FORMULA",
-                            "not_written_yet", "NotImplementedError"})
+                            "not_written_yet", "NotImplementedError", "read", "PARSED"})
 """Names the skeleton itself defines or uses: a symbol or a class never takes one of them."""
 
 
@@ -151,8 +153,18 @@ def claim_source(content: AtLine, claim_id: str, where: str) -> str:
                     f"{', '.join(symbols)} = sp.symbols({' '.join(names)!r})")
         lines += ["# The formula's symbols (read by a tokenizer; nothing was evaluated).",
                   declared, ""]
+    parsed = _first_relation(content.formula) if content.formula is not None else None
+    if parsed is not None:
+        lines.insert(lines.index("from tmath import Figure, Foil, Statement, claim") + 1,
+                     "from tmath.latex import read")
     if content.formula is not None:
-        lines += [f"FORMULA = {_literal(content.formula)}", "", ""]
+        lines += [f"FORMULA = {_literal(content.formula)}"]
+        if parsed is not None:
+            shown, relation = parsed
+            lines += ["# Its first relation as tmath's LaTeX reader parses it (nothing is evaluated)"
+                      + (f":\n# {shown}" if shown else ""),
+                      "PARSED = read(FORMULA).relations[0]"]
+        lines += ["", ""]
     lines += [
         "def not_written_yet(what):",
         f"    raise NotImplementedError(what + {_literal(f' of claim {claim_id} not written yet')})",
@@ -162,7 +174,10 @@ def claim_source(content: AtLine, claim_id: str, where: str) -> str:
         f"    id={_literal(claim_id)},",
         f"    title={_literal('TODO: what ' + where + ' states')},",
         f"    section={_literal(content.section)},",
-        '    statement=Statement("TODO: the statement, in your own words", None),',
+        '    statement=Statement("TODO: the statement, in your own words", None),'
+        if parsed is None else
+        '    statement=Statement("TODO: the statement, in your own words", PARSED.rhs,\n'
+        f'                        lhs=PARSED.lhs, relation={parsed[1]!r}),',
         "    premises=(),",
         '    foils=(Foil("TODO: the nearest false statement", None),),',
     ]
@@ -188,6 +203,24 @@ def claim_source(content: AtLine, claim_id: str, where: str) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+_STATED = {"=": "=", "<=": "<=", ">=": ">=", "<": "<", ">": ">"}
+
+
+def _first_relation(formula: str) -> tuple[str, str] | None:
+    """The first relation of ``formula`` as the reader parses it, when it is one a Statement
+    can state: (its text for a comment, or "" if unprintable; the relation)."""
+    from tmath.latex import read
+
+    reading = read(formula)
+    if not reading.parsed or not reading.relations or reading.relations[0].op not in _STATED:
+        return None
+    relation = reading.relations[0]
+    shown = str(relation)
+    if len(shown) > 120 or not shown.isprintable():
+        shown = ""
+    return shown, _STATED[relation.op]
 
 
 def is_free_name(name: str, taken: Collection[str] = ()) -> bool:

@@ -68,6 +68,10 @@ class Dots(_Opaque):
     """An ellipsis list ``a_1, …, a_h``: Dots(Tuple(items before …), Tuple(items after …))."""
 
 
+class SetOf(_Opaque):
+    """``\\{a, b\\}`` or ``\\{W_i\\}``: the set (or indexed family) of its items."""
+
+
 class RealSpace(_Opaque):
     """ℝ^{a × b}: the set of real arrays of the given shape (the right side of an ∈)."""
 
@@ -84,4 +88,4 @@ class Transpose(_Opaque):
 
 
 __all__ = ["E", "Var", "Softmax", "Attention", "KL", "H", "Concat", "LayerNorm", "Cov",
-           "ArgMin", "ArgMax", "Norm", "SumOver", "Dots", "RealSpace", "Transpose"]
+           "ArgMin", "ArgMax", "Norm", "SumOver", "Dots", "SetOf", "RealSpace", "Transpose"]

@@ -453,8 +453,26 @@ class Parser:
             raise Unreadable("an ellipsis outside a comma list (a_1, \\dots, a_n) is not read")
         if name == "cdot":
             raise Unreadable("a placeholder (·) is not a formula")
+        if name == "{":
+            return self.set_of()
         raise Unreadable(f"\\{name} is not in the reader's LaTeX: rewrite it, or leave the formula "
                          "unread")
+
+    def set_of(self):
+        """``\\{ … \\}``: a set, or an indexed family ``\\{W_i\\}``, of its items."""
+        start, depth = self.i, 0
+        while True:
+            tok = self.take()
+            if tok.kind == "cmd" and tok.value == "{":
+                depth += 1
+            elif tok.kind == "cmd" and tok.value == "}":
+                if depth == 0:
+                    break
+                depth -= 1
+        inner = self.tokens[start:self.i - 1]
+        if not inner:
+            return op.SetOf()
+        return op.SetOf(*(self.whole(part) for part in _commas(inner)))
 
     def styled(self, style: str):
         inner = self.group()
@@ -676,9 +694,9 @@ def _leibniz(tokens: list[Token]) -> bool:
 def _top_comma(tokens: list[Token]) -> bool:
     depth = 0
     for tok in tokens:
-        if tok.kind == "sym" and tok.value in "([{":
+        if tok.value == "{" or (tok.kind == "sym" and tok.value in "(["):
             depth += 1
-        elif tok.kind == "sym" and tok.value in ")]}":
+        elif tok.value == "}" or (tok.kind == "sym" and tok.value in ")]"):
             depth -= 1
         elif depth == 0 and tok.kind == "sym" and tok.value in ",;":
             return True
@@ -713,3 +731,20 @@ def _number(text: str) -> sp.Basic:
         return sp.Rational(int(whole or "0") * 10 ** len(fraction) + int(fraction),
                            10 ** len(fraction))
     return sp.Integer(int(text))
+
+
+def _commas(tokens: list[Token]) -> list[list[Token]]:
+    """Tokens split at their top-level commas."""
+    parts, current, depth = [], [], 0
+    for tok in tokens:
+        if tok.value == "{" or (tok.kind == "sym" and tok.value in "(["):
+            depth += 1
+        elif tok.value == "}" or (tok.kind == "sym" and tok.value in ")]"):
+            depth -= 1
+        if depth == 0 and tok.kind == "sym" and tok.value == ",":
+            parts.append(current)
+            current = []
+        else:
+            current.append(tok)
+    parts.append(current)
+    return [p for p in parts if p]

@@ -79,9 +79,9 @@ def _split(tokens: list[Token] | tuple[Token, ...], at: set | frozenset) -> list
     """Split at depth-0 tokens whose value is in ``at`` (commands or symbols)."""
     parts, current, depth = [], [], 0
     for tok in tokens:
-        if (tok.kind == "sym" and tok.value in "([{") or tok.value == "begin":
-            depth += 1
-        elif (tok.kind == "sym" and tok.value in ")]}") or tok.value == "end":
+        if tok.value in ("begin", "{") or (tok.kind == "sym" and tok.value in "(["):
+            depth += 1    # "{" as a symbol or as \{
+        elif tok.value in ("end", "}") or (tok.kind == "sym" and tok.value in ")]"):
             depth -= 1
         if depth == 0 and tok.value in at and tok.kind in ("cmd", "sym"):
             parts.append(current)

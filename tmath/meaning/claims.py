@@ -224,6 +224,8 @@ def bind(formula: str, claim: ClaimMeanings, notation: Notation = DEFAULT) -> Fo
 
 def _bound(mine: Form, claim: ClaimMeanings) -> tuple[str, Any]:
     """What ``mine`` is equivalent to; or ("contradicts", the meaning); or ("", None)."""
+    if mine.identity:
+        return "arithmetic", None
     near = None
     for meaning in claim.meanings:
         verdict = compare(mine, meaning.form)
@@ -233,8 +235,6 @@ def _bound(mine: Form, claim: ClaimMeanings) -> tuple[str, Any]:
             near = meaning
     if any(chain.relates(mine) for chain in claim.chains):
         return "step", None
-    if mine.identity:
-        return "arithmetic", None
     if near is not None:
         return "contradicts", near
     return "", None

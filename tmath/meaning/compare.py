@@ -8,6 +8,9 @@ both sides scaled: the same solutions); two inequalities when their gaps ``rhs �
 positive multiple of each other (a strict one implies the non-strict). Both are decided on
 the values of :mod:`tmath.meaning.canonical`, computed at 25 digits.
 
+Two memberships ``x ∈ S`` are equivalent when both sides are; they contradict when the same
+(compound) x is put in another set.
+
 They contradict when they are of one family (two equations, or two inequalities) and share a
 side that is more than a bare name or number (the same ``Var(qᵀk)``, the same
 ``Attention(Q, K, V)``), yet are not equivalent: the document changed what that quantity is.
@@ -24,7 +27,7 @@ from tmath.meaning.canonical import POINTS, RELATIVE, agree, canonical, point_va
 
 Verdict = Literal["equivalent", "contradicts"]
 _FLIP = {">=": "<=", ">": "<"}
-_SAME = {":=": "=", "equiv": "=", "=": "=", "<=": "<=", "<": "<"}
+_SAME = {":=": "=", "equiv": "=", "=": "=", "<=": "<=", "<": "<", "in": "in"}
 MIN_POINTS = 3
 """Points at which both relations must be defined for any verdict."""
 
@@ -43,7 +46,7 @@ class Form:
 
     @property
     def family(self) -> str:
-        return "equation" if self.op == "=" else "inequality"
+        return {"=": "equation", "in": "membership"}.get(self.op, "inequality")
 
     @property
     def identity(self) -> bool:
@@ -53,8 +56,8 @@ class Form:
 
 
 def form(lhs: sp.Basic, op: str, rhs: sp.Basic) -> Form | None:
-    """The canonical form of ``lhs op rhs``; None for relations not compared (≈, ∝, →, ∈, ≠)
-    or sides that are not expressions."""
+    """The canonical form of ``lhs op rhs``; None for relations not compared (≈, ∝, →, ≠)
+    or sides that are not expressions (``x ∈ ℝ^{a×b}`` is compared side by side)."""
     if op in _FLIP:
         lhs, op, rhs = rhs, _FLIP[op], lhs
     op = _SAME.get(op)
@@ -78,11 +81,18 @@ def compare(mine: Form, theirs: Form) -> Verdict | None:
     contradicts it, or is unrelated."""
     if mine.family != theirs.family:
         return None
+    if mine.family == "membership":   # x ∈ ℝ^{a×b}: the same x, the same set
+        if sides_match(mine.left, theirs.left):
+            same = sides_match(mine.right, theirs.right)
+            return "equivalent" if same else "contradicts" if _substantial(mine.lhs) else None
+        return None
+    if mine.identity:   # true by arithmetic: it means only an identity with the same sides
+        same = (sides_match(mine.left, theirs.left) and sides_match(mine.right, theirs.right)) \
+            or (sides_match(mine.left, theirs.right) and sides_match(mine.right, theirs.left))
+        return "equivalent" if same and theirs.identity else None
     if proportional(mine.gap, theirs.gap, positive=mine.family == "inequality") \
             and (mine.op != "<" or theirs.op == "<"):
         return "equivalent"
-    if mine.identity or theirs.identity:
-        return None
     if _shared_side(mine, theirs):
         return "contradicts"
     return None

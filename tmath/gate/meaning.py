@@ -1,0 +1,159 @@
+"""Formulas by meaning: what each display formula of a document says, against the formulas
+the claims were shown (when they were verified) to mean.
+
+A claim's recorded formula is usable here relation by relation, only where ``verify`` bound
+that relation to the claim's statement, a definition, a premise or a step of its proof
+(:class:`~tmath.engine.results.FormulaMeaning`). A document formula is read
+(:mod:`tmath.latex`) and each of its relations compared (:mod:`tmath.meaning.compare`):
+
+* ``equivalent``: every relation means what some bound relation means (sides swapped,
+  powers, ``𝔼`` for ``E``, ``^\\top`` for ``^T``, terms regrouped…);
+* ``contradicts``: a relation equivalent to none, but sharing a side with a bound relation
+  (the same ``Var(qᵀk)``, ``Attention(Q, K, V)``…): the document changed it;
+* ``unparsed``: the reader could not read it faithfully (the reason is given);
+* ``not-compared``: read, but not every relation is something a claim means.
+
+The module never evaluates document text: the reader builds SymPy objects from tokens.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from tmath.engine.info import ClaimInfo
+
+
+@dataclass(frozen=True)
+class ClaimRelation:
+    """A relation of a claim's recorded formula that verify bound by meaning."""
+
+    claim: str
+    recorded: str
+    index: int
+    compared_with: str
+    form: Any
+    shown: str
+
+
+@dataclass(frozen=True)
+class FormulaReading:
+    """What one document formula was found to mean."""
+
+    meaning: str                     # equivalent, contradicts, unparsed, not-compared
+    claims: tuple[str, ...] = ()     # the claims whose relations it means (or contradicts)
+    compared_with: tuple[str, ...] = ()
+    recorded: str | None = None      # the claim's formula it contradicts
+    detail: str = ""
+    hits: tuple[tuple[str, str], ...] = ()   # (claim, recorded formula) it was bound to
+
+
+@functools.lru_cache(maxsize=8192)
+def forms_of(latex: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    """``("parsed", ((relation text, form or None), ...))`` or ``("unparsed", reason)``."""
+    from tmath.latex import read
+    from tmath.meaning.compare import form
+
+    reading = read(latex)
+    if not reading.parsed:
+        return "unparsed", reading.reason
+    return "parsed", tuple((str(r), form(r.lhs, r.op, r.rhs)) for r in reading.relations)
+
+
+def claim_relations(infos: Sequence[ClaimInfo], results: Mapping[str, Any]) -> list[ClaimRelation]:
+    """Every relation of the claims' recorded formulas that verify bound by meaning."""
+    found = []
+    for info in infos:
+        for meaning in getattr(results.get(info.id), "formulas", ()) or ():
+            if not any(meaning.bound):
+                continue
+            status, relations = forms_of(meaning.formula)
+            if status != "parsed" or len(relations) != len(meaning.bound):
+                continue   # read differently than at verify time: not used
+            for k, ((shown, form), source) in enumerate(zip(relations, meaning.bound)):
+                if source and form is not None:
+                    found.append(ClaimRelation(info.id, meaning.formula, k, source, form, shown))
+    return found
+
+
+def read_formula(latex: str, relations: Sequence[ClaimRelation]) -> FormulaReading:
+    """Compare the relations of ``latex`` with the claims' bound ``relations``."""
+    from tmath.meaning.compare import compare, differing_point
+
+    status, found = forms_of(latex)
+    if status != "parsed":
+        return FormulaReading("unparsed", detail=str(found))
+    if not found:
+        return FormulaReading("not-compared", detail="no relation in it (an expression)")
+    claims, sources, hits, unbound = [], [], [], []
+    for shown, mine in found:
+        if mine is None:
+            unbound.append(f"{shown}: a relation not compared")
+            continue
+        equivalent = [r for r in relations if compare(mine, r.form) == "equivalent"]
+        if equivalent:
+            claims += [r.claim for r in equivalent]
+            sources.append(equivalent[0].compared_with)
+            hits += [(r.claim, r.recorded) for r in equivalent]
+            continue
+        near = next((r for r in relations if compare(mine, r.form) == "contradicts"), None)
+        if near is not None:
+            return FormulaReading(
+                "contradicts", (near.claim,), (near.compared_with,), near.recorded,
+                f"{shown} is not what claim {near.claim} shows: {near.shown} "
+                f"({differing_point(mine, near.form)})")
+        unbound.append(f"{shown}: no claim means it")
+    claims = tuple(dict.fromkeys(claims))
+    if unbound:
+        return FormulaReading("not-compared", claims, tuple(sources), detail="; ".join(unbound),
+                              hits=tuple(dict.fromkeys(hits)))
+    return FormulaReading("equivalent", claims, tuple(sources), hits=tuple(dict.fromkeys(hits)))
+
+
+def restate(formula: str, recorded: str) -> str | None:
+    """``formula`` (one equation ``a = b``) with its side that contradicts ``recorded`` put
+    back as the claim's formula writes it, the other side kept as the document writes it; None
+    unless the result then reads as equivalent to a relation of ``recorded``."""
+    from tmath.gate.formulas import equals_at
+    from tmath.meaning.compare import compare
+
+    cuts = equals_at(formula)
+    if len(cuts) != 1:
+        return None
+    left, right = formula[:cuts[0]], formula[cuts[0] + 1:]
+    status, relations = forms_of(recorded)
+    pieces = _pieces(recorded)
+    if status != "parsed" or pieces is None or len(pieces) != len(relations) + 1:
+        return None
+    for k, (_, claimed) in enumerate(relations):
+        if claimed is None:
+            continue
+        for candidate in (left + "=" + _spaced(pieces[k + 1], right),
+                          _spaced(pieces[k], left) + "=" + right,
+                          _spaced(pieces[k + 1], left) + "=" + right,     # sides swapped
+                          left + "=" + _spaced(pieces[k], right)):
+            state, found = forms_of(candidate)
+            if state == "parsed" and len(found) == 1 and found[0][1] is not None \
+                    and compare(found[0][1], claimed) == "equivalent" and candidate != formula:
+                return candidate
+    return None
+
+
+def _pieces(latex: str) -> list[str] | None:
+    """The sides of a chain of equations ``a = b = c`` (None for rows, lists or other
+    relations: only a plain chain is restated)."""
+    from tmath.gate.formulas import equals_at
+
+    if "\\\\" in latex or "\\begin" in latex or "\\quad" in latex:
+        return None
+    cuts = equals_at(latex)
+    bounds = [-1, *cuts, len(latex)]
+    return [latex[a + 1:b].strip() for a, b in zip(bounds, bounds[1:])]
+
+
+def _spaced(text: str, like: str) -> str:
+    """``text`` with the spaces ``like`` has around it."""
+    lead = like[:len(like) - len(like.lstrip())]
+    trail = like[len(like.rstrip()):]
+    return lead + text.strip() + trail
