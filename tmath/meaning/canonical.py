@@ -89,11 +89,19 @@ def _canonical(e: sp.Basic, depth: int) -> sp.Basic:
         return sp.Tuple(*(_canonical(a, depth) for a in e.args))
     if not e.args:
         return _atom(e)
+    if type(e).__name__ == "ArgMax" and len(e.args) == 2:   # argmax f = argmin (−f)
+        return _canonical(_argmin()(-e.args[0], e.args[1]), depth)
     try:
         rebuilt = e.func(*(_canonical(a, depth) for a in e.args))
     except Exception:   # a construction that refuses canonical arguments keeps its own
         rebuilt = e
     return _atom(rebuilt)
+
+
+def _argmin():
+    from tmath.latex.operators import ArgMin
+
+    return ArgMin
 
 
 def _bound(e: sp.Basic, depth: int) -> sp.Basic:

@@ -206,7 +206,7 @@ def bind(formula: str, claim: ClaimMeanings, notation: Notation = DEFAULT) -> Fo
             problems.append(f"{relation}: a relation ({relation.op}) not compared")
             continue
         source, against = _bound(mine, claim)
-        if not source:
+        if source in ("", "contradicts"):   # a known equality may show it is the same after all
             under = claim.under_facts(mine)
             found = _bound(under, claim) if under is not None else ("", None)
             if found[0] not in ("", "contradicts"):

@@ -145,7 +145,7 @@ def differing_point(mine: Form, theirs: Form, limit: int = 4) -> str:
     """A point where the two differ, in words: the plain symbols' values and both gaps."""
     for point in range(POINTS):
         g, h = mine.gap[point], theirs.gap[point]
-        if g is None or h is None or (agree(g, 0) and agree(h, 0)):
+        if g is None or h is None or agree(g, h):
             continue
         names = sorted((s for s in mine.lhs.free_symbols | mine.rhs.free_symbols
                         if not s.name.startswith("⟪")), key=lambda s: s.name)[:limit]
