@@ -3,8 +3,9 @@
 import numpy as np
 import sympy as sp
 
-from tmath import Foil, Premise, Statement, claim
+from tmath import Definition, Foil, Premise, Statement, claim
 from tmath.engine.experiment import Choice, Integers, Reals, tolerance
+from tmath.latex.operators import LayerNorm
 from tmath.reference.distributions import STANDARDIZED
 from tmath.reference.norms import (BETA_STEPS, LAYER_NORM_STEPS, RMS_NORM_STEPS,
                                    centred_moments, count_by_ufunc, formula_values, layer_norm,
@@ -38,6 +39,10 @@ def _centring_condition(x):
 
 XHAT = (xv[k] - mu) / sp.sqrt(v + eps)
 SUM_HAT = sp.Sum(XHAT, (k, 1, d))
+gamma, beta = sp.IndexedBase("gamma"), sp.IndexedBase("beta")  # learned, one entry per feature
+LAYER_NORM = Definition("LayerNorm(x) = γ·(x − μ)/√(Var(x) + ε) + β entry by entry, Var(x) = v: "
+                        "the x̂ of the claim below is its γ = 1, β = 0 case",
+                        {LayerNorm(xv): gamma * (xv - mu) / sp.sqrt(v + eps) + beta})
 TOKEN = {d: Integers(1, 1024), eps: Reals(1e-8, 1.0, log=True), "law": LAWS,
          "spread": Reals(1e-4, 10.0, log=True), "offset": Reals(-5.0, 5.0)}
 
@@ -56,6 +61,8 @@ TOKEN = {d: Integers(1, 1024), eps: Reals(1e-8, 1.0, log=True), "law": LAWS,
     sources=(BA,),
     tags=("layernorm", "normalisation"),
     formulas=(r"\hat{x} = \gamma \cdot \frac{x - \mu}{\sqrt{\text{Var}(x) + \epsilon}} + \beta",),
+    definitions=(LAYER_NORM,),
+    notation={r"\hat{x}": LayerNorm(xv), r"\text{Var}(x)": v},  # the notes' x̂ is the output
 )
 class LayerNormOutputMoments:
     """Centring removes the mean exactly; dividing by √(Var + ε) instead of √Var leaves the
@@ -145,6 +152,9 @@ class LayerNormAffineInvariance:
 
 
 SUM_SQ = sp.Sum(xv[k] ** 2, (k, 1, d))
+RMSNorm = sp.Function("RMSNorm")
+RMS_NORM = Definition("RMSNorm(x) = γ·x/√((1/d)Σ_k x_k² + ε), entry by entry",
+                      {RMSNorm(xv): gamma * xv / sp.sqrt(SUM_SQ / d + eps)})
 
 
 @claim(
@@ -162,6 +172,7 @@ SUM_SQ = sp.Sum(xv[k] ** 2, (k, 1, d))
     tags=("rmsnorm", "layernorm"),
     formulas=(r"\text{RMSNorm}(x) = \gamma \cdot \frac{x}{\sqrt{\frac{1}{d}\sum_{i=1}^{d} x_i^2 "
               r"+ \epsilon}}",),
+    definitions=(RMS_NORM,),
 )
 class RmsNormVsLayerNorm:
     """Writing x_k = (x_k − μ) + μ, the cross term sums to zero and the mean square splits

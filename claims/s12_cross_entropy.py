@@ -3,10 +3,11 @@
 import numpy as np
 import sympy as sp
 
-from tmath import Foil, Premise, Statement, claim
+from tmath import Definition, Foil, Premise, Statement, claim
 from tmath.engine.experiment import Integers, Reals, tolerance
 from tmath.engine.rules import DISTRIBUTE, FACTOR_OUT, SPLIT_SUM, SWAP_SUMS, sift
 from tmath.engine.rules_sums import FACTOR_OUT_OF_INNER
+from tmath.latex.operators import H
 from tmath.reference.bounds import stronger_only
 from tmath.reference.information import (batch_rows, cross_entropy, divergence_bound,
                                          evaluate_indexed, kl_divergence, random_simplex)
@@ -29,6 +30,7 @@ H_PQ, H_P = _sum(-p[x] * sp.log(q[x])), _sum(-p[x] * sp.log(p[x]))
 DISTRIBUTIONS = Premise("p, q are distributions on n outcomes with full support: Σp = Σq = 1",
                         {_sum(p[x]): 1, _sum(q[x]): 1})
 OUTCOMES = {n: Integers(2, 1000), "concentration": Reals(0.3, 3.0, log=True)}
+ENTROPIES = Definition("H(p,q) = −Σ_x p_x log q_x, H(p) = H(p,p)", {H(p, q): H_PQ, H(p): H_P})
 
 
 def _pairs(experiment, point):
@@ -57,6 +59,8 @@ def _pairs(experiment, point):
     tags=("information", "loss"),
     formulas=(r"H(p, q) = -\sum_{x} p(x) \log q(x)",
               r"D_{KL}(p \| q) = \sum_{x} p(x) \log \frac{p(x)}{q(x)} = H(p, q) - H(p)"),
+    definitions=(ENTROPIES,),
+    notation={r"\sum_{x} p(x) \log q(x)": -H_PQ},  # a sum over x runs over the n outcomes
 )
 class CrossEntropyKlDecomposition:
     """The log of a ratio splits into a difference of logs, and each half of the sum is one
@@ -273,6 +277,8 @@ ONE_HOT = Premise("the label is one-hot at the correct class k of n = k + m clas
     sources=(COVER_THOMAS, LEI_MAO),
     tags=("information", "loss"),
     formulas=(r"H(p, q) = -\log q_\theta(x_{correct})",),
+    notation={r"H(p, q)": _sum(-Y[x] * sp.log(q[x]), k + m),  # p: the one-hot label y
+              r"q_\theta(x_{correct})": q[k]},
 )
 class OneHotCrossEntropy:
     """A Kronecker delta in the sum keeps only the term of the correct class."""

@@ -3,7 +3,7 @@
 import numpy as np
 import sympy as sp
 
-from tmath import Figure, Foil, Premise, Statement, claim
+from tmath import Definition, Figure, Foil, Premise, Statement, claim
 from tmath.engine.experiment import Integers, Reals, tolerance
 from tmath.engine.rules import FACTOR_OUT, SPLIT_SUM
 from tmath.reference.bounds import stronger_only
@@ -27,6 +27,8 @@ H_yq, H_uq = sp.Symbol("H(y,q)"), sp.Symbol("H(u,q)")
 CLASSES_AND_EPS = {K: Integers(2, 1000), eps: Reals(0.001, 0.999)}
 _sum = lambda term: sp.Sum(term, (x, 1, K))  # noqa: E731  (a sum over the K classes)
 SMOOTH = (1 - eps) * y[x] + eps / K  # the smoothed label at class x
+SMOOTHING = Definition("y_smooth,x = (1 − ε)·y_x + ε/K at every class x",
+                       {sp.IndexedBase("y_smooth")[x]: SMOOTH})
 ONE_HOT = Premise("y is one-hot: 1 at the correct class k, 0 at any other class j, Σ_x y_x = 1",
                   {y[k]: 1, y[j]: 0, _sum(y[x]): 1})
 VECTOR_LHS = (SMOOTH.subs(x, k), SMOOTH.subs(x, j), _sum(SMOOTH))
@@ -59,6 +61,8 @@ VECTOR_LHS = (SMOOTH.subs(x, k), SMOOTH.subs(x, j), _sum(SMOOTH))
                **printed("label smoothing ε of the original Transformer (Vaswani et al. §5.4)")),
     ),
     formulas=(r"y_{smooth} = (1 - \epsilon) \cdot y_{onehot} + \frac{\epsilon}{K}",),
+    definitions=(SMOOTHING,),  # the notes' vectors, entry x
+    notation={r"y_{smooth}": sp.IndexedBase("y_smooth")[x], r"y_{onehot}": y[x]},
 )
 class SmoothedLabelVector:
     """The uniform share ε/K is added to every class, the correct one included, after the
@@ -99,6 +103,7 @@ DEFINITIONS = Premise("H(a,q) = −Σ a log q; u is uniform, u_x = 1/K",
     depends_on=("smoothed-label-vector",),
     sources=(SZEGEDY, MULLER), tags=("label-smoothing", "loss"),
     formulas=(r"L_{smooth} = (1 - \epsilon) \cdot H(y, q) + \epsilon \cdot H(u, q)",),
+    notation={r"L_{smooth}": LOSS, r"H(y, q)": H_yq, r"H(u, q)": H_uq},
 )
 class LabelSmoothingLossSplit:
     """Cross-entropy is linear in its first argument, and the smoothed label is a mixture of

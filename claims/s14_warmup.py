@@ -3,7 +3,7 @@
 import numpy as np
 import sympy as sp
 
-from tmath import Figure, Foil, Premise, Statement, claim
+from tmath import Definition, Figure, Foil, Premise, Statement, claim
 from tmath.engine.experiment import Integers, Reals, tolerance
 from tmath.engine.moments import E, Moments, Var
 from tmath.engine.parameters import evaluate
@@ -36,6 +36,10 @@ LINEAR = d ** sp.Rational(-1, 2) * s * w ** sp.Rational(-3, 2)
 DECAY = d ** sp.Rational(-1, 2) * s ** sp.Rational(-1, 2)
 LR = d ** sp.Rational(-1, 2) * sp.Min(peak_step ** sp.Rational(-1, 2),
                                       peak_step * w ** sp.Rational(-3, 2))
+lr = sp.Function("lr")
+SCHEDULE = Definition("lr(step) = d_model^−½·min(step^−½, step·w^−3/2), w the warmup steps",
+                      {lr(s): d ** sp.Rational(-1, 2) * sp.Min(s ** sp.Rational(-1, 2),
+                                                               s * w ** sp.Rational(-3, 2))})
 BETA = Reals(0.05, 0.9999, edges=(0.9999, 0.5))  # β in (0, 1): near 1 and in the middle
 SHAPE = {mu: Reals(0.3, 2.0, edges=(1.0,)), spread: Reals(0.2, 1.5, edges=(1.0,)),
          "law": GradientLaw()}  # the gradients' mean, σ/μ and shape
@@ -64,6 +68,7 @@ LONG = Integers(1, 10**6, edges=(10**6, 1))  # t for the exact recursions (any l
                                 "warmup steps of the original Transformer (parameter list)")),
     formulas=(r"lr = d_{model}^{-0.5} \cdot \min(step^{-0.5}, \; "
               r"step \cdot warmup\_steps^{-1.5})",),
+    definitions=(SCHEDULE,), notation={"lr": lr(s), r"warmup\_steps": w},
 )
 class NoamScheduleShape:
     """The min of a rising and a falling branch peaks where they cross: below the crossing the
@@ -143,6 +148,9 @@ VARIANCE = Premise("g_1, g_2, … independent, each with variance σ²", {Var(g[
 MOMENTS = Premise("g_1, g_2, … share E[g_i] = μ and E[g_i²] = E[g²]", {E(g[i]): mu, E(g[i] ** 2): m2})
 RECURSIONS = ("m_t = β1 m_{t−1} + (1−β1) g_t, v_t = β2 v_{t−1} + (1−β2) g_t², m_0 = v_0 = 0: "
               "each an EMA as in adam-ema-unrolled")
+ADAM = Definition("Adam's moments: m_t = β1 m_{t−1} + (1−β1) g_t, v_t = β2 v_{t−1} + (1−β2) g_t², "
+                  "m_0 = v_0 = 0", {m[t]: b1 * m[t - 1] + (1 - b1) * g[t], m[0]: 0,
+                                    v[t]: b2 * v[t - 1] + (1 - b2) * g[t] ** 2, v[0]: 0})
 SECOND_MOMENT = {m2: mu**2 + (spread * mu) ** 2}  # E[g²] = μ² + σ² for drawn μ and σ/μ
 
 
@@ -195,6 +203,7 @@ def _simulate(experiment, point, divisors, expected, labels):
                     compute=lambda: ADAM_DEFAULTS["beta2"])),
     formulas=(r"m_t = \beta_1 m_{t-1} + (1 - \beta_1) g_t",
               r"v_t = \beta_2 v_{t-1} + (1 - \beta_2) g_t^2"),
+    definitions=(ADAM,),
     statistical_tests=4,
 )
 class AdamMomentBias:
