@@ -238,3 +238,13 @@ def test_fix_restates_a_contradicted_formula_by_the_claims_form(tmp_path):
     assert result.exit_code == ExitCode.OK, result.output
     fixed = doc.read_text(encoding="utf-8")
     assert r"$$\text{Var}(A) + \text{Var}(B) = \mathrm{Var}(A - B)$$" in fixed
+
+
+@pytest.mark.parametrize("swapped", [
+    r"\text{Attention}(Q, K, V) = V \, \text{softmax}\left(\frac{QK^T}{\sqrt{d_k}}\right)",
+    r"\text{Attention}(Q, K, V) = \text{softmax}\left(\frac{K^T Q}{\sqrt{d_k}}\right) V",
+])
+def test_products_of_matrices_keep_their_order(swapped):
+    claimed = relation(r"\text{Attention}(Q, K, V) = \text{softmax}"
+                       r"\left(\frac{QK^T}{\sqrt{d_k}}\right) V")
+    assert compare(relation(swapped), claimed) == "contradicts"

@@ -78,8 +78,8 @@ def _canonical(e: sp.Basic, depth: int) -> sp.Basic:
     if isinstance(e, _ARITHMETIC):
         rebuilt = e.func(*(_canonical(a, depth) for a in e.args))
         if isinstance(rebuilt, sp.Mul) and not rebuilt.is_commutative:
-            scalars, ordered = rebuilt.args_cnc()
-            return sp.Mul(*scalars) * _atom(sp.Mul(*ordered, evaluate=False))
+            scalars, ordered = rebuilt.args_cnc()   # the ordered factors: one atom, in order
+            return sp.Mul(*scalars) * _atom(sp.Mul(*ordered, evaluate=False), commutative=True)
         if not rebuilt.is_commutative:
             return _atom(rebuilt)
         return rebuilt
@@ -116,9 +116,12 @@ def _bound(e: sp.Basic, depth: int) -> sp.Basic:
     return _atom(rebuilt)
 
 
-def _atom(e: sp.Basic) -> sp.Symbol:
-    """An opaque atom named after ``e``'s structure (commutative sums expanded first)."""
-    return sp.Symbol("⟪" + sp.sstr(_expanded(e), order="lex") + "⟫")
+def _atom(e: sp.Basic, commutative: bool | None = None) -> sp.Symbol:
+    """An opaque atom named after ``e``'s structure (commutative sums expanded first). It
+    commutes only if ``e`` does: softmax(QKᵀ)·V keeps its order in a product."""
+    if commutative is None:
+        commutative = e.is_commutative is not False
+    return sp.Symbol("⟪" + sp.sstr(_expanded(e), order="lex") + "⟫", commutative=commutative)
 
 
 def _expanded(e: sp.Basic) -> sp.Basic:

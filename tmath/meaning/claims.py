@@ -248,11 +248,11 @@ def _scalars_read_as_scalars(notation: Notation, scalars: frozenset[str]) -> Not
 
 def _substitute(side: sp.Basic, pairs: Sequence[tuple[sp.Basic, sp.Basic]]) -> sp.Basic:
     for printed, obj in pairs:
-        replaced = side.xreplace({printed: obj})
-        if replaced == side and side.has(*printed.free_symbols):
-            try:
+        try:   # SymPy may refuse a mix (a MatrixSymbol among the reader's matrices): keep it
+            replaced = side.xreplace({printed: obj})
+            if replaced == side and side.has(*printed.free_symbols):
                 replaced = side.subs(printed, obj)
-            except (TypeError, ValueError):
-                pass
+        except Exception:
+            replaced = side
         side = replaced
     return side
