@@ -5,10 +5,11 @@ import math
 import numpy as np
 import sympy as sp
 
-from tmath import Foil, Premise, Statement, claim
+from tmath import Definition, Foil, Premise, Statement, claim
 from tmath.engine.experiment import Integers, Reals, tolerance
 from tmath.engine.plots import Plot
 from tmath.engine.rules import FACTOR_OUT
+from tmath.latex.operators import Attention, Softmax, Transpose
 from tmath.reference.kernels import (attention_tolerance, formula_values, log10_of, mask_entry,
                                      masked_logits, softmax_tolerance)
 from tmath.reference.nn import attention, softmax
@@ -27,6 +28,12 @@ c = sp.Symbol("c", real=True)             # the value put in masked entries
 d_k, T, n = sp.symbols("d_k T n", positive=True, integer=True)
 i, j, l, p = sp.symbols("i j l p", positive=True, integer=True)
 S_i = sp.Symbol("S_i", positive=True)     # row i's normaliser over the keys it sees
+M = sp.IndexedBase("M")                   # the mask added to the logits, entries M[i, j]
+CAUSAL = Definition("causal mask: query i keeps key j iff j ≤ i",
+                    {M[i, j]: sp.Piecewise((0, sp.Ge(i, j)), (-sp.oo, True))})
+Qm, Km, Vm = sp.symbols("Q K V", commutative=False)    # query, key and value matrices
+MASK_INSIDE = Definition("attention with M added to QKᵀ before the division by √d_k", {
+    Attention(Qm, Km, Vm): Softmax((Qm * Transpose(Km) + M) / sp.sqrt(d_k)) * Vm})
 SUMS = Premise("visible positions 1…n, masked n+1…T: S = Σ_visible e^{z_l}, R = Σ_masked e^{z_l}",
                {sp.Sum(sp.exp(z[l]), (l, 1, n)): S, sp.Sum(sp.exp(z[l]), (l, n + 1, T)): R})
 PENALISED = sp.Sum(sp.exp(z[l]), (l, 1, n)) + sp.Sum(sp.exp(z[l]) * sp.exp(c), (l, n + 1, T))
@@ -104,6 +111,7 @@ def _dependence(relation):
     depends_on=("masked-softmax-renormalises",),
     sources=(VASWANI,),
     tags=("mask", "causal"),
+    definitions=(CAUSAL,),
     formulas=(r"M_{ij} = \begin{cases} 0 & \text{if } i \geq j \\ -\infty & \text{if } i < j \end{cases}",),
 )
 class CausalMaskNoFuture:
@@ -118,10 +126,11 @@ class CausalMaskNoFuture:
         for pt in experiment.draw({T: Integers(1, 64, (1, 64), log=False), d_k: Integers(1, 64)}):
             t, dk = pt[T], pt[d_k]
             q, k, vals = rng.standard_normal((3, t, dk))
-            mask = np.where(np.tril(np.ones((t, t), bool)), 0.0, -np.inf)     # the notes' M
+            rows = np.arange(1, t + 1)
+            mask = formula_values(CAUSAL.equations[0][1], {}, {i: rows[:, None], j: rows[None, :]},
+                                  shape=(t, t))                             # the defined M
             scores = q @ k.T / math.sqrt(dk)
             normalisers = np.where(np.isfinite(mask), np.exp(scores), 0.0).sum(axis=1)
-            rows = np.arange(1, t + 1)
             stated = formula_values(value, {s: scores}, {i: rows[:, None], p: rows[None, :],
                                                          S_i: normalisers[:, None]}, shape=(t, t))
             experiment.close(stated, attention(q, k, np.eye(t), mask=mask),
@@ -337,6 +346,7 @@ class LargeNegativeMask:
            Foil("the mask is divided by d_k (penalty c/d_k)", c / d_k)),
     sources=(VASWANI,),
     tags=("mask", "scaling"),
+    definitions=(MASK_INSIDE,),
     formulas=(r"\text{Attention}(Q, K, V) = \text{softmax}\left(\frac{QK^T + M}{\sqrt{d_k}}\right) V",),
 )
 class MaskInsideScaling:

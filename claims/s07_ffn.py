@@ -3,12 +3,12 @@
 import numpy as np
 import sympy as sp
 
-from tmath import Figure, Foil, Premise, Statement, claim
+from tmath import Definition, Figure, Foil, Premise, Statement, claim
 from tmath.engine.experiment import Choice, Integers
 from tmath.engine.rules import sift
 from tmath.engine.rules_delta import DELTA_CASES, delta_identifies
 from tmath.reference import edits, indexed
-from tmath.reference.ffn import Net, d_ff, d_model as d, entry, k, l, m
+from tmath.reference.ffn import Net, b1, b2, d_ff, d_model as d, entry, k, l, m, phi
 from tmath.reference.flops import count
 from ._bibliography import VASWANI2017
 
@@ -17,6 +17,9 @@ VASWANI = VASWANI2017.at("§3.3 and Table 3",
 # Table 3 of Vaswani et al., base model: a fact about that model, not a derived number.
 VASWANI_BASE = {"d_model": 512, "d_ff": 2048}
 FFN_FORMULA = r"\text{FFN}(x) = W_2 \cdot \phi(W_1 x + b_1) + b_2"
+W_1, W_2, x = sp.symbols("W_1 W_2 x", commutative=False)   # the weights, one token (column)
+FFN = Definition("the FFN of one token x; its component m is entry(l ↦ x_l)",
+                 {sp.Function("FFN")(x): W_2 * phi(W_1 * x + b1) + b2})
 
 T = sp.Symbol("T", positive=True, integer=True)
 i, j = sp.symbols("i j", positive=True, integer=True)
@@ -62,6 +65,7 @@ def lookup(perm):
                 entry(lambda c: X[sigma_inv(i), c]))),
     sources=(VASWANI,),
     tags=("ffn", "symmetry"),
+    definitions=(FFN,),
     formulas=(FFN_FORMULA,),
 )
 class FfnPermutationEquivariant:
@@ -101,6 +105,7 @@ class FfnPermutationEquivariant:
                 sp.KroneckerDelta(i, j) * entry(lambda c: U[c]))),
     sources=(VASWANI,),
     tags=("ffn", "locality"),
+    definitions=(FFN,),
     formulas=(FFN_FORMULA,),
 )
 class FfnNoTokenInteraction:
@@ -141,6 +146,7 @@ class FfnNoTokenInteraction:
     figures=(Figure("d_ff / d_model in the base Transformer (Vaswani et al., Table 3)", "4",
                     near=r"d_{ff} =",
                     compute=lambda: VASWANI_BASE["d_ff"] / VASWANI_BASE["d_model"]),),
+    definitions=(FFN,),
     formulas=(FFN_FORMULA,),
 )
 class FfnParameterCount:

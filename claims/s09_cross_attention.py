@@ -5,10 +5,11 @@ from functools import partial
 import numpy as np
 import sympy as sp
 
-from tmath import Foil, Statement, claim
+from tmath import Definition, Foil, Statement, claim
 from tmath.engine.experiment import Integers
 from tmath.engine.rules_delta import DELTA_CASES, delta_identifies
 from tmath.engine.rules_shapes import derive_shape, shape
+from tmath.latex.operators import Softmax, Transpose
 from tmath.reference import edits, tiling
 from tmath.reference.formulas import attention_entry, row_softmax
 from tmath.reference.nn import attention, softmax
@@ -29,6 +30,11 @@ SIZES = {T_dec: Integers(1, 12), T_enc: Integers(1, 12, edges=(12, 5)), d_k: Int
 Q, K, V = (sp.MatrixSymbol(n, rows, cols) for n, rows, cols in
            (("Q_dec", T_dec, d_k), ("K_enc", T_enc, d_k), ("V_enc", T_enc, d_v)))
 WEIGHTS = row_softmax(Q * K.T, 1 / sp.sqrt(d_k))
+Q_, K_, V_ = sp.symbols("Q_dec K_enc V_enc", commutative=False)   # Q, K, V as products see them
+PRINTED = Softmax(Q_ * Transpose(K_) / sp.sqrt(d_k))              # the weights, as printed
+CROSS = Definition("cross-attention: decoder queries attend over encoder keys and values",
+                   {sp.Function("CrossAttn")(Q_, K_, V_): PRINTED * V_})
+BY_ROWS = Definition("the softmax of a score matrix is taken row by row", {PRINTED: WEIGHTS})
 
 
 def cross_entry(q_of):  # component e of the output for the decoder query with features q_of(f)
@@ -55,6 +61,7 @@ MOVED = cross_entry(lambda f: Qd[j, f] + U[f]) - cross_entry(lambda f: Qd[j, f])
                 (sp.ImmutableMatrix([T_dec, T_dec]), sp.ImmutableMatrix([T_dec, d_v])))),
     sources=(VASWANI,),
     tags=("cross-attention", "shapes"),
+    definitions=(CROSS, BY_ROWS),
     formulas=(CROSS_FORMULA,),
 )
 class CrossAttentionShapes:
@@ -92,6 +99,7 @@ class CrossAttentionShapes:
                 sp.KroneckerDelta(i, j) * cross_entry(lambda f: U[f]))),
     sources=(VASWANI,),
     tags=("cross-attention", "locality"),
+    definitions=(CROSS,),
     formulas=(CROSS_FORMULA,),
 )
 class CrossAttentionRowLocality:

@@ -95,6 +95,7 @@ STEP = Premise("every block adds its branch output: x_{k+1} = x_k + F(x_k, W_k),
     sources=(HE_IDENTITY,),
     tags=("residual",),
     formulas=(r"x_L = x_l + \sum_{i=l}^{L-1} F(x_i, W_i)",),
+    notation={r"\sum_{i=l}^{L-1} F(x_i, W_i)": sp.Sum(Fv[k], (k, l, L - 1))},
 )
 class ResidualUnrolledSum:
     """x_L − x_l telescopes into one-block increments, and each increment is a branch output."""
