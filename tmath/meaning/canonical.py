@@ -36,6 +36,8 @@ _ELEMENTARY = (sp.exp, sp.log, sp.sin, sp.cos, sp.tan, sp.tanh, sp.sinh, sp.cosh
                sp.Abs, sp.sign, sp.Max, sp.Min, sp.erf, sp.gamma, sp.factorial, sp.floor,
                sp.ceiling, sp.binomial)
 _ARITHMETIC = (sp.Add, sp.Mul, sp.Pow)
+SCALAR_VALUED = frozenset({"E", "Var", "Cov", "KL", "H", "Norm", "ArgMin"})
+"""Operators whose value is a number even of matrices (Var(qᵀk)): their atoms commute."""
 
 
 def canonical(expr: sp.Basic) -> sp.Expr:
@@ -79,7 +81,7 @@ def _canonical(e: sp.Basic, depth: int) -> sp.Basic:
         rebuilt = e.func(*(_canonical(a, depth) for a in e.args))
         if isinstance(rebuilt, sp.Mul) and not rebuilt.is_commutative:
             scalars, ordered = rebuilt.args_cnc()   # the ordered factors: one atom, in order
-            return sp.Mul(*scalars) * _atom(sp.Mul(*ordered, evaluate=False), commutative=True)
+            return sp.Mul(*scalars) * _atom(sp.Mul(*ordered, evaluate=False))
         if not rebuilt.is_commutative:
             return _atom(rebuilt)
         return rebuilt
@@ -120,7 +122,7 @@ def _atom(e: sp.Basic, commutative: bool | None = None) -> sp.Symbol:
     """An opaque atom named after ``e``'s structure (commutative sums expanded first). It
     commutes only if ``e`` does: softmax(QKᵀ)·V keeps its order in a product."""
     if commutative is None:
-        commutative = e.is_commutative is not False
+        commutative = type(e).__name__ in SCALAR_VALUED or e.is_commutative is not False
     return sp.Symbol("⟪" + sp.sstr(_expanded(e), order="lex") + "⟫", commutative=commutative)
 
 
