@@ -7,7 +7,7 @@ from tmath import Definition, Foil, Premise, Statement, claim
 from tmath.engine.experiment import Integers, Reals, tolerance
 from tmath.engine.rules import DISTRIBUTE, FACTOR_OUT, SPLIT_SUM, SWAP_SUMS, sift
 from tmath.engine.rules_sums import FACTOR_OUT_OF_INNER
-from tmath.latex.operators import H
+from tmath.latex.operators import KL, H
 from tmath.reference.bounds import stronger_only
 from tmath.reference.information import (batch_rows, cross_entropy, divergence_bound,
                                          evaluate_indexed, kl_divergence, random_simplex)
@@ -30,7 +30,8 @@ H_PQ, H_P = _sum(-p[x] * sp.log(q[x])), _sum(-p[x] * sp.log(p[x]))
 DISTRIBUTIONS = Premise("p, q are distributions on n outcomes with full support: Σp = Σq = 1",
                         {_sum(p[x]): 1, _sum(q[x]): 1})
 OUTCOMES = {n: Integers(2, 1000), "concentration": Reals(0.3, 3.0, log=True)}
-ENTROPIES = Definition("H(p,q) = −Σ_x p_x log q_x, H(p) = H(p,p)", {H(p, q): H_PQ, H(p): H_P})
+ENTROPIES = Definition("H(p,q) = −Σ_x p_x log q_x, H(p) = H(p,p), D_KL(p‖q) = Σ_x p_x log(p_x/q_x)",
+                       {H(p, q): H_PQ, H(p): H_P, KL(p, q): KL_SUM})
 
 
 def _pairs(experiment, point):
@@ -60,7 +61,8 @@ def _pairs(experiment, point):
     formulas=(r"H(p, q) = -\sum_{x} p(x) \log q(x)",
               r"D_{KL}(p \| q) = \sum_{x} p(x) \log \frac{p(x)}{q(x)} = H(p, q) - H(p)"),
     definitions=(ENTROPIES,),
-    notation={r"\sum_{x} p(x) \log q(x)": -H_PQ},  # a sum over x runs over the n outcomes
+    notation={r"\sum_{x} p(x) \log q(x)": -H_PQ,  # a sum over x runs over the n outcomes
+              r"\sum_{x} p(x) \log \frac{p(x)}{q(x)}": KL_SUM},
 )
 class CrossEntropyKlDecomposition:
     """The log of a ratio splits into a difference of logs, and each half of the sum is one
