@@ -30,6 +30,8 @@ from tmath.engine.figures import (FigureSyntaxError, judge, number_parts, parse_
 from tmath.engine.model import Figure
 from tmath.gate.document import Document
 from tmath.gate.findings import Finding, Report
+from tmath.gate.formulas import equals_at
+from tmath.gate.meaning import forms_of
 from tmath.gate.numbers import readable
 
 _MANTISSA = re.compile(r"(?P<sign>[-−+]?)(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<dec>\d+))?")
@@ -81,8 +83,6 @@ def plan(report: Report, documents: Sequence[Document]) -> tuple[list[Fix], list
 def _restate_formula(finding: Finding, document: Document) -> Fix | None:
     """A contradicted formula with its wrong side put back as the claim's formula writes it
     (:func:`tmath.gate.meaning.restate`: kept only if it then reads as equivalent)."""
-    from tmath.gate.meaning import restate as restate_formula
-
     if not finding.span or not finding.formula or not finding.recorded:
         return None
     start, end = finding.span
@@ -212,3 +212,48 @@ def _lines(text: str) -> list[str]:
     parts = text.split("\n")
     lines = [part + "\n" for part in parts[:-1]]
     return lines + [parts[-1]] if parts[-1] else lines
+
+
+def restate_formula(formula: str, recorded: str) -> str | None:
+    """``formula`` (one equation ``a = b``) with its side that contradicts ``recorded`` put
+    back as the claim's formula writes it, the other side kept as the document writes it; None
+    unless the result then reads as equivalent to a relation of ``recorded``."""
+    from tmath.meaning.compare import compare
+
+    cuts = equals_at(formula)
+    if len(cuts) != 1:
+        return None
+    left, right = formula[:cuts[0]], formula[cuts[0] + 1:]
+    status, relations = forms_of(recorded)
+    pieces = _pieces(recorded)
+    if status != "parsed" or pieces is None or len(pieces) != len(relations) + 1:
+        return None
+    for k, (_, claimed) in enumerate(relations):
+        if claimed is None:
+            continue
+        for candidate in (left + "=" + _spaced(pieces[k + 1], right),
+                          _spaced(pieces[k], left) + "=" + right,
+                          _spaced(pieces[k + 1], left) + "=" + right,     # sides swapped
+                          left + "=" + _spaced(pieces[k], right)):
+            state, found = forms_of(candidate)
+            if state == "parsed" and len(found) == 1 and found[0][1] is not None \
+                    and compare(found[0][1], claimed) == "equivalent" and candidate != formula:
+                return candidate
+    return None
+
+
+def _pieces(latex: str) -> list[str] | None:
+    """The sides of a chain of equations ``a = b = c`` (None for rows, lists or other
+    relations: only a plain chain is restated)."""
+    if "\\\\" in latex or "\\begin" in latex or "\\quad" in latex:
+        return None
+    cuts = equals_at(latex)
+    bounds = [-1, *cuts, len(latex)]
+    return [latex[a + 1:b].strip() for a, b in zip(bounds, bounds[1:])]
+
+
+def _spaced(text: str, like: str) -> str:
+    """``text`` with the spaces ``like`` has around it."""
+    lead = like[:len(like) - len(like.lstrip())]
+    trail = like[len(like.rstrip()):]
+    return lead + text.strip() + trail
