@@ -5,13 +5,14 @@ import math
 import numpy as np
 import sympy as sp
 
-from tmath import Figure, Foil, Premise, Statement, claim
+from tmath import Definition, Figure, Foil, Premise, Statement, claim
 from tmath.engine.experiment import Integers, Reals, tolerance
 from tmath.engine.parameters import evaluate
 from tmath.engine.plots import Plot
 from tmath.reference import illustrations
 from tmath.engine.rules import FACTOR_OUT, SPLIT_SUM
 from tmath.engine.rules_dummies import rename_index
+from tmath.latex.operators import Attention, Softmax, SumOver, Transpose
 from tmath.reference.boltzmann import (boltzmann_weights, log_odds_distribution, metropolis_states,
                                        resolvable_attention, spread_energies, temperature_resolution)
 from tmath.reference.nn import (entropy_slope_complex_step, gumbel_max_samples, scores_with_gap,
@@ -34,6 +35,24 @@ BOLTZMANN_ODDS = sp.log(sp.exp(-e_j / T) / Z) - sp.log(sp.exp(-e_l / T) / Z)
 ATTENTION_ODDS = sp.log(sp.exp(s_j / sp.sqrt(d_k)) / Z_a) - sp.log(sp.exp(s_l / sp.sqrt(d_k)) / Z_a)
 ENERGIES = Premise("Boltzmann weights P(j) ∝ exp(−e_j/T) with energies e_j = −s_j",
                    {e_j: -s_j, e_l: -s_l})
+i_, z = sp.Symbol("i", integer=True, positive=True), sp.IndexedBase("z", real=True)
+j_, l_ = sp.symbols("j l", integer=True)
+e, P = sp.IndexedBase("e", real=True), sp.Function("P")   # e[j] is the energy e_j above
+
+
+def _boltzmann(energy, temperature):
+    """Entry i of the Boltzmann law exp(−energy_i/T)/Σ_j exp(−energy_j/T), j over all states."""
+    return sp.exp(-energy(i_) / temperature) / SumOver(sp.exp(-energy(j_) / temperature), j_)
+
+
+LAWS = Definition("P(i) is the Boltzmann law of energies e_i at temperature T, Z its normaliser; "
+                  "softmax(z_i), entry i of softmax(z), is the same law at e = −z, T = 1",
+                  {P(i_): _boltzmann(lambda at: e[at], T), Z: SumOver(sp.exp(-e[j_] / T), j_),
+                   Softmax(z[i_]): _boltzmann(lambda at: -z[at], 1)})
+QUERIES, KEYS, VALUES = sp.symbols("Q K V", commutative=False)   # matrices, one row per token
+ATTENTION = Definition("attention: the rows of softmax(QKᵀ/√d_k) weight the rows of V",
+                       {Attention(QUERIES, KEYS, VALUES):
+                        Softmax(QUERIES * Transpose(KEYS) / sp.sqrt(d_k)) * VALUES})
 
 
 @claim(
@@ -51,6 +70,7 @@ ENERGIES = Premise("Boltzmann weights P(j) ∝ exp(−e_j/T) with energies e_j =
                 -(e_j + e_l) / T)),
     sources=(BOLTZMANN, VASWANI),
     tags=("softmax", "temperature"),
+    definitions=(LAWS,),
     formulas=(r"P(i) = \frac{\exp(-e_i / T)}{\sum_j \exp(-e_j / T)}",
               r"\text{softmax}(z_i) = \frac{\exp(z_i)}{\sum_j \exp(z_j)}"),
     statistical_tests=3,
@@ -91,6 +111,7 @@ class SoftmaxBoltzmann:
            Foil("the temperature is d_k/4 (equal at d_k = 16 only)", d_k / 4)),
     sources=(VASWANI,),
     tags=("softmax", "temperature", "attention"),
+    definitions=(ATTENTION,),
     formulas=(r"\text{Attention}(Q, K, V) = \text{softmax}\left(\frac{QK^T}{\sqrt{d_k}}\right) V",),
     statistical_tests=3,
 )
@@ -121,7 +142,6 @@ class AttentionTemperature:
 
 
 SCORES = np.array([2.0, 1.0, 0.5])
-j_, l_ = sp.symbols("j l", integer=True)
 LEADS = ByLeads(lambda l: sp.exp(-LEAD[l] / T), n)     # entry 1 holds the maximum, g_l its lead
 _LIMITS = ((LEADS.top, 0, "p_max, T → 0⁺"), (LEADS.entry(j_), 0, "p_j, T → 0⁺"),
            (LEADS.top, sp.oo, "p_max, T → ∞"), (LEADS.entry(j_), sp.oo, "p_j, T → ∞"))
@@ -181,7 +201,6 @@ class SoftmaxTemperature:
 
 
 V = sp.Symbol("Var_p(z)", nonnegative=True)
-i_, z = sp.Symbol("i", integer=True, positive=True), sp.IndexedBase("z", real=True)
 _Z = sp.Sum(sp.exp(z[l_] / T), (l_, 1, n))
 _P = sp.exp(z[i_] / T) / _Z
 ENTROPY = -sp.Sum(_P * sp.log(_P), (i_, 1, n))

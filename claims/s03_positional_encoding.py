@@ -5,7 +5,7 @@ import math
 import numpy as np
 import sympy as sp
 
-from tmath import Figure, Foil, Premise, Statement, claim
+from tmath import Definition, Figure, Foil, Premise, Statement, claim
 from tmath.engine.experiment import Integers, Reals, tolerance
 from tmath.engine.plots import Plot
 from tmath.reference import illustrations
@@ -30,6 +30,10 @@ RATE = sp.Derivative(ARG.subs(pos, at), at)            # ω_i: angle gained per 
 OMEGA = 10000 ** (-2 * i / d)
 PERIOD = 2 * sp.pi * 10000 ** (2 * i / d)
 PAIRS = "d_model/2"                                    # drawn as the number of pairs: d_model even
+PE = sp.Function("PE")                                 # PE(pos, dimension)
+SINUSOIDAL = Definition("the sinusoidal encoding: sin and cos of pos/10000^(2i/d_model) fill "
+                        "dimensions 2i and 2i+1", {PE(pos, 2 * i): sp.sin(ARG),
+                                                     PE(pos, 2 * i + 1): sp.cos(ARG)})
 
 
 @claim(
@@ -46,6 +50,7 @@ PAIRS = "d_model/2"                                    # drawn as the number of 
            Foil("T_i = 4π·10000^(2i/d_model): a period, but not the least", (OMEGA, 2 * PERIOD))),
     sources=(VASWANI,),
     tags=("positional-encoding", "frequency"),
+    definitions=(SINUSOIDAL,),
     formulas=(r"PE(pos, 2i) = \sin\left(\frac{pos}{10000^{2i/d_{model}}}\right)",
               r"PE(pos, 2i+1) = \cos\left(\frac{pos}{10000^{2i/d_{model}}}\right)"),
     figures=(
@@ -105,6 +110,10 @@ def _pair(p):
 
 
 NOTES_MATRIX = rotation(k * w, sign=-1)              # [[cos kω, sin kω], [−sin kω, cos kω]]
+# the pair at position p prints as PE(p, 2i), PE(p, 2i+1): at p = pos and at p = pos + k
+PRINTED_PAIRS = {f"PE({name}, 2i{odd})": _pair(at)[row]
+                 for name, at in (("pos", pos), ("pos+k", pos + k))
+                 for row, odd in enumerate(("", "+1"))}
 SHIFT = {pos: Integers(0, 10_000), k: Integers(-2000, 2000)}
 
 
@@ -124,6 +133,7 @@ SHIFT = {pos: Integers(0, 10_000), k: Integers(-2000, 2000)}
                                                         [sp.sin(k * w), sp.cos(k * w)]]) * _pair(pos))),
     sources=(VASWANI, KAZEMNEJAD),
     tags=("positional-encoding", "relative-position", "rotation"),
+    notation=PRINTED_PAIRS,
     formulas=(r"\begin{bmatrix} PE(pos+k, 2i) \\ PE(pos+k, 2i+1) \end{bmatrix} = \begin{bmatrix}"
               r" \cos(k\omega_i) & \sin(k\omega_i) \\ -\sin(k\omega_i) & \cos(k\omega_i) "
               r"\end{bmatrix} \begin{bmatrix} PE(pos, 2i) \\ PE(pos, 2i+1) \end{bmatrix}",

@@ -5,7 +5,7 @@ import math
 import numpy as np
 import sympy as sp
 
-from tmath import Foil, Premise, Statement, claim
+from tmath import Definition, Foil, Premise, Statement, claim
 from tmath.engine.experiment import Choice, Integers, tolerance
 from tmath.engine.moments import E, Moments, Var
 from tmath.engine.plots import Plot, Series
@@ -31,9 +31,27 @@ sxy = sp.Symbol("s", real=True)                            # xᵀy
 nx, ny = sp.symbols("n_x n_y", positive=True)              # |x|², |y|²
 
 
+def _nadaraya_watson(kernel, y, size):
+    """Σ_j κ_j y_j / Σ_l κ_l over 1..size: the mean of the y_j weighted by κ_j = kernel(j)."""
+    return sp.Sum(kernel(j) * y[j], (j, 1, size)) / sp.Sum(kernel(l), (l, 1, size))
+
+
 def _nw(scale):
     """Σ_j κ(q, k_j) v_j / Σ_l κ(q, k_l) with κ(q, k_j) = exp(scale · s_j), s_j = qᵀk_j."""
-    return sp.Sum(sp.exp(scale * s[j]) * v[j], (j, 1, T)) / sp.Sum(sp.exp(scale * s[l]), (l, 1, T))
+    return _nadaraya_watson(lambda at: sp.exp(scale * s[at]), v, T)
+
+
+# f̂(x) from n pairs (x_j, y_j) with a kernel κ: names of its own, not Performer's x, y
+x0, xs, ys, n = sp.Symbol("x"), sp.IndexedBase("x"), sp.IndexedBase("y"), sp.Symbol("n")
+kappa, fhat = sp.Function("kappa"), sp.Function("fhat")
+NADARAYA_WATSON = Definition("the Nadaraya–Watson estimate at x from n pairs (x_j, y_j), kernel κ",
+                             {fhat(x0): _nadaraya_watson(lambda at: kappa(x0, xs[at]), ys, n)})
+ATTN = sp.Sum(a[j] * v[j], (j, 1, T))                        # Attn(q) for one query q
+KERNEL = sp.exp(s[j] / sp.sqrt(d_k))                          # κ(q, k_j), s_j = qᵀk_j
+# the notes print query q as q_i, κ(q, k_j) as \kappa(q_i, k_j) and Σ over the T keys as \sum_j
+PRINTED_KERNEL_SUMS = {r"\text{Attn}(q_i)": ATTN,
+                       r"\sum_j \kappa(q_i, k_j) \cdot v_j": sp.Sum(KERNEL * v[j], (j, 1, T)),
+                       r"\sum_j \kappa(q_i, k_j)": sp.Sum(KERNEL, (j, 1, T))}
 
 
 SOFTMAX = Premise("a_j = softmax_j(s_1/√d_k, …, s_T/√d_k) with s_j = qᵀk_j",
@@ -59,13 +77,14 @@ MARGIN = 0.018  # 1.8 %: heavy tails make the pilot under-read the spread; resol
     title="Softmax attention for one query is a Nadaraya–Watson estimate, exponential kernel",
     section="4.2",
     statement=Statement("Attn(q) = Σ_j a_j v_j = Σ_j κ(q,k_j) v_j / Σ_l κ(q,k_l) with "
-                        "κ(q,k) = exp(qᵀk/√d_k)", _nw(1 / sp.sqrt(d_k)),
-                        lhs=sp.Sum(a[j] * v[j], (j, 1, T))),
+                        "κ(q,k) = exp(qᵀk/√d_k)", _nw(1 / sp.sqrt(d_k)), lhs=ATTN),
     premises=(SOFTMAX, "any T ≥ 1 keys and values, any d_k ≥ 1"),
     foils=(Foil("the kernel is exp(qᵀk/d_k)", _nw(1 / d_k)),
            Foil("the kernel is the unscaled exp(qᵀk)", _nw(sp.Integer(1)))),
     sources=(TSAI,),
     tags=("kernel", "attention"),
+    definitions=(NADARAYA_WATSON,),
+    notation=PRINTED_KERNEL_SUMS,
     formulas=(r"\hat{f}(x) = \frac{\sum_{j=1}^{n} \kappa(x, x_j) \cdot y_j}{\sum_{j=1}^{n} \kappa(x, x_j)}",
               r"\text{Attn}(q_i) = \sum_{j=1}^{T} \frac{\exp(q_i^T k_j / \sqrt{d_k})}{\sum_{l=1}^{T} \exp(q_i^T k_l / \sqrt{d_k})} \cdot v_j",
               r"\text{Attn}(q_i) = \frac{\sum_j \kappa(q_i, k_j) \cdot v_j}{\sum_j \kappa(q_i, k_j)}"),
@@ -75,7 +94,7 @@ class AttentionKernelRegression:
     kernel-weighted average of the values, the kernel being exp of the scaled score."""
 
     def prove(self, value, proof):
-        attn = (proof.chain(sp.Sum(a[j] * v[j], (j, 1, T)), "Attn(q) for one query")
+        attn = (proof.chain(ATTN, "Attn(q) for one query")
                 .substitute(dict(SOFTMAX.equations), premise=SOFTMAX)
                 .apply(FACTOR_OUT))
         proof.conclude(value, attn)

@@ -5,8 +5,9 @@ import math
 import numpy as np
 import sympy as sp
 
-from tmath import Figure, Foil, Statement, claim
+from tmath import Definition, Figure, Foil, Statement, claim
 from tmath.engine.experiment import Integers
+from tmath.latex.operators import Attention, Concat, Dots
 from tmath.reference.heads import (head_points, multi_head, multi_head_by_slices,
                                    multi_head_tolerance, projection_parameters, split_heads)
 from tmath.reference.nn import attention
@@ -27,6 +28,14 @@ D_K = d_model / h
 PUBLISHED = {"BERT-base": {"d_model": 768, "heads": 12},
              "GPT-2 (124M)": {"d_model": 768, "heads": 12}}
 HEADS, WIDTHS = Integers(1, 16, (12, 16)), Integers(1, 48, (64, 1))   # d_model ≤ 768; BERT first
+X, Q, K, V, W_Q, W_K, W_V, W_O = sp.symbols("X Q K V W_Q W_K W_V W_O", commutative=False)
+head, MultiHead = sp.IndexedBase("head"), sp.Function("MultiHead")
+BLOCK = {M: sp.Symbol(f"{M}^({i})", commutative=False) for M in (Q, K, V)}   # block i, printed Q^(i)
+PROJECTIONS = Definition("queries, keys and values are the input X times W_Q, W_K, W_V",
+                         {Q: X * W_Q, K: X * W_K, V: X * W_V})
+MULTI_HEAD = Definition("head i attends with block i of Q, K, V; W_O mixes the h heads, concatenated",
+                        {head[i]: Attention(*BLOCK.values()),
+                         MultiHead(Q, K, V): Concat(Dots((head[1],), (head[h],))) * W_O})
 
 
 def _weights(rng, dm):
@@ -50,6 +59,7 @@ def _whole(x):
            Foil("d_k = d_model/h² (heads split twice)", d_model / h**2)),
     sources=(VASWANI, BERT, GPT2),
     tags=("multi-head", "shapes"),
+    definitions=(PROJECTIONS, MULTI_HEAD),
     figures=(Figure("head width at d_model = 768, h = 12", "64", near="768 / 12",
                     compute=lambda: D_K.subs({d_model: 768, h: 12})),
              Figure("heads in BERT-base (published)", "12", near="BERT-base",
