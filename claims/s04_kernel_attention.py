@@ -49,7 +49,7 @@ NADARAYA_WATSON = Definition("the Nadaraya–Watson estimate at x from n pairs (
 ATTN = sp.Sum(a[j] * v[j], (j, 1, T))                        # Attn(q) for one query q
 KERNEL = sp.exp(s[j] / sp.sqrt(d_k))                          # κ(q, k_j), s_j = qᵀk_j
 # the notes print query q as q_i, κ(q, k_j) as \kappa(q_i, k_j) and Σ over the T keys as \sum_j
-PRINTED_KERNEL_SUMS = {r"\text{Attn}(q_i)": ATTN,
+PRINTED_KERNEL_SUMS = {r"\text{Attn}(q_i)": ATTN, r"q_i^T k_j": s[j], r"q_i^T k_l": s[l],
                        r"\sum_j \kappa(q_i, k_j) \cdot v_j": sp.Sum(KERNEL * v[j], (j, 1, T)),
                        r"\sum_j \kappa(q_i, k_j)": sp.Sum(KERNEL, (j, 1, T))}
 

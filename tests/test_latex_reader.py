@@ -12,7 +12,7 @@ import sympy as sp
 
 from tmath.engine.moments import E, Var
 from tmath.latex import BARE, DEFAULT, Reading, read
-from tmath.latex.operators import KL, ArgMin, Attention, Concat, Dots, RealSpace, Softmax, SumOver, Transpose
+from tmath.latex.operators import Inner, KL, ArgMin, Attention, Concat, Dots, RealSpace, Softmax, SumOver, Transpose
 
 i, j, x, y, n = sp.symbols("i j x y n")
 d_k, d_model = sp.Symbol("d_k"), sp.Symbol("d_model")
@@ -36,9 +36,16 @@ def expression(latex: str) -> sp.Basic:
 # -- notation ------------------------------------------------------------------------------
 def test_var_of_a_dot_product_with_a_multi_letter_subscript():
     ((lhs, rel, rhs),) = relations(r"\text{Var}(q^T k) = d_k")
-    qn, kn = sp.symbols("q k", commutative=False)
-    assert (lhs, rel, rhs) == (Var(Transpose(qn) * kn), "=", d_k)
+    qn, kn = sp.Symbol("q", commutative=False), sp.Symbol("k")
+    assert (lhs, rel, rhs) == (Var(Inner(qn, kn)), "=", d_k)   # qᵀk of vectors: a number
     assert isinstance(lhs, Var)                 # the engine's own Var, comparable with claims
+
+
+def test_a_vector_transposed_times_a_vector_is_a_number_a_matrix_product_keeps_its_order():
+    ((_, _, rhs),) = relations(r"s = c\, q_i^T k_j")
+    assert isinstance(rhs.args[-1], Inner) and rhs.is_commutative
+    ((_, _, rhs),) = relations(r"S = Q K^T")
+    assert not rhs.is_commutative and not rhs.has(Inner)
 
 
 def test_expectation_brackets_and_indices():

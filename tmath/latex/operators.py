@@ -68,6 +68,12 @@ class Dots(_Opaque):
     """An ellipsis list ``a_1, …, a_h``: Dots(Tuple(items before …), Tuple(items after …))."""
 
 
+class Inner(_Opaque):
+    """``a^T b`` of two vectors (lowercase names): their inner product, a number."""
+
+    is_commutative = True
+
+
 class SetOf(_Opaque):
     """``\\{a, b\\}`` or ``\\{W_i\\}``: the set (or indexed family) of its items."""
 
@@ -88,4 +94,4 @@ class Transpose(_Opaque):
 
 
 __all__ = ["E", "Var", "Softmax", "Attention", "KL", "H", "Concat", "LayerNorm", "Cov",
-           "ArgMin", "ArgMax", "Norm", "SumOver", "Dots", "SetOf", "RealSpace", "Transpose"]
+           "ArgMin", "ArgMax", "Norm", "SumOver", "Dots", "Inner", "SetOf", "RealSpace", "Transpose"]

@@ -185,8 +185,16 @@ class Parser:
                 return value
 
     def product(self, left: sp.Basic, right: sp.Basic) -> sp.Basic:
-        """left·right, in that order; a name multiplied by a matrix is a matrix too."""
+        """left·right, in that order; a name multiplied by a matrix is a matrix too; ``a^T b``
+        of two lowercase names (vectors) is their inner product, a number."""
+        if isinstance(left, op.Transpose) and _vector(left.args[0]) and _vector(right):
+            return op.Inner(left.args[0], right)
+        if isinstance(left, sp.Mul) and isinstance(left.args[-1], op.Transpose) \
+                and _vector(left.args[-1].args[0]) and _vector(right):   # c·qᵀ k
+            return sp.Mul(*left.args[:-1]) * op.Inner(left.args[-1].args[0], right)
         for one, other in ((left, right), (right, left)):
+            if isinstance(other, op.Transpose) and _vector(other.args[0]):
+                continue   # c·qᵀ: a number times a row vector (qᵀk may follow)
             if other.is_commutative is False and one.is_commutative:
                 if isinstance(one, sp.Symbol):
                     self.matrices_seen.add(one.name.split("_")[0])
@@ -748,3 +756,10 @@ def _commas(tokens: list[Token]) -> list[list[Token]]:
             current.append(tok)
     parts.append(current)
     return [p for p in parts if p]
+
+
+def _vector(x: sp.Basic) -> bool:
+    """A lowercase name (``q``, ``k_j``): a vector when it is transposed or multiplied so."""
+    name = x.name if isinstance(x, sp.Symbol) else str(x.base.label) \
+        if isinstance(x, sp.Indexed) else ""
+    return name[:1].islower()

@@ -36,7 +36,7 @@ _ELEMENTARY = (sp.exp, sp.log, sp.sin, sp.cos, sp.tan, sp.tanh, sp.sinh, sp.cosh
                sp.Abs, sp.sign, sp.Max, sp.Min, sp.erf, sp.gamma, sp.factorial, sp.floor,
                sp.ceiling, sp.binomial)
 _ARITHMETIC = (sp.Add, sp.Mul, sp.Pow)
-SCALAR_VALUED = frozenset({"E", "Var", "Cov", "KL", "H", "Norm", "ArgMin"})
+SCALAR_VALUED = frozenset({"E", "Var", "Cov", "KL", "H", "Norm", "ArgMin", "Inner"})
 """Operators whose value is a number even of matrices (Var(qᵀk)): their atoms commute."""
 
 
@@ -111,8 +111,9 @@ def _bound(e: sp.Basic, depth: int) -> sp.Basic:
     body, limits = e.function, []
     for k, limit in enumerate(e.limits):
         variable = limit[0]
-        renamed = sp.Symbol(f"_b{depth}_{k}")
-        body = body.xreplace({variable: renamed})
+        renamed = sp.Symbol(f"_b{depth}_{k}")   # every symbol of that name: assumptions differ
+        body = body.xreplace({s: renamed for s in body.free_symbols | {variable}
+                              if isinstance(s, sp.Symbol) and s.name == variable.name})
         limits.append((renamed, *[_canonical(b, depth) for b in limit[1:]]))
     rebuilt = e.func(_canonical(body, depth + 1), *limits)
     return _atom(rebuilt)

@@ -247,8 +247,13 @@ def _scalars_read_as_scalars(notation: Notation, scalars: frozenset[str]) -> Not
 
 
 def _substitute(side: sp.Basic, pairs: Sequence[tuple[sp.Basic, sp.Basic]]) -> sp.Basic:
+    # a key read alone may differ from the formula in which names are matrices: the key
+    # takes the formula's own symbols of each name (as read, before anything is put in)
+    names = {a.name: a for a in side.atoms(sp.Symbol)}
     for printed, obj in pairs:
         try:   # SymPy may refuse a mix (a MatrixSymbol among the reader's matrices): keep it
+            printed = printed.xreplace({a: names[a.name] for a in printed.atoms(sp.Symbol)
+                                        if a.name in names})
             replaced = side.xreplace({printed: obj})
             if replaced == side and side.has(*printed.free_symbols):
                 replaced = side.subs(printed, obj)
