@@ -59,6 +59,7 @@ BLOCK = Premise("y = F(x) + x with F: ℝⁿ → ℝⁿ differentiable", {yv[i]:
            Foil("off by one: δ(i, j+1)", DELTA(i, j + 1)), Foil("δ(j, i+1)", DELTA(j, i + 1))),
     sources=(HE_RESNET, HE_IDENTITY),
     tags=("residual", "jacobian"),
+    notation={r"F(x, \{W_i\})": BRANCH_I, "y": yv[i], "x": xv[i]},  # y = F + x, entry by entry
     formulas=(r"y = F(x, \{W_i\}) + x",
               r"\frac{\partial \mathcal{L}}{\partial x} = \frac{\partial \mathcal{L}}{\partial y} "
               r"\cdot \frac{\partial y}{\partial x} = \frac{\partial \mathcal{L}}{\partial y} "

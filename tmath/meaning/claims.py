@@ -247,17 +247,23 @@ def _scalars_read_as_scalars(notation: Notation, scalars: frozenset[str]) -> Not
 
 
 def _substitute(side: sp.Basic, pairs: Sequence[tuple[sp.Basic, sp.Basic]]) -> sp.Basic:
+    """The claim's objects put for the LaTeX its notation names, all at once (an object put
+    in is never rewritten by another entry); an entry found only inside a product then by
+    SymPy's ``subs``. A substitution SymPy refuses leaves the side as read."""
     # a key read alone may differ from the formula in which names are matrices: the key
     # takes the formula's own symbols of each name (as read, before anything is put in)
     names = {a.name: a for a in side.atoms(sp.Symbol)}
-    for printed, obj in pairs:
-        try:   # SymPy may refuse a mix (a MatrixSymbol among the reader's matrices): keep it
-            printed = printed.xreplace({a: names[a.name] for a in printed.atoms(sp.Symbol)
-                                        if a.name in names})
-            replaced = side.xreplace({printed: obj})
-            if replaced == side and side.has(*printed.free_symbols):
-                replaced = side.subs(printed, obj)
-        except Exception:
-            replaced = side
-        side = replaced
-    return side
+    keys = [(printed.xreplace({a: names[a.name] for a in printed.atoms(sp.Symbol)
+                               if a.name in names}), obj) for printed, obj in pairs]
+    try:
+        replaced = side.xreplace(dict(keys))
+    except Exception:
+        return side
+    for printed, obj in keys:
+        if not side.has(printed) and side.has(*printed.free_symbols) \
+                and replaced.has(*printed.free_symbols):
+            try:
+                replaced = replaced.subs(printed, obj)
+            except Exception:
+                pass
+    return replaced
