@@ -248,3 +248,12 @@ def test_products_of_matrices_keep_their_order(swapped):
     claimed = relation(r"\text{Attention}(Q, K, V) = \text{softmax}"
                        r"\left(\frac{QK^T}{\sqrt{d_k}}\right) V")
     assert compare(relation(swapped), claimed) == "contradicts"
+
+
+def test_a_named_quantity_redefined_contradicts_only_a_statement_or_definition_of_it():
+    defined = relation(r"m_t = \beta_1 m_{t-1} + (1 - \beta_1) g_t")
+    changed = relation(r"m_t = \beta_1 m_{t-1} + (1 + \beta_1) g_t")
+    assert compare(changed, defined, named=True) == "contradicts"
+    assert compare(changed, defined) is None                  # not a definition: unrelated
+    assert compare(relation("m_t = 3"), defined, named=True) is None   # a figure
+    assert compare(relation("y = a + b"), relation("y = a - b"), named=True) is None  # a letter

@@ -25,6 +25,10 @@ from typing import Any, Mapping, Sequence
 from tmath.engine.info import ClaimInfo
 
 
+NAMING = frozenset({"statement", "definition"})
+"""Relations that state or define a named quantity (``x_L = …``, ``m_t = …``)."""
+
+
 @dataclass(frozen=True)
 class ClaimRelation:
     """A relation of a claim's recorded formula that verify bound by meaning."""
@@ -97,7 +101,8 @@ def read_formula(latex: str, relations: Sequence[ClaimRelation]) -> FormulaReadi
             sources.append(equivalent[0].compared_with)
             hits += [(r.claim, r.recorded) for r in equivalent]
             continue
-        near = next((r for r in relations if compare(mine, r.form) == "contradicts"), None)
+        near = next((r for r in relations if compare(
+            mine, r.form, named=r.compared_with in NAMING) == "contradicts"), None)
         if near is not None:
             return FormulaReading(
                 "contradicts", (near.claim,), (near.compared_with,), near.recorded,

@@ -228,7 +228,7 @@ def _bound(mine: Form, claim: ClaimMeanings) -> tuple[str, Any]:
         return "arithmetic", None
     near = None
     for meaning in claim.meanings:
-        verdict = compare(mine, meaning.form)
+        verdict = compare(mine, meaning.form, named=meaning.source in ("statement", "definition"))
         if verdict == "equivalent":
             return meaning.source, meaning
         if verdict == "contradicts" and near is None:

@@ -76,9 +76,11 @@ def canonical_form(left: sp.Basic, op: str, right: sp.Basic) -> Form | None:
     return Form(left, op, right, values(left), values(right), values(right - left))
 
 
-def compare(mine: Form, theirs: Form) -> Verdict | None:
+def compare(mine: Form, theirs: Form, named: bool = False) -> Verdict | None:
     """Whether ``mine`` means what ``theirs`` means (or is implied by it, for a bound),
-    contradicts it, or is unrelated."""
+    contradicts it, or is unrelated. ``named``: ``theirs`` states or defines a named quantity
+    (a statement, a definition), so a name with a subscript or of several letters (``x_L``,
+    ``m_t``, ``lr``) shared with it counts as a shared side; a bare letter never does."""
     if mine.family != theirs.family:
         return None
     if mine.family == "membership":   # x ∈ ℝ^{a×b}: the same x, the same set
@@ -93,7 +95,7 @@ def compare(mine: Form, theirs: Form) -> Verdict | None:
     if proportional(mine.gap, theirs.gap, positive=mine.family == "inequality") \
             and (mine.op != "<" or theirs.op == "<"):
         return "equivalent"
-    if _shared_side(mine, theirs):
+    if _shared_side(mine, theirs, named):
         return "contradicts"
     return None
 
@@ -125,20 +127,23 @@ def proportional(a: tuple, b: tuple, positive: bool) -> bool:
     return all(agree(r, first) for r in ratios[1:])
 
 
-def _substantial(expr: sp.Expr) -> bool:
-    """More than a bare name or number: an operator applied, a sum, a product, a power."""
+def _substantial(expr: sp.Expr, named: bool = False) -> bool:
+    """More than a bare name or number: an operator applied, a sum, a product, a power (or,
+    when ``named``, a name with a subscript or of several letters)."""
     if expr.is_Number:
         return False
     if isinstance(expr, sp.Symbol):
-        return expr.name.startswith("⟪")
+        return expr.name.startswith("⟪") or named and ("_" in expr.name or len(expr.name) > 1)
     return True
 
 
-def _shared_side(mine: Form, theirs: Form) -> bool:
+def _shared_side(mine: Form, theirs: Form, named: bool = False) -> bool:
     pairs = [(mine.lhs, mine.left, theirs.left), (mine.rhs, mine.right, theirs.right)]
     if mine.family == "equation":
         pairs += [(mine.lhs, mine.left, theirs.right), (mine.rhs, mine.right, theirs.left)]
-    return any(_substantial(side) and sides_match(a, b) for side, a, b in pairs)
+    if mine.lhs.is_Number or mine.rhs.is_Number:
+        named = False   # "d_k = 64" is a figure, not a formula that redefines d_k
+    return any(_substantial(side, named) and sides_match(a, b) for side, a, b in pairs)
 
 
 def differing_point(mine: Form, theirs: Form, limit: int = 4) -> str:
