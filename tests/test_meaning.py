@@ -14,6 +14,8 @@ from typer.testing import CliRunner
 from tmath.cli import app
 from tmath.exitcodes import ExitCode
 from tmath.latex import read
+import sympy as sp
+
 from tmath.meaning.compare import compare, form
 
 runner = CliRunner()
@@ -257,3 +259,16 @@ def test_a_named_quantity_redefined_contradicts_only_a_statement_or_definition_o
     assert compare(changed, defined) is None                  # not a definition: unrelated
     assert compare(relation("m_t = 3"), defined, named=True) is None   # a figure
     assert compare(relation("y = a + b"), relation("y = a - b"), named=True) is None  # a letter
+
+
+def test_a_shape_statement_and_a_printed_membership_are_one_relation():
+    from tmath.engine.rules_shapes import shape
+    from tmath.latex.operators import RealSpace
+
+    T, d = sp.symbols("T d_k")
+    M = sp.Symbol("M")
+    stated = form(shape(M), "=", sp.ImmutableMatrix([T, d]))
+    assert compare(relation(r"M \in \mathbb{R}^{T \times d_k}"), stated) == "equivalent"
+    assert compare(relation(r"M \in \mathbb{R}^{d_k \times T}"), stated) is None   # a bare M
+    defined = form(M, "=", RealSpace(T, d))
+    assert compare(relation(r"M \in \mathbb{R}^{T \times d_k}"), defined) == "equivalent"

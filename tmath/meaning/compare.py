@@ -60,6 +60,7 @@ def form(lhs: sp.Basic, op: str, rhs: sp.Basic) -> Form | None:
     or sides that are not expressions (``x ∈ ℝ^{a×b}`` is compared side by side)."""
     if op in _FLIP:
         lhs, op, rhs = rhs, _FLIP[op], lhs
+    lhs, op, rhs = _membership(lhs, op, rhs)
     op = _SAME.get(op)
     if op is None:
         return None
@@ -67,6 +68,24 @@ def form(lhs: sp.Basic, op: str, rhs: sp.Basic) -> Form | None:
         return canonical_form(canonical(lhs), op, canonical(rhs))
     except (TypeError, ValueError, sp.SympifyError, AttributeError, RecursionError):
         return None
+
+
+def _membership(lhs: sp.Basic, op: str, rhs: sp.Basic) -> tuple[sp.Basic, str, sp.Basic]:
+    """``shape(M) = (a, b)`` (a claim's shape statement) and ``M = ℝ^{a×b}`` (a definition
+    of what M is) say ``M ∈ ℝ^{a×b}``, as a document writes it."""
+    from tmath.latex.operators import RealSpace
+
+    if op != "=":
+        return lhs, op, rhs
+    if type(rhs).__name__ == "shape" and not type(lhs).__name__ == "shape":
+        lhs, rhs = rhs, lhs
+    if type(lhs).__name__ == "shape" and len(lhs.args) == 1:
+        sizes = list(rhs) if isinstance(rhs, (sp.Tuple, sp.MatrixBase, tuple)) else None
+        if sizes and len(sizes) == 2:
+            return lhs.args[0], "in", RealSpace(*sizes)
+    if isinstance(rhs, RealSpace):
+        return lhs, "in", rhs
+    return lhs, op, rhs
 
 
 def canonical_form(left: sp.Basic, op: str, right: sp.Basic) -> Form | None:
