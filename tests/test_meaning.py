@@ -16,7 +16,8 @@ from tmath.exitcodes import ExitCode
 from tmath.latex import read
 import sympy as sp
 
-from tmath.meaning.compare import compare, form
+from tmath.meaning.compare import compare
+from tmath.meaning.forms import form
 
 runner = CliRunner()
 

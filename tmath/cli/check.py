@@ -101,6 +101,9 @@ def check(
 
     if write and not fix:
         raise UsageError("--write applies the corrections of --fix: use --fix --write")
+    from tmath.gate.meaning import use_cache
+
+    use_cache(not no_cache)   # formulas read before are read from the cache, unless --no-cache
     if builtin:
         err.print("note: --builtin is no longer needed (the built-in claims are used unless "
                   "--no-builtin)", highlight=False)

@@ -330,7 +330,7 @@ class ResultCache(Store):
             super().put(key, value, hint or result_type(key.kind))
 
 
-STORES = ("results", "index", "listing")
+STORES = ("results", "index", "listing", "formulas")
 """The folders of :func:`cache_dir` that hold tmath's entries (see :class:`Store`)."""
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from tmath.engine.info import ClaimInfo
+from tmath.meaning.stored import ReadingStore
 
 
 NAMING = frozenset({"statement", "definition"})
@@ -53,11 +54,30 @@ class FormulaReading:
     hits: tuple[tuple[str, str], ...] = ()   # (claim, recorded formula) it was bound to
 
 
+STORED = ReadingStore()
+"""Readings kept on disk (``tmath check --no-cache`` turns it off: :func:`use_cache`)."""
+
+
+def use_cache(enabled: bool) -> None:
+    global STORED
+    STORED = ReadingStore(enabled)
+    forms_of.cache_clear()
+
+
 @functools.lru_cache(maxsize=8192)
 def forms_of(latex: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
-    """``("parsed", ((relation text, form or None), ...))`` or ``("unparsed", reason)``."""
+    """``("parsed", ((relation text, form or None), ...))`` or ``("unparsed", reason)``;
+    from the disk when this formula was read before by the same code."""
+    found = STORED.load(latex)
+    if found is None:
+        found = _read(latex)
+        STORED.save(latex, found)
+    return found
+
+
+def _read(latex: str) -> tuple[str, Any]:
     from tmath.latex import read
-    from tmath.meaning.compare import form
+    from tmath.meaning.forms import form
 
     reading = read(latex)
     if not reading.parsed:

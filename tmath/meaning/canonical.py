@@ -15,20 +15,12 @@ atom or not, gets a value in [0.5, 2.5] from a hash of its name and the point), 
 from __future__ import annotations
 
 import functools
-import hashlib
 import unicodedata
 
 import sympy as sp
 
-POINTS = 4
-"""Random points per comparison. Two analytic expressions that differ agree at a random point
-with probability 0; at 4 points, agreement to :data:`RELATIVE` is not an accident."""
-RELATIVE = 1e-9
-"""Two values agree when they differ by at most this, relative to the larger (or absolutely,
-below 1): 15-digit arithmetic of formulas of a few dozen operations loses far less."""
-LOW, HIGH = 0.5, 2.5
-"""Where the random values lie: positive (dimensions, variances, temperatures are), away from
-0 and from the poles of 1/x and log x, and not so large that a power overflows."""
+from tmath.meaning.points import POINTS, value_of
+
 MAX_OPERATIONS = 400
 """Larger expressions are not expanded for an atom's name (expansion can grow exponentially)."""
 
@@ -77,7 +69,7 @@ def _canonical(e: sp.Basic, depth: int) -> sp.Basic:
         return _symbol(e.name, e.is_commutative is not False)
     if isinstance(e, sp.concrete.expr_with_limits.ExprWithLimits):
         return _bound(e, depth)
-    if isinstance(e, _ARITHMETIC):
+    if isinstance(e, _ARITHMETIC) and not isinstance(e, sp.MatrixExpr):
         rebuilt = e.func(*(_canonical(a, depth) for a in e.args))
         if isinstance(rebuilt, sp.Mul) and not rebuilt.is_commutative:
             scalars, ordered = rebuilt.args_cnc()   # the ordered factors: one atom, in order
@@ -140,15 +132,10 @@ def _expanded(e: sp.Basic) -> sp.Basic:
     return rebuilt
 
 
-def _unit(name: str, point: int) -> float:
-    digest = hashlib.blake2b(f"{point}|{name}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "little") / 2 ** 64
-
-
 def point_values(symbols, point: int) -> dict[sp.Symbol, sp.Float]:
     """The value each symbol takes at random point ``point`` (a hash of its name: the same
     name has the same value in every expression, so two expressions can be compared)."""
-    return {s: sp.Float(LOW + (HIGH - LOW) * _unit(s.name, point), 30) for s in symbols}
+    return {s: sp.Float(value_of(s.name, point), 30) for s in symbols}
 
 
 DIGITS = 25
@@ -170,8 +157,3 @@ def values(expr: sp.Expr) -> tuple[complex | None, ...]:
         found.append(number)
     return tuple(found)
 
-
-def agree(a: complex | None, b: complex | None) -> bool:
-    if a is None or b is None:
-        return False
-    return abs(a - b) <= RELATIVE * max(1.0, abs(a), abs(b))

@@ -17,8 +17,8 @@ import sympy as sp
 from tmath.engine.results import FormulaMeaning
 from tmath.latex import DEFAULT, Notation, read
 from tmath.meaning.canonical import canonical, values
-from tmath.meaning.compare import (Form, canonical_form, compare, differing_point, form,
-                                   proportional)
+from tmath.meaning.compare import Form, compare, differing_point, proportional
+from tmath.meaning.forms import canonical_form, form
 
 _ORDER = {"=": 0, "<=": 1, "<": 1, ">=": -1, ">": -1}
 

@@ -18,31 +18,35 @@ side that is more than a bare name or number (the same ``Var(qᵀk)``, the same
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
-import sympy as sp
-
-from tmath.meaning.canonical import POINTS, RELATIVE, agree, canonical, point_values, values
+from tmath.meaning.points import POINTS, RELATIVE, agree, value_of
 
 Verdict = Literal["equivalent", "contradicts"]
-_FLIP = {">=": "<=", ">": "<"}
-_SAME = {":=": "=", "equiv": "=", "=": "=", "<=": "<=", "<": "<", "in": "in"}
 MIN_POINTS = 3
 """Points at which both relations must be defined for any verdict."""
 
 
 @dataclass(frozen=True)
 class Form:
-    """A relation ``lhs op rhs`` in canonical form (op: =, <= or <) with its values at the
-    random points: of each side, and of ``rhs − lhs`` (at 25 digits, so no cancellation)."""
+    """A relation ``lhs op rhs`` in canonical form (op: =, <=, < or in) with its values at
+    the random points: of each side, and of ``rhs − lhs`` (at 25 digits, so no cancellation).
 
-    lhs: sp.Expr
+    ``lhs_kind``/``rhs_kind`` say what a side is (``number``, ``atom``: an operator applied,
+    ``name:<name>``, ``compound``) and ``names`` are its plain symbols: all a comparison needs,
+    so a form can be stored and compared without SymPy (:mod:`tmath.meaning.forms` makes
+    them; ``lhs``/``rhs``, the canonical sides, are kept where they were computed)."""
+
     op: str
-    rhs: sp.Expr
     left: tuple[complex | None, ...]
     right: tuple[complex | None, ...]
     gap: tuple[complex | None, ...]
+    lhs_kind: str = "compound"
+    rhs_kind: str = "compound"
+    names: tuple[str, ...] = ()
+    lhs: Any = field(default=None, compare=False)
+    rhs: Any = field(default=None, compare=False)
 
     @property
     def family(self) -> str:
@@ -55,46 +59,6 @@ class Form:
             g is None or agree(g, 0) for g in self.gap)
 
 
-def form(lhs: sp.Basic, op: str, rhs: sp.Basic) -> Form | None:
-    """The canonical form of ``lhs op rhs``; None for relations not compared (≈, ∝, →, ≠)
-    or sides that are not expressions (``x ∈ ℝ^{a×b}`` is compared side by side)."""
-    if op in _FLIP:
-        lhs, op, rhs = rhs, _FLIP[op], lhs
-    lhs, op, rhs = _membership(lhs, op, rhs)
-    op = _SAME.get(op)
-    if op is None:
-        return None
-    try:
-        return canonical_form(canonical(lhs), op, canonical(rhs))
-    except (TypeError, ValueError, sp.SympifyError, AttributeError, RecursionError):
-        return None
-
-
-def _membership(lhs: sp.Basic, op: str, rhs: sp.Basic) -> tuple[sp.Basic, str, sp.Basic]:
-    """``shape(M) = (a, b)`` (a claim's shape statement) and ``M = ℝ^{a×b}`` (a definition
-    of what M is) say ``M ∈ ℝ^{a×b}``, as a document writes it."""
-    from tmath.latex.operators import RealSpace
-
-    if op != "=":
-        return lhs, op, rhs
-    if type(rhs).__name__ == "shape" and not type(lhs).__name__ == "shape":
-        lhs, rhs = rhs, lhs
-    if type(lhs).__name__ == "shape" and len(lhs.args) == 1:
-        sizes = list(rhs) if isinstance(rhs, (sp.Tuple, sp.MatrixBase, tuple)) else None
-        if sizes and len(sizes) == 2:
-            return lhs.args[0], "in", RealSpace(*sizes)
-    if isinstance(rhs, RealSpace):
-        return lhs, "in", rhs
-    return lhs, op, rhs
-
-
-def canonical_form(left: sp.Basic, op: str, right: sp.Basic) -> Form | None:
-    """The form of a relation whose sides are canonical already (op: =, <= or <)."""
-    if not (isinstance(left, sp.Expr) and isinstance(right, sp.Expr)):
-        return None
-    return Form(left, op, right, values(left), values(right), values(right - left))
-
-
 def compare(mine: Form, theirs: Form, named: bool = False) -> Verdict | None:
     """Whether ``mine`` means what ``theirs`` means (or is implied by it, for a bound),
     contradicts it, or is unrelated. ``named``: ``theirs`` states or defines a named quantity
@@ -105,7 +69,7 @@ def compare(mine: Form, theirs: Form, named: bool = False) -> Verdict | None:
     if mine.family == "membership":   # x ∈ ℝ^{a×b}: the same x, the same set
         if sides_match(mine.left, theirs.left):
             same = sides_match(mine.right, theirs.right)
-            return "equivalent" if same else "contradicts" if _substantial(mine.lhs) else None
+            return "equivalent" if same else "contradicts" if _substantial(mine.lhs_kind) else None
         return None
     if mine.identity:   # true by arithmetic: it means only an identity with the same sides
         same = (sides_match(mine.left, theirs.left) and sides_match(mine.right, theirs.right)) \
@@ -146,21 +110,22 @@ def proportional(a: tuple, b: tuple, positive: bool) -> bool:
     return all(agree(r, first) for r in ratios[1:])
 
 
-def _substantial(expr: sp.Expr, named: bool = False) -> bool:
+def _substantial(kind: str, named: bool = False) -> bool:
     """More than a bare name or number: an operator applied, a sum, a product, a power (or,
     when ``named``, a name with a subscript or of several letters)."""
-    if expr.is_Number:
+    if kind == "number":
         return False
-    if isinstance(expr, sp.Symbol):
-        return expr.name.startswith("⟪") or named and ("_" in expr.name or len(expr.name) > 1)
+    if kind.startswith("name:"):
+        name = kind[5:]
+        return named and ("_" in name or len(name) > 1)
     return True
 
 
 def _shared_side(mine: Form, theirs: Form, named: bool = False) -> bool:
-    pairs = [(mine.lhs, mine.left, theirs.left), (mine.rhs, mine.right, theirs.right)]
+    pairs = [(mine.lhs_kind, mine.left, theirs.left), (mine.rhs_kind, mine.right, theirs.right)]
     if mine.family == "equation":
-        pairs += [(mine.lhs, mine.left, theirs.right), (mine.rhs, mine.right, theirs.left)]
-    if mine.lhs.is_Number or mine.rhs.is_Number:
+        pairs += [(mine.lhs_kind, mine.left, theirs.right), (mine.rhs_kind, mine.right, theirs.left)]
+    if "number" in (mine.lhs_kind, mine.rhs_kind):
         named = False   # "d_k = 64" is a figure, not a formula that redefines d_k
     return any(_substantial(side, named) and sides_match(a, b) for side, a, b in pairs)
 
@@ -171,10 +136,8 @@ def differing_point(mine: Form, theirs: Form, limit: int = 4) -> str:
         g, h = mine.gap[point], theirs.gap[point]
         if g is None or h is None or agree(g, h):
             continue
-        names = sorted((s for s in mine.lhs.free_symbols | mine.rhs.free_symbols
-                        if not s.name.startswith("⟪")), key=lambda s: s.name)[:limit]
-        shown = point_values(names, point)
-        where = ", ".join(f"{s.name} = {float(v):.4g}" for s, v in shown.items())
+        where = ", ".join(f"{name} = {value_of(name, point):.4g}"
+                          for name in mine.names[:limit])
         return (f"at {where or 'a random point'}: rhs − lhs is {_number(g)} here, "
                 f"{_number(h)} in the claim's form")
     return ""
