@@ -273,3 +273,11 @@ def test_a_shape_statement_and_a_printed_membership_are_one_relation():
     assert compare(relation(r"M \in \mathbb{R}^{d_k \times T}"), stated) is None   # a bare M
     defined = form(M, "=", RealSpace(T, d))
     assert compare(relation(r"M \in \mathbb{R}^{T \times d_k}"), defined) == "equivalent"
+
+
+def test_a_concatenation_and_attention_are_matrices_in_products():
+    claimed = relation(r"\text{MultiHead}(Q, K, V) = \text{Concat}(\text{head}_1, \ldots, "
+                       r"\text{head}_h) \cdot W_O")
+    swapped = relation(r"\text{MultiHead}(Q, K, V) = W_O \cdot \text{Concat}(\text{head}_1, "
+                       r"\ldots, \text{head}_h)")
+    assert compare(swapped, claimed) == "contradicts"

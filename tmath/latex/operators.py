@@ -25,7 +25,9 @@ class Softmax(_Opaque):
 
 
 class Attention(_Opaque):
-    """Attention(Q, K, V)."""
+    """Attention(Q, K, V): a matrix, so a product keeps its order."""
+
+    is_commutative = False
 
 
 class KL(_Opaque):
@@ -37,7 +39,9 @@ class H(_Opaque):
 
 
 class Concat(_Opaque):
-    """Concatenation of its arguments."""
+    """Concatenation of its arguments: a matrix, so a product keeps its order."""
+
+    is_commutative = False
 
 
 class LayerNorm(_Opaque):
