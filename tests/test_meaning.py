@@ -281,3 +281,12 @@ def test_a_concatenation_and_attention_are_matrices_in_products():
     swapped = relation(r"\text{MultiHead}(Q, K, V) = W_O \cdot \text{Concat}(\text{head}_1, "
                        r"\ldots, \text{head}_h)")
     assert compare(swapped, claimed) == "contradicts"
+
+
+def test_terms_free_of_the_variable_do_not_move_an_argmin():
+    assert compare(relation(r"\arg\min_\theta (f(\theta) + c) = \arg\min_\theta f(\theta)"),
+                   relation("a = b")) is None   # an identity: compared only with itself
+    same = relation(r"\arg\min_\theta (f(\theta) + c) = \arg\min_\theta f(\theta)")
+    assert same.identity
+    assert not relation(r"\arg\min_\theta (f(\theta) + \theta) = \arg\min_\theta f(\theta)").identity
+    assert relation(r"\arg\max_x g(x) = \arg\min_x (-g(x))").identity

@@ -74,41 +74,33 @@ class ClaimMeanings:
     chains: tuple[Chain, ...]
     scalars: frozenset[str]
     notation: tuple[tuple[sp.Basic, sp.Basic], ...]
-    facts: tuple[tuple[sp.Basic, sp.Basic], ...] = ()
-    """What the claim knows to be equal, canonical: its statement's parts, its premises' and
-    definitions' equations. A formula is also compared after putting them in (under the
-    premises), as a document's derivation uses an earlier result."""
-
-    def under_facts(self, mine: Form) -> Form | None:
-        if not self.facts:
-            return None
-        known = dict(self.facts)
-        left, right = mine.lhs.xreplace(known), mine.rhs.xreplace(known)
-        if (left, right) == (mine.lhs, mine.rhs):
-            return None
-        return canonical_form(left, mine.op, right)
+    known: tuple[tuple[sp.Symbol, tuple[sp.Basic, str]], ...] = ()
+    """What the claim knows an atom to equal, and why (``statement``, ``premise``,
+    ``definition``, ``lemma``: a claim it depends on). A formula is also compared after
+    putting them in, inside other atoms too (as a document's derivation uses an earlier
+    result, or a definition under an argmin)."""
 
 
 def meanings_of(spec: Any, judged: Sequence[tuple[str, Any, str, Any]] = ()) -> ClaimMeanings:
     """The statement, definitions, premises and judged proof steps of ``spec``."""
     found: list[Meaning] = []
     objects: list[sp.Basic] = []
-    facts: list[tuple[sp.Basic, sp.Basic]] = []
+    facts: list[tuple[sp.Symbol, tuple[sp.Basic, str]]] = []
     statement = spec.statement
-    if statement.lhs is not None and statement.value is not None:
-        lhs = statement.lhs if isinstance(statement.lhs, tuple) else (statement.lhs,)
-        value = statement.value if isinstance(statement.lhs, tuple) else (statement.value,)
-        relation = statement.relation if isinstance(statement.relation, tuple) \
-            else (statement.relation,) * len(lhs)
-        for a, b, r in zip(lhs, value, relation):
-            found += _meaning("statement", a, r, b, objects)
-            if r == "=":
-                facts += _fact(a, b)
+    for a, r, b in _parts(statement):
+        found += _meaning("statement", a, r, b, objects)
+        if r == "=":
+            facts += _fact(a, b, "statement")
     for premise in (*getattr(spec, "definitions", ()), *spec.premises):
         source = "definition" if type(premise).__name__ == "Definition" else "premise"
         for a, b in getattr(premise, "equations", ()):
             found += _meaning(source, a, "=", b, objects)
-            facts += _fact(a, b)
+            facts += _fact(a, b, source)
+    for _, lemma in getattr(spec, "lemmas", ()):   # proved claims this one builds on
+        for a, r, b in _parts(lemma):
+            found += _meaning("lemma", a, r, b, objects)
+            if r == "=":
+                facts += _fact(a, b, "lemma")
     chains = _chains(judged, objects, _instance(statement), dict(facts))
     notation = []
     for printed, obj in getattr(spec, "notation", ()):
@@ -121,14 +113,25 @@ def meanings_of(spec: Any, judged: Sequence[tuple[str, Any, str, Any]] = ()) -> 
     return ClaimMeanings(tuple(found), chains, scalars, tuple(notation), tuple(facts))
 
 
-def _fact(lhs: Any, rhs: Any) -> list[tuple[sp.Basic, sp.Basic]]:
-    """``lhs = rhs`` as a canonical substitution (only a compound lhs: never a bare name)."""
+def _parts(statement: Any) -> list[tuple[Any, str, Any]]:
+    """A statement's (lhs, relation, value) parts; none without a symbolic lhs."""
+    if statement.lhs is None or statement.value is None:
+        return []
+    lhs = statement.lhs if isinstance(statement.lhs, tuple) else (statement.lhs,)
+    value = statement.value if isinstance(statement.lhs, tuple) else (statement.value,)
+    relation = statement.relation if isinstance(statement.relation, tuple) \
+        else (statement.relation,) * len(lhs)
+    return list(zip(lhs, relation, value))
+
+
+def _fact(lhs: Any, rhs: Any, why: str) -> list[tuple[sp.Symbol, tuple[sp.Basic, str]]]:
+    """``lhs = rhs`` as a known atom (only a compound lhs: never a bare name)."""
     try:
         a, b = canonical(sp.sympify(lhs, strict=True)), canonical(sp.sympify(rhs, strict=True))
-    except (sp.SympifyError, TypeError, ValueError):
+    except Exception:
         return []
     if isinstance(a, sp.Symbol) and a.name.startswith("⟪") and not b.has(a):
-        return [(a, b)]
+        return [(a, (b, why))]
     return []
 
 
@@ -184,7 +187,7 @@ def _chains(judged, objects: list, instance: dict, facts: dict) -> tuple[Chain, 
             chains.append(Chain(sides, relations))
             variants = [[canonical(e.xreplace(instance)) for e in exprs]] if instance else []
             if facts:
-                variants += [[canonical(e).xreplace(facts) for e in exprs]]
+                variants += [[canonical(e, facts) for e in exprs]]
             for variant in variants:
                 chains.append(Chain(tuple(values(e) for e in variant), relations))
     return tuple(chains)
@@ -206,11 +209,14 @@ def bind(formula: str, claim: ClaimMeanings, notation: Notation = DEFAULT) -> Fo
             problems.append(f"{relation}: a relation ({relation.op}) not compared")
             continue
         source, against = _bound(mine, claim)
-        if source in ("", "contradicts"):   # a known equality may show it is the same after all
-            under = claim.under_facts(mine)
-            found = _bound(under, claim) if under is not None else ("", None)
+        if source in ("", "contradicts") and claim.known:   # known equalities may show it is
+            used: set[str] = set()                           # the same after all
+            under = form(lhs, relation.op, rhs, dict(claim.known), used)
+            found = _bound(under, claim) if under is not None and used else ("", None)
             if found[0] not in ("", "contradicts"):
                 source, against = found
+                if source == "arithmetic":   # an identity once they are in: say which
+                    source = "+".join(sorted(used))
         if source == "contradicts":
             detail = (f"{relation} contradicts the claim's {against.source} "
                       f"{against.shown} ({differing_point(mine, against.form)})")

@@ -7,6 +7,8 @@ and ``M = ℝ^{a×b}`` are ``M ∈ ℝ^{a×b}``. The sides are put in canonical 
 
 from __future__ import annotations
 
+from typing import Mapping
+
 import sympy as sp
 
 from tmath.meaning.canonical import canonical, values
@@ -16,9 +18,11 @@ _FLIP = {">=": "<=", ">": "<"}
 _SAME = {":=": "=", "equiv": "=", "=": "=", "<=": "<=", "<": "<", "in": "in"}
 
 
-def form(lhs: sp.Basic, op: str, rhs: sp.Basic) -> Form | None:
+def form(lhs: sp.Basic, op: str, rhs: sp.Basic, known: Mapping | None = None,
+         used: set[str] | None = None) -> Form | None:
     """The canonical form of ``lhs op rhs``; None for relations not compared (≈, ∝, →, ≠)
-    or sides that are not expressions (``x ∈ ℝ^{a×b}`` is compared side by side)."""
+    or sides that are not expressions (``x ∈ ℝ^{a×b}`` is compared side by side). ``known``
+    and ``used``: as for :func:`~tmath.meaning.canonical.canonical`."""
     if op in _FLIP:
         lhs, op, rhs = rhs, _FLIP[op], lhs
     lhs, op, rhs = _membership(lhs, op, rhs)
@@ -26,7 +30,7 @@ def form(lhs: sp.Basic, op: str, rhs: sp.Basic) -> Form | None:
     if op is None:
         return None
     try:
-        return canonical_form(canonical(lhs), op, canonical(rhs))
+        return canonical_form(canonical(lhs, known, used), op, canonical(rhs, known, used))
     except Exception:   # SymPy refused a construction: this relation is not compared
         return None
 
