@@ -9,7 +9,7 @@ from tmath import Definition, Figure, Foil, Statement, claim
 from tmath.engine.experiment import Integers
 from tmath.engine.parameters import evaluate
 from tmath.engine.rules_shapes import derive_shape, shape
-from tmath.latex.operators import Attention, Concat, Dots
+from tmath.latex.operators import Concat, Dots
 from tmath.reference.formulas import row_softmax
 from tmath.reference.heads import (head_points, multi_head, multi_head_by_slices,
                                    multi_head_tolerance, projection_parameters, split_heads)
@@ -33,14 +33,13 @@ PUBLISHED = {"BERT-base": {"d_model": 768, "heads": 12},
 HEADS, WIDTHS = Integers(1, 16, (12, 16)), Integers(1, 48, (64, 1))   # d_model ≤ 768; BERT first
 X, Q, K, V, W_Q, W_K, W_V, W_O = sp.symbols("X Q K V W_Q W_K W_V W_O", commutative=False)
 head, MultiHead = sp.IndexedBase("head"), sp.Function("MultiHead")
-BLOCK = {M: sp.Symbol(f"{M}^({i})", commutative=False) for M in (Q, K, V)}   # block i, printed Q^(i)
 T, d = sp.symbols("T d_k", positive=True, integer=True)   # d: the blocks' width, printed d_k
 QI, KI, VI = (sp.MatrixSymbol(f"{M}^({i})", T, d) for M in "QKV")   # block i of Q, K, V
 HEAD = row_softmax(QI * KI.T, 1 / sp.sqrt(d)) * VI                  # Attention(Q⁽ⁱ⁾, K⁽ⁱ⁾, V⁽ⁱ⁾)
 PROJECTIONS = Definition("queries, keys and values are the input X times W_Q, W_K, W_V",
                          {Q: X * W_Q, K: X * W_K, V: X * W_V})
 MULTI_HEAD = Definition("head i attends with block i of Q, K, V; W_O mixes the h heads, concatenated",
-                        {head[i]: Attention(*BLOCK.values()),
+                        {head[i]: HEAD,
                          MultiHead(Q, K, V): Concat(Dots((head[1],), (head[h],))) * W_O})
 
 
@@ -68,6 +67,7 @@ def _whole(x):
     sources=(VASWANI, BERT, GPT2),
     tags=("multi-head", "shapes"),
     definitions=(PROJECTIONS, MULTI_HEAD),
+    notation={r"\text{Attention}(Q^{(i)}, K^{(i)}, V^{(i)})": HEAD},
     figures=(Figure("head width at d_model = 768, h = 12", "64", near="768 / 12",
                     compute=lambda: D_K.subs({d_model: 768, h: 12})),
              Figure("heads in BERT-base (published)", "12", near="BERT-base",
