@@ -7,7 +7,10 @@ import sympy as sp
 
 from tmath import Definition, Figure, Foil, Statement, claim
 from tmath.engine.experiment import Integers
-from tmath.latex.operators import Attention, Concat, Dots
+from tmath.engine.parameters import evaluate
+from tmath.engine.rules_shapes import derive_shape, shape
+from tmath.latex.operators import Concat, Dots
+from tmath.reference.formulas import row_softmax
 from tmath.reference.heads import (head_points, multi_head, multi_head_by_slices,
                                    multi_head_tolerance, projection_parameters, split_heads)
 from tmath.reference.nn import attention
@@ -30,11 +33,13 @@ PUBLISHED = {"BERT-base": {"d_model": 768, "heads": 12},
 HEADS, WIDTHS = Integers(1, 16, (12, 16)), Integers(1, 48, (64, 1))   # d_model ≤ 768; BERT first
 X, Q, K, V, W_Q, W_K, W_V, W_O = sp.symbols("X Q K V W_Q W_K W_V W_O", commutative=False)
 head, MultiHead = sp.IndexedBase("head"), sp.Function("MultiHead")
-BLOCK = {M: sp.Symbol(f"{M}^({i})", commutative=False) for M in (Q, K, V)}   # block i, printed Q^(i)
+T, d = sp.symbols("T d_k", positive=True, integer=True)   # d: the blocks' width, printed d_k
+QI, KI, VI = (sp.MatrixSymbol(f"{M}^({i})", T, d) for M in "QKV")   # block i of Q, K, V
+HEAD = row_softmax(QI * KI.T, 1 / sp.sqrt(d)) * VI                  # Attention(Q⁽ⁱ⁾, K⁽ⁱ⁾, V⁽ⁱ⁾)
 PROJECTIONS = Definition("queries, keys and values are the input X times W_Q, W_K, W_V",
                          {Q: X * W_Q, K: X * W_K, V: X * W_V})
 MULTI_HEAD = Definition("head i attends with block i of Q, K, V; W_O mixes the h heads, concatenated",
-                        {head[i]: Attention(*BLOCK.values()),
+                        {head[i]: HEAD,
                          MultiHead(Q, K, V): Concat(Dots((head[1],), (head[h],))) * W_O})
 
 
@@ -52,14 +57,17 @@ def _whole(x):
     title="Splitting d_model features into h heads gives heads of width d_model/h",
     section="5.1",
     statement=Statement("Q⁽ⁱ⁾, head_i ∈ R^{T×d_k} with d_k = d_model/h, and "
-                        "Concat(head_1…head_h)·W_O ∈ R^{T×d_model}", D_K, lhs=d_k(d_model, h)),
-    premises=("Q, K, V ∈ R^{T×d_model} are split along the feature axis into h blocks of one "
-              "width, which together cover it", "W_O ∈ R^{d_model×d_model}", "h divides d_model"),
-    foils=(Foil("each head keeps all d_model features", d_model),
-           Foil("d_k = d_model/h² (heads split twice)", d_model / h**2)),
+                        "Concat(head_1…head_h)·W_O ∈ R^{T×d_model}",
+                        (D_K, sp.ImmutableMatrix([T, d])), lhs=(d_k(d_model, h), shape(HEAD))),
+    premises=("Q, K, V ∈ R^{T×d_model} are split along the feature axis into h blocks Q⁽ⁱ⁾, K⁽ⁱ⁾, "
+              "V⁽ⁱ⁾ ∈ R^{T×d_k}, which cover it", "W_O ∈ R^{d_model×d_model}", "h divides d_model"),
+    foils=(Foil("each head keeps all d_model features", (d_model, sp.ImmutableMatrix([T, d_model]))),
+           Foil("d_k = d_model/h² (heads split twice)", (d_model / h**2, sp.ImmutableMatrix([T, d]))),
+           Foil("head_i is its T×T weights (V⁽ⁱ⁾ forgotten)", (D_K, sp.ImmutableMatrix([T, T])))),
     sources=(VASWANI, BERT, GPT2),
     tags=("multi-head", "shapes"),
     definitions=(PROJECTIONS, MULTI_HEAD),
+    notation={r"\text{Attention}(Q^{(i)}, K^{(i)}, V^{(i)})": HEAD},
     figures=(Figure("head width at d_model = 768, h = 12", "64", near="768 / 12",
                     compute=lambda: D_K.subs({d_model: 768, h: 12})),
              Figure("heads in BERT-base (published)", "12", near="BERT-base",
@@ -75,23 +83,28 @@ class MultiHeadShapes:
     """The h blocks tile the feature axis, so their widths add up to d_model; attention keeps
     each block's width (it averages rows of V⁽ⁱ⁾), and the concatenation feeds W_O exactly."""
 
-    def prove(self, width, proof):
+    def prove(self, value, proof):
         tiling = (proof.chain(sp.Sum(w, (i, 1, h)) - d_model, "h blocks of width w, less d_model")
                   .evaluate("h equal widths"))
-        proof.conclude(width, proof.root(tiling, w, d_k(d_model, h), "head width"))
+        proof.conclude(value, proof.root(tiling, w, d_k(d_model, h), "head width"),
+                       derive_shape(proof, proof.statement.lhs[1], "shape of head i"))
 
-    def check(self, width, experiment):
-        rng = experiment.rng
+    def check(self, value, experiment):
+        rng, (width, head_shape) = experiment.rng, value
         for p in head_points(experiment, 3, d_model, h, HEADS, WIDTHS):
             dm, heads = p[d_model], p[h]
             dk = _whole(p.value(width))
             tiles = dk is not None and dk * heads == dm
             experiment.holds(tiles, "h heads of width d_k tile d_model",
                              f"h·d_k {'=' if tiles else '≠'} d_model", at=p)
-            x, ws = rng.standard_normal((5, dm)), _weights(rng, dm)
-            out = multi_head(x, *ws, heads)
-            shapes = split_heads(x @ ws[0], heads).shape == (heads, 5, dk) and out.shape == (5, dm)
-            experiment.holds(shapes, "Q⁽ⁱ⁾ is T×d_k and the output T×d_model", at=p)
+            t = int(rng.integers(1, 9))
+            x, ws = rng.standard_normal((t, dm)), _weights(rng, dm)
+            out, (q, k, v) = multi_head(x, *ws, heads), (split_heads(x @ m, heads) for m in ws[:3])
+            experiment.holds(q.shape == (heads, t, dk) and out.shape == (t, dm),
+                             "Q⁽ⁱ⁾ is T×d_k and the output T×d_model", at=p)
+            stated = np.ravel(evaluate(head_shape, {**p.substitutions(), T: t, d: q.shape[2]}))
+            experiment.close(attention(q, k, v).shape[1:], stated, 0, "shape of every head_i",
+                             inputs=f"T = {t}", at=p)
             sliced = multi_head_by_slices(x, *ws, dk) if tiles else math.nan
             experiment.close(sliced, out, multi_head_tolerance(x, *ws, heads),
                              "per-head weight slices of width d_k vs the reshape", at=p)
