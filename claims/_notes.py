@@ -21,3 +21,9 @@ def printed(label: str) -> dict[str, str]:
 def formula(name: str) -> str:
     """A display formula as the notes spell it (LaTeX)."""
     return _DATA["formulas"][name]
+
+
+def said(name: str, meaning: object) -> dict[str, object]:
+    """A condition the notes state in words inside a formula (and its English spelling), each
+    LaTeX form mapped to ``meaning``: a ``notation=`` of the claim that gives it a meaning."""
+    return {spelling: meaning for spelling in _DATA["conditions"][name]}

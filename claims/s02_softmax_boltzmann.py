@@ -9,10 +9,10 @@ from tmath import Definition, Figure, Foil, Premise, Statement, claim
 from tmath.engine.experiment import Integers, Reals, tolerance
 from tmath.engine.parameters import evaluate
 from tmath.engine.plots import Plot
-from tmath.reference import illustrations
+from tmath.reference import definitions, illustrations
 from tmath.engine.rules import FACTOR_OUT, SPLIT_SUM
 from tmath.engine.rules_dummies import rename_index
-from tmath.latex.operators import Attention, Softmax, SumOver, Transpose
+from tmath.latex.operators import Softmax, SumOver
 from tmath.reference.boltzmann import (boltzmann_weights, log_odds_distribution, metropolis_states,
                                        resolvable_attention, spread_energies, temperature_resolution)
 from tmath.reference.nn import (entropy_slope_complex_step, gumbel_max_samples, scores_with_gap,
@@ -50,9 +50,7 @@ LAWS = Definition("P(i) is the Boltzmann law of energies e_i at temperature T, Z
                   {P(i_): _boltzmann(lambda at: e[at], T), Z: SumOver(sp.exp(-e[j_] / T), j_),
                    Softmax(z[i_]): _boltzmann(lambda at: -z[at], 1)})
 QUERIES, KEYS, VALUES = sp.symbols("Q K V", commutative=False)   # matrices, one row per token
-ATTENTION = Definition("attention: the rows of softmax(QKᵀ/√d_k) weight the rows of V",
-                       {Attention(QUERIES, KEYS, VALUES):
-                        Softmax(QUERIES * Transpose(KEYS) / sp.sqrt(d_k)) * VALUES})
+ATTENTION = definitions.attention(QUERIES, KEYS, VALUES, d_k)
 
 
 @claim(

@@ -9,12 +9,12 @@ from tmath import Definition, Foil, Premise, Statement, claim
 from tmath.engine.experiment import Integers, Reals, tolerance
 from tmath.engine.plots import Plot
 from tmath.engine.rules import FACTOR_OUT
-from tmath.latex.operators import Attention, Softmax, Transpose
+from tmath.reference import definitions
 from tmath.reference.kernels import (attention_tolerance, formula_values, log10_of, mask_entry,
                                      masked_logits, softmax_tolerance)
 from tmath.reference.nn import attention, softmax
 from ._bibliography import IEEE754_2019, VASWANI2017
-from ._notes import formula
+from ._notes import formula, said
 
 VASWANI = VASWANI2017.at("§3.2.3 (masking with −∞)",
                          unverified="the section number was not checked against the paper")
@@ -31,9 +31,11 @@ S_i = sp.Symbol("S_i", positive=True)     # row i's normaliser over the keys it 
 M = sp.IndexedBase("M")                   # the mask added to the logits, entries M[i, j]
 CAUSAL = Definition("causal mask: query i keeps key j iff j ≤ i",
                     {M[i, j]: sp.Piecewise((0, sp.Ge(i, j)), (-sp.oo, True))})
+PAD = sp.Symbol("key j is padding")   # a proposition: real keys are kept, padded ones masked
+PADDING = Definition("padding mask", {M[i, j]: sp.Piecewise((0, sp.Not(PAD)), (-sp.oo, PAD))})
+SAID_PAD = {**said("padded key", PAD), **said("real key", sp.Not(PAD))}   # "j is (not) padding"
 Qm, Km, Vm = sp.symbols("Q K V", commutative=False)    # query, key and value matrices
-MASK_INSIDE = Definition("attention with M added to QKᵀ before the division by √d_k", {
-    Attention(Qm, Km, Vm): Softmax((Qm * Transpose(Km) + M) / sp.sqrt(d_k)) * Vm})
+MASK_INSIDE = definitions.attention(Qm, Km, Vm, d_k, mask=M)
 SUMS = Premise("visible positions 1…n, masked n+1…T: S = Σ_visible e^{z_l}, R = Σ_masked e^{z_l}",
                {sp.Sum(sp.exp(z[l]), (l, 1, n)): S, sp.Sum(sp.exp(z[l]), (l, n + 1, T)): R})
 PENALISED = sp.Sum(sp.exp(z[l]), (l, 1, n)) + sp.Sum(sp.exp(z[l]) * sp.exp(c), (l, n + 1, T))
@@ -175,6 +177,8 @@ A, B, R_p = sp.symbols("A B R_p", real=True)
                 why="e^{−1000} ≈ 5·10⁻⁴³⁵ is not 0: the padded keys keep a positive weight")),
     sources=(VASWANI,),
     tags=("mask", "padding"),
+    definitions=(PADDING,),
+    notation=SAID_PAD,
     formulas=(formula("padding mask"),),
     formula_spellings={formula("padding mask"): (
         r"M_{ij} = \begin{cases} 0 & \text{if } j \text{ is not padding} \\ -\infty & "

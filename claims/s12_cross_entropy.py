@@ -144,8 +144,7 @@ ARGMIN = (sp.Symbol("argmin_q H(p,q)_j"), sp.Symbol("argmin_q D_KL(p‖q)_j"))
                 (p[j] ** 2 / _sum(p[x] ** 2), p[j] ** 2 / _sum(p[x] ** 2)))),
     sources=(COVER_THOMAS, LEI_MAO),
     tags=("information", "loss", "optimisation"),
-    depends_on=("cross-entropy-kl-decomposition",),   # D_KL = H(p, q) − H(p): same minimiser
-    definitions=(ENTROPIES,),
+    depends_on=("cross-entropy-kl-decomposition",), definitions=(ENTROPIES,),   # D_KL = H − H(p)
     notation={r"q_\theta": q, r"\theta": q},   # θ moves the minimisation through q alone
     formulas=(r"\arg\min_\theta H(p, q_\theta) = \arg\min_\theta D_{KL}(p \| q_\theta)",),
 )

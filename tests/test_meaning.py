@@ -290,3 +290,15 @@ def test_terms_free_of_the_variable_do_not_move_an_argmin():
     assert same.identity
     assert not relation(r"\arg\min_\theta (f(\theta) + \theta) = \arg\min_\theta f(\theta)").identity
     assert relation(r"\arg\max_x g(x) = \arg\min_x (-g(x))").identity
+
+
+def test_a_condition_in_words_is_a_proposition_compared_but_never_said_to_contradict():
+    ours = relation(r"M_{ij} = \begin{cases} 0 & \text{if } j \text{ is real} \\ -\infty & "
+                    r"\text{if } j \text{ is padded} \end{cases}")
+    assert compare(relation(r"M_{ij} = \begin{cases} 0 & \text{if } j \text{ is real} \\ "
+                            r"-\infty & \text{if } j \text{ is padded} \end{cases}"), ours,
+                   named=True) == "equivalent"
+    reworded = relation(r"M_{ij} = \begin{cases} 0 & \text{if } j \text{ is a token} \\ "
+                        r"-\infty & \text{if } j \text{ is a pad} \end{cases}")
+    assert compare(reworded, ours, named=True) is None   # other words: not judged
+    assert read(r"x \text{ for all } y = 2").status == "unparsed"   # prose elsewhere: unread

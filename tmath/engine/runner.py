@@ -121,14 +121,17 @@ def verify_one(spec: ClaimSpec, seed: int, typeset: bool = False) -> ClaimResult
 
 
 def recorded_meanings(spec: ClaimSpec, judged: Sequence = ()) -> tuple[FormulaMeaning, ...]:
-    """What each formula ``spec`` records means, compared with its statement, definitions,
-    premises and the proof steps ``judged`` (:mod:`tmath.meaning.claims`)."""
+    """What each formula ``spec`` records (and each other spelling of it) means, compared with
+    its statement, definitions, premises and the proof steps ``judged``
+    (:mod:`tmath.meaning.claims`)."""
     if not spec.formulas:
         return ()
     from tmath.meaning.claims import bind, meanings_of
 
     claim = meanings_of(spec, judged)
-    return tuple(bind(f, claim) for f in dict.fromkeys(spec.formulas))
+    spellings = dict(getattr(spec, "formula_spellings", ()))
+    every = [s for f in spec.formulas for s in (f, *spellings.get(f, ()))]
+    return tuple(bind(f, claim) for f in dict.fromkeys(every))
 
 
 # -- audit ------------------------------------------------------------------------------------

@@ -89,15 +89,17 @@ def claim_relations(infos: Sequence[ClaimInfo], results: Mapping[str, Any]) -> l
     """Every relation of the claims' recorded formulas that verify bound by meaning."""
     found = []
     for info in infos:
+        recorded_as = {s: f for f in info.formulas for s in info.spellings(f)}
         for meaning in getattr(results.get(info.id), "formulas", ()) or ():
             if not any(meaning.bound):
                 continue
             status, relations = forms_of(meaning.formula)
             if status != "parsed" or len(relations) != len(meaning.bound):
                 continue   # read differently than at verify time: not used
+            recorded = recorded_as.get(meaning.formula, meaning.formula)
             for k, ((shown, form), source) in enumerate(zip(relations, meaning.bound)):
                 if source and form is not None:
-                    found.append(ClaimRelation(info.id, meaning.formula, k, source, form, shown))
+                    found.append(ClaimRelation(info.id, recorded, k, source, form, shown))
     return found
 
 

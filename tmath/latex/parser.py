@@ -657,6 +657,13 @@ class Parser:
                 return sp.true
             if words not in ("if", "when", "for"):
                 raise Unreadable(f"a condition in words ({words!r}) is not read")
+        end = self.i
+        while end < len(self.tokens) and self.tokens[end].value not in ("\\\\", "end"):
+            end += 1
+        said = said_of(self, self.tokens[self.i:end])
+        if said is not None:   # j \text{ is padding}: a condition in words
+            self.i = end
+            return said
         exprs, ops = self.chain()
         if len(ops) != 1 or ops[0] not in ("=", "!=", "<", "<=", ">", ">="):
             raise Unreadable("a case condition that is not one comparison is not read")
@@ -763,3 +770,17 @@ def _vector(x: sp.Basic) -> bool:
     name = x.name if isinstance(x, sp.Symbol) else str(x.base.label) \
         if isinstance(x, sp.Indexed) else ""
     return name[:1].islower()
+
+
+def said_of(parser: Parser, tokens: list[Token]) -> sp.Symbol | None:
+    """``expr \\text{words}``: a condition stated in words about ``expr`` (``j \\text{ is
+    padding}``), read as an opaque proposition named by both, never interpreted: two are
+    the same only when they say the same words of the same expression, and a claim's notation
+    may say what one means. None unless the tokens have that form."""
+    if len(tokens) < 2 or tokens[-1].kind != "text" or any(t.kind == "text" for t in tokens[:-1]):
+        return None
+    words = " ".join(tokens[-1].value.split(":", 1)[1].split())
+    if not words or not words.isprintable():
+        return None
+    subject = parser.whole(list(tokens[:-1]))
+    return sp.Symbol(f"⟦{sp.sstr(subject)} {words}⟧")

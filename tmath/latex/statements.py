@@ -6,7 +6,7 @@ import sympy as sp
 
 from tmath.latex.limits import Unreadable
 from tmath.latex.notation import DEFAULT, Notation
-from tmath.latex.parser import ELLIPSIS, Parser, items
+from tmath.latex.parser import ELLIPSIS, Parser, items, said_of
 from tmath.latex.result import Reading, Relation
 from tmath.latex.tokens import Token, tokenize
 
@@ -113,6 +113,10 @@ def _segment(tokens: list[Token], notation: Notation, seen: set[str],
     expressions: list[sp.Basic] = []
     for part in parts:
         parser = Parser(part, notation, seen)
+        said = said_of(parser, part) if not _has_relation(part) else None
+        if said is not None:   # a proposition in words alone (a notation's key)
+            expressions.append(said)
+            continue
         first = None
         if parser.relation_op() is not None:
             if previous is None:

@@ -45,6 +45,9 @@ class Form:
     lhs_kind: str = "compound"
     rhs_kind: str = "compound"
     names: tuple[str, ...] = ()
+    words: bool = False
+    """It involves a condition stated in words (``j \\text{ is padding}``) no notation gave
+    a meaning: it can be the same as another, never said to contradict it."""
     lhs: Any = field(default=None, compare=False)
     rhs: Any = field(default=None, compare=False)
 
@@ -78,7 +81,7 @@ def compare(mine: Form, theirs: Form, named: bool = False) -> Verdict | None:
     if proportional(mine.gap, theirs.gap, positive=mine.family == "inequality") \
             and (mine.op != "<" or theirs.op == "<"):
         return "equivalent"
-    if _shared_side(mine, theirs, named):
+    if _shared_side(mine, theirs, named) and not (mine.words or theirs.words):
         return "contradicts"
     return None
 

@@ -11,7 +11,7 @@ from typing import Mapping
 
 import sympy as sp
 
-from tmath.meaning.canonical import canonical, values
+from tmath.meaning.canonical import canonical, depends, values
 from tmath.meaning.compare import Form
 
 _FLIP = {">=": "<=", ">": "<"}
@@ -41,8 +41,9 @@ def canonical_form(left: sp.Basic, op: str, right: sp.Basic) -> Form | None:
         return None
     names = sorted({s.name for s in left.free_symbols | right.free_symbols
                     if not s.name.startswith("⟪")})
+    words = any(n.startswith("⟦") for n in depends(left) | depends(right))
     return Form(op, values(left), values(right), values(right - left), kind_of(left),
-                kind_of(right), tuple(names), left, right)
+                kind_of(right), tuple(names), words, left, right)
 
 
 def kind_of(side: sp.Expr) -> str:

@@ -26,6 +26,7 @@ class StoredForm:
     lhs_kind: str
     rhs_kind: str
     names: tuple[str, ...]
+    words: bool
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,7 @@ def store(status: str, found: Any) -> StoredReading:
     return StoredReading(status, "", tuple(
         StoredRelation(shown, None if f is None else StoredForm(
             f.op, _pairs(f.left), _pairs(f.right), _pairs(f.gap), f.lhs_kind, f.rhs_kind,
-            f.names)) for shown, f in found))
+            f.names, f.words)) for shown, f in found))
 
 
 def restore(record: StoredReading) -> tuple[str, Any]:
@@ -67,7 +68,8 @@ def restore(record: StoredReading) -> tuple[str, Any]:
     return "parsed", tuple(
         (r.shown, None if r.form is None else Form(
             r.form.op, _numbers(r.form.left), _numbers(r.form.right), _numbers(r.form.gap),
-            r.form.lhs_kind, r.form.rhs_kind, r.form.names)) for r in record.relations)
+            r.form.lhs_kind, r.form.rhs_kind, r.form.names, r.form.words))
+        for r in record.relations)
 
 
 class ReadingStore(Store):
