@@ -274,7 +274,9 @@ def test_planted_mistakes_in_the_notes_are_found_on_their_lines(tmp_path):
     assert code == ExitCode.FAILED
     wrong = {(f["line"], f["printed"]) for f in figures(doc) if f["status"] == "inaccurate"}
     assert wrong == {(39, "9"), (237, "16"), (549, "[0.02, 0.90, 0.02, 0.02, 0.02]"), (392, "97")}
-    [changed] = [f for f in doc["findings"] if f["kind"] == "formula" and f["status"] == "changed"]
+    [changed] = [f for f in doc["findings"] if f["kind"] == "formula"
+                 and f["status"] in ("changed", "contradicts")]
+    assert changed["status"] == "contradicts"   # read by meaning: the same y_smooth, another sum
     assert changed["line"] == formula and changed["claim"] == "smoothed-label-vector"
     assert not [f for f in figures(doc) if f["status"] == "missing"]
 
