@@ -128,8 +128,8 @@ def read_formula(latex: str, relations: Sequence[ClaimRelation]) -> FormulaReadi
         if near is not None:
             return FormulaReading(
                 "contradicts", (near.claim,), (near.compared_with,), near.recorded,
-                f"{shown} is not what claim {near.claim} shows: {near.shown} "
-                f"({differing_point(mine, near.form)})")
+                f"it says something else of what claim {near.claim}'s formula "
+                f"{near.recorded} states (read as {shown}; {differing_point(mine, near.form)})")
         unbound.append(f"{shown}: no claim means it")
     claims = tuple(dict.fromkeys(claims))
     if unbound:
