@@ -52,3 +52,13 @@ def test_rough_figures_use_the_declared_tolerance():
 
 def test_a_broken_computation_is_an_error_not_a_pass():
     assert compare(Figure("boom", "1", lambda: 1 / 0)).status == "error"
+
+
+def test_a_small_integer_printed_plainly_is_a_count_exact_to_the_unit():
+    """BERT-base has 12 heads: "10 heads" is wrong, though 10 ± 5 would contain 12."""
+    from tmath.engine.figures import parse_number
+
+    assert parse_number("10").half_unit == 0.5 and parse_number("1,000").half_unit == 0.5
+    assert parse_number("≈ 10").half_unit == 5          # a rough mark: trailing zero loose
+    assert parse_number("61400").half_unit == 50        # a large integer: as before
+    assert parse_number("10%").half_unit == 0.5 and parse_number("1.0").half_unit == 0.05

@@ -6,9 +6,10 @@ percent), the Chinese units 万 (10⁴) and 亿 (10⁸), the suffixes k, M and B
 and powers of ten ("1.6×10⁴", "1.6 \\times 10^{4}", "1.6e4"). Words that mark a rounded
 figure are read and dropped: "≈ 16", "~16", "about 16", "约 16", "16 左右".
 
-The tolerance is half a unit in the last printed significant digit; trailing zeros of an
-integer are not taken as significant ("61400" means ±50), except in a percentage ("100%"
-means 100 ± 0.5). In a fraction an integer numerator
+The tolerance is half a unit in the last printed significant digit; trailing zeros of a
+large integer are not taken as significant ("61400" means ±50), except in a percentage ("100%"
+means 100 ± 0.5) and in a small integer printed as it is (at most :data:`SMALL_INTEGER_DIGITS`
+digits, no rough mark, unit or power: "10 heads" means ten, so 12 is not it; "≈ 10" is 10 ± 5). In a fraction an integer numerator
 is exact and the denominator's rounding propagates. A claim that knows the document rounds
 more loosely says so with ``Figure(..., rough="why", rel_tol=0.05)``.
 
@@ -27,6 +28,8 @@ from typing import Any, Literal, Sequence
 
 from tmath.engine.model import Figure
 
+SMALL_INTEGER_DIGITS = 4
+"""An integer of at most this many digits, printed plainly, is a count: exact to the unit."""
 UNITS = {"万": 10**4, "亿": 10**8, "%": 1, "k": 10**3, "K": 10**3, "M": 10**6, "B": 10**9}
 """Unit suffixes and what they multiply by (a percentage is compared in percent)."""
 MAX_DIGITS = 1000
@@ -167,6 +170,9 @@ def parse_number(text: str) -> Printed:
         half = n_half / abs(d) + abs(n) * den.half_unit / (d * d)
         return Printed.of(n / d, half)
     parts = number_parts(core)
+    if parts.exact_integer and core == text.strip().replace("$", "").strip() \
+            and len(parts.integer.replace(",", "").lstrip("-−")) <= SMALL_INTEGER_DIGITS:
+        return Printed.of(parts.value, Fraction(1, 2))   # "10 heads" is ten, not 10 ± 5
     return Printed.of(parts.value, parts.half_unit)
 
 
