@@ -10,11 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
+import sympy as sp
 import typer.main
 from typer.testing import CliRunner
 
 from tmath.cli import app
 from tmath.cli.app import HELP
+from tmath.engine.foils import near_misses
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -259,6 +261,31 @@ def test_the_check_json_has_the_formula_fields_readme_names(tmp_path, claims_dir
     assert named == {"meaning", "compared_with"}
     assert formulas and all(named <= set(f) for f in formulas)
     assert formulas[0]["meaning"] == "equivalent"
+
+
+# -- help and configuration ---------------------------------------------------------------------
+
+def test_audit_help_names_every_kind_of_automatic_near_miss():
+    """Every description :mod:`tmath.engine.foils` gives, for values of each type, is named in
+    `tmath audit --help`."""
+    x, j = sp.Symbol("x", positive=True), sp.Symbol("j", integer=True)
+    q, m = sp.IndexedBase("q"), sp.Symbol("m", integer=True, positive=True)
+    values = [x**2 + 3, m + 1, x**m * q[j, m], sp.Integer(0), sp.Matrix([[1, 2], [3, 4]]),
+              (x, sp.Integer(2))]
+    described = {text.rsplit(", ", 1)[-1].split(": ")[-1]
+                 for value in values for text, _ in near_misses(value)}
+    said = {"5 % too large": "×1.05", "twice the value": "×2", "half the value": "×½",
+            "sign flipped": "sign flipped", "one more": "one more", "one less": "one less",
+            "1 instead of 0": "1 instead of 0", "its square root": "square root",
+            "squared": "the square", "exponent one higher": "exponent one higher or lower",
+            "exponent one lower": "exponent one higher or lower",
+            "an index shifted by one": "index shifted by one",
+            "two arguments swapped": "two arguments swapped", "transposed": "transposed",
+            "two rows swapped": "two rows swapped"}
+    assert described <= set(said), f"a new kind of near-miss: {described - set(said)}"
+    shown = " ".join(runner.invoke(app, ["audit", "--help"], terminal_width=200).output.split())
+    missing = [d for d in described if said[d] not in shown]
+    assert not missing and "one part at a time" in shown, missing
 
 
 # -- the experiment helpers' signatures ---------------------------------------------------------
