@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -286,6 +287,22 @@ def test_audit_help_names_every_kind_of_automatic_near_miss():
     shown = " ".join(runner.invoke(app, ["audit", "--help"], terminal_width=200).output.split())
     missing = [d for d in described if said[d] not in shown]
     assert not missing and "one part at a time" in shown, missing
+
+
+def test_the_serial_command_pyproject_names_runs():
+    """The comment beside addopts names how to run the tests in one process; it works."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    said = re.search(r"^#(.*?) runs serially", text, re.M)
+    assert said, "pyproject.toml says how to run the tests serially"
+    ways = re.findall(r"`([^`]+)`", said.group(1))
+    assert ways
+    for way in ways:
+        done = subprocess.run([sys.executable, "-m", "pytest", *shlex.split(way), "-q",
+                               "--collect-only", "-p", "no:cacheprovider", "tests/test_readme.py"],
+                              cwd=ROOT, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, f"{way}: {done.stdout}{done.stderr}"
+    readme_serial = re.search(r"`([^`]+)` runs it in one\s+process", README)
+    assert readme_serial and readme_serial.group(1) in ways
 
 
 # -- the experiment helpers' signatures ---------------------------------------------------------
