@@ -30,7 +30,7 @@ def audit(
 ) -> None:
     """Show that every check can fail: run both checks against each foil.
 
-    Besides the declared foils, each non-zero part of a statement's value is perturbed by ×1.05. A proof or randomized check that accepts a false statement is weak: exit 1.
+    Besides the declared foils, automatic near-misses chosen by the value's type: ×1.05, ×2 and ×½, the sign flipped, one more and one less (a whole number), 1 instead of 0, the square root and the square, an exponent one higher or lower, an index shifted by one, two arguments swapped; for a matrix, transposed and two rows swapped; for a tuple, these on one part at a time (a claim's perturbations() replaces them). A proof or randomized check that accepts a false statement, or a test that rejects nothing (inert), is weak: exit 1.
     """
     run_seed = parse_seed(seed)
     timeout, workers, memory = parse_timeout(timeout), jobs_or_cores(jobs), \
