@@ -378,8 +378,8 @@ INDUCTION = Rule("induction over the depth: v_0 = 1, and a block that maps 1 to 
 class PrenormMeanDirection:
     """J_LN·1 = 0 and 1ᵀ·J_LN = 0: LayerNorm ignores a uniform shift and outputs zero-mean
     vectors, so in pre-norm the branch never sees the shift and the skip path passes it on; in
-    post-norm the last LayerNorm projects it out. The engine has no induction principle: the
-    step from one block to the stack is a declared rule (proved assuming induction)."""
+    post-norm the last LayerNorm projects it out. From one block to the stack is the declared
+    rule INDUCTION (proved assuming it): proof.induction puts in one entry, B_L·v needs all."""
 
     def prove(self, value, proof):
         def ln_sum(entry, summed, label):  # a row or column sum of J_LN, by the lemma
