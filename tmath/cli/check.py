@@ -95,7 +95,7 @@ def check(
 
     tmath check notes.md --fix                         a diff that corrects wrong figures
 
-    Exit codes: 0 every figure accurate, nothing changed, missing or unverified, no citation wrong, coverage ≥ --min-coverage · 1 otherwise · 2 usage error (missing file, folder, not UTF-8 text, over 5 MB, no claim set vouches for the document, a bad option) · 3 a claims module failed to load · 4 an output could not be written · 5 with --fix --write, a document changed after it was checked (nothing written) · 130/143 interrupted.
+    Exit codes: 0 every figure accurate, nothing changed, missing or unverified, no citation wrong, coverage ≥ --min-coverage · 1 otherwise · 2 usage error (missing file, folder, not UTF-8 text, over 5 MB, an empty document, no claim set vouches for the document, a bad option) · 3 a claims module failed to load · 4 an output could not be written · 5 with --fix --write, a document changed after it was checked (nothing written) · 130/143 interrupted.
     """
     from tmath.gate.document import read_document
 
@@ -191,6 +191,11 @@ def _unbound(documents, bindings, held) -> list[tuple[str, str]]:
     unbound = []
     for document in documents:
         if any(document.path in paths for paths in held.values()):
+            continue
+        if not document.text.strip():
+            unbound.append((document.path, f"{document.path} is empty" + (
+                " (only blank lines)" if document.text else "") + ": there is nothing in it "
+                "to check"))
             continue
         evidence = "; ".join(b.evidence for b in bindings if b.document == document.path)
         unbound.append((document.path, (
