@@ -46,3 +46,86 @@ def test_an_empty_document_next_to_a_checked_one_is_a_failing_finding(tmp_path):
     assert result.exit_code == ExitCode.FAILED
     assert f"::error file={document},line=1" in result.output
     assert "is empty: there is nothing in it to check" in result.output
+
+
+# -- check: a findings-only view, and --lang --------------------------------------------------------
+
+def planted(tmp_path: Path) -> Path:
+    """The companion with two wrong figures, a wrong year and a display formula no claim
+    records (a warning)."""
+    text = COMPANION.read_text(encoding="utf-8")
+    changed = (text.replace("standard deviation of a score is 8;",
+                            "standard deviation of a score is 9;")
+                   .replace("≈ 1/9647", "≈ 1/9770")
+                   .replace("- Zhang & Sennrich (2019).", "- Zhang & Sennrich (2021).")
+               + "\n$$\\zeta_{extra} = \\omega_{extra} + 1$$\n")
+    assert changed.count("≈ 1/9770") == 1
+    path = tmp_path / "companion.md"
+    path.write_text(changed, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def planted_runs(tmp_path_factory):
+    path = planted(tmp_path_factory.mktemp("planted"))
+    runs = {name: tmath("check", str(path), *args, columns=400) for name, args in {
+        "json": ("-f", "json"), "json-only": ("-f", "json", "--only-problems"),
+        "table": (), "table-only": ("--only-problems",),
+        "table-zh": ("--lang", "zh"), "github-only": ("-f", "github", "--only-problems"),
+        "github": ("-f", "github")}.items()}
+    return path, runs
+
+
+def test_only_problems_shows_every_failing_finding_and_warning_and_nothing_else(planted_runs):
+    import json
+
+    _, runs = planted_runs
+    document = json.loads(runs["json"].stdout)
+    problems = [f for f in document["findings"] if f["status"] in (
+        "inaccurate", "missing", "unverified", "unreadable", "changed", "contradicts",
+        "unknown", "authors", "year", "title", "misattributed", "arxiv", "uncovered",
+        "shortened")]
+    assert {f["status"] for f in problems} >= {"inaccurate", "year", "uncovered"}
+    rows = [line.split() for line in runs["table-only"].stdout.splitlines()]
+    shown = {(int(r[0]), r[2]) for r in rows if len(r) > 3 and r[0].isdigit()}
+    assert shown == {(f["line"], f["status"]) for f in problems}
+    passing = len(document["findings"]) - len(problems)
+    assert f"passing findings not shown (--only-problems): {passing}" in runs["table-only"].stdout
+    assert "✓" not in runs["table-only"].stdout.split("passing findings not shown")[0]
+
+
+def test_only_problems_keeps_the_summary_the_exit_code_and_the_machine_formats(planted_runs):
+    _, runs = planted_runs
+    full, only = runs["table"], runs["table-only"]
+    assert full.exit_code == only.exit_code == ExitCode.FAILED
+    summary = full.stdout[full.stdout.index("figures: "):]
+    assert only.stdout.endswith(summary) and "FAILED: " in summary
+    assert runs["json-only"].stdout == runs["json"].stdout  # the report, not a view of it
+    assert runs["github-only"].stdout == runs["github"].stdout
+
+
+def test_only_problems_on_a_passing_document_is_the_summary_and_exit_0():
+    result = tmath("check", str(COMPANION), "--only-problems")
+    assert result.exit_code == ExitCode.OK
+    assert result.stdout.startswith("passing findings not shown (--only-problems): ")
+    assert "PASSED" in result.stdout and "✓" not in result.stdout
+
+
+def test_check_lang_zh_translates_the_table_and_the_summary(planted_runs):
+    _, runs = planted_runs
+    zh, en = runs["table-zh"], runs["table"]
+    assert zh.exit_code == en.exit_code == ExitCode.FAILED
+    for text in ("行", "状态", "类型", "内容", "覆盖率", "✗ 不准确", "数值: ", "未通过: ",
+                 "编号章节之外", "印出值 9, 真值 8", "相对误差 12.50%"):
+        assert text in zh.stdout, text
+    for english in ("inaccurate", "accurate", "covered", "anchored", "coverage", "FAILED",
+                    "printed", "claim(s)"):
+        assert english not in zh.stdout.replace("--only-problems", ""), english
+    bad = tmath("check", str(COMPANION), "--lang", "fr")
+    assert bad.exit_code == ExitCode.USAGE and "en, zh" in bad.output
+
+
+def test_check_help_teaches_the_new_options():
+    text = tmath("check", "--help", columns=200).stdout
+    assert "--only-problems" in text and "never changes the exit code" in text
+    assert "--lang" in text and "an empty document" in text
