@@ -129,3 +129,88 @@ def test_check_help_teaches_the_new_options():
     text = tmath("check", "--help", columns=200).stdout
     assert "--only-problems" in text and "never changes the exit code" in text
     assert "--lang" in text and "an empty document" in text
+
+
+# -- claim ids are never broken in 80-column tables ------------------------------------------------
+
+LONG_ID = "a-users-claim-longer-than-built-in"
+"""Longer than every built-in id (33 characters), and as long as fits a verify row at 80
+columns; a longer id is folded where it cannot fit, never cut short."""
+
+
+def whole(output: str, claim_id: str) -> int:
+    """How often ``claim_id`` is printed whole (not as part of a longer id)."""
+    import re
+
+    return len(re.findall(rf"(?<![\w-]){re.escape(claim_id)}(?![\w-])", output))
+
+
+def widest(output: str) -> int:
+    from rich.cells import cell_len
+
+    return max(cell_len(line) for line in output.splitlines())
+
+
+@pytest.fixture(scope="module")
+def long_id_folder(tmp_path_factory):
+    from conftest import die_claim
+
+    folder = tmp_path_factory.mktemp("long_ids")
+    (folder / "die.py").write_text(die_claim(LONG_ID), encoding="utf-8")
+    return folder
+
+
+def builtin_ids() -> list[str]:
+    import json
+
+    return [c["id"] for c in json.loads(tmath("list", "-f", "json").stdout)]
+
+
+def test_list_at_80_columns_never_breaks_an_id(long_id_folder):
+    ids = builtin_ids() + [LONG_ID]
+    assert len(LONG_ID) > max(map(len, ids[:-1]))
+    result = tmath("list", "--claims", str(long_id_folder), columns=80)
+    assert result.exit_code == 0, result.output
+    assert [i for i in ids if whole(result.stdout, i) != 1] == []
+    assert widest(result.stdout) <= 80
+
+
+def test_verify_at_80_columns_never_breaks_an_id(long_id_folder):
+    ids = sorted(builtin_ids(), key=len)[-6:] + [LONG_ID]
+    result = tmath("verify", *ids, "--claims", str(long_id_folder), columns=80)
+    assert result.exit_code == 0, result.output
+    table = result.stdout.split("\n\n")[0]
+    assert [i for i in ids if whole(table, i) != 1] == []
+    assert widest(table) <= 80
+
+
+def test_audit_at_80_columns_never_breaks_an_id(long_id_folder):
+    ids = ["dot-product-variance", *sorted(builtin_ids(), key=len)[-3:], LONG_ID]
+    result = tmath("audit", *ids, "--claims", str(long_id_folder), columns=80)
+    foils, matrix = result.stdout.split("which test rejects which foil")
+    for claim_id in ids:  # a line of its own above its foils, and above its tests if it has any
+        assert f"\n{claim_id}\n" in "\n" + foils
+        assert whole(foils, claim_id) == 1 and whole(matrix, claim_id) <= 1
+    assert whole(matrix, "dot-product-variance") == whole(matrix, LONG_ID) == 1
+    assert widest(result.stdout) <= 80
+    wide = tmath("audit", *ids, "--claims", str(long_id_folder), columns=160)
+    assert any(line.startswith(LONG_ID + " ") for line in wide.stdout.splitlines())
+    assert all(whole(wide.stdout, i) >= 1 for i in ids)
+
+
+def test_check_at_80_columns_never_breaks_an_id():
+    import json
+
+    result = tmath("check", str(COMPANION), columns=80)
+    assert result.exit_code == ExitCode.OK
+    findings = json.loads(tmath("check", str(COMPANION), "-f", "json").stdout)["findings"]
+    expected: dict[str, int] = {}
+    for f in findings:
+        for claim_id in f["claims"]:
+            expected[claim_id] = expected.get(claim_id, 0) + 1
+    assert len(expected) > 50
+    assert {i: whole(result.stdout, i) for i in expected} == expected
+    assert "scaling-keeps-softmax-responsive: " in result.stdout
+    assert widest(result.stdout) <= 80
+    wide = tmath("check", str(COMPANION), columns=140)
+    assert {i: whole(wide.stdout, i) for i in expected} == expected
