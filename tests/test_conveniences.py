@@ -214,3 +214,156 @@ def test_check_at_80_columns_never_breaks_an_id():
     assert widest(result.stdout) <= 80
     wide = tmath("check", str(COMPANION), columns=140)
     assert {i: whole(wide.stdout, i) for i in expected} == expected
+
+
+# -- report: section titles, headings, progress, written from verify's results ----------------------
+
+def user_folder(root: Path, sections: str | None = None) -> Path:
+    from conftest import die_claim
+
+    folder = root / "dice_claims"
+    folder.mkdir()
+    (folder / "dice.py").write_text(die_claim("die-mean"), encoding="utf-8")
+    if sections is not None:
+        (folder / "sections.json").write_text(sections, encoding="utf-8")
+    return folder
+
+
+def markdown(folder: Path, out: Path, *args: str):
+    result = runner.invoke(app, ["report", "-f", "markdown", "-o", str(out), "--claims",
+                                 str(folder), *args])
+    return result, out.read_text(encoding="utf-8") if out.exists() else ""
+
+
+def test_a_users_sections_are_titled_by_the_sections_json_of_their_folder(tmp_path):
+    folder = user_folder(tmp_path, '{"sections": {"1": "Dice and their means"}}')
+    result, text = markdown(folder, tmp_path / "r.md", "--no-builtin")
+    assert result.exit_code == 0, result.output
+    assert "## 1. Dice and their means\n" in text and "§1\n" not in text
+    assert "no title" not in result.output
+
+
+def test_an_untitled_section_is_its_number_and_the_report_says_where_to_name_it(tmp_path):
+    folder = user_folder(tmp_path)
+    result, text = markdown(folder, tmp_path / "r.md", "--no-builtin")
+    assert result.exit_code == 0, result.output
+    assert "\n## §1\n" in text and "1. §1" not in text
+    assert f"note: section 1 of {folder}/ has no title: name it in {folder}/sections.json, " \
+           '{"sections": {"1": "…"}}' in " ".join(result.output.split())
+
+
+@pytest.mark.parametrize("content, why", [
+    ('{"sections": {"1": "Dice",}}', "not JSON"),
+    ('{"sections": ["Dice"]}', 'expected {"sections": {"1": "title of section 1", ...}}'),
+    ('{"sections": {"1": 7}}', 'expected {"sections"'),
+])
+def test_a_sections_json_that_cannot_be_read_is_a_note_not_a_failure(tmp_path, content, why):
+    folder = user_folder(tmp_path, content)
+    result, text = markdown(folder, tmp_path / "r.md", "--no-builtin")
+    assert result.exit_code == 0 and "\n## §1\n" in text
+    said = " ".join(result.output.split())
+    assert f"note: {folder}/sections.json: {why}" in said
+    assert "its sections are shown by their numbers" in said
+
+
+def test_a_users_section_is_never_merged_into_a_built_in_one(tmp_path):
+    folder = user_folder(tmp_path, '{"sections": {"1": "Dice and their means"}}')
+    result, text = markdown(folder, tmp_path / "r.md")
+    assert result.exit_code == 0, result.output
+    builtin = text.index("## 1. Why attention scores")
+    mine = text.index(f"## 1. Dice and their means — {folder}/")
+    assert builtin < mine and text.index("`die-mean`") > mine
+    html = tmp_path / "r.html"
+    runner.invoke(app, ["report", "-o", str(html), "--claims", str(folder)])
+    page = html.read_text(encoding="utf-8")
+    assert '<h2 id="s1">1. Why attention scores' in page
+    assert f'<h2 id="s2-1">1. Dice and their means — {folder}/</h2>' in page
+    assert '<a href="#s2-1">Dice and their means' in page
+
+
+def headings_without_content(text: str) -> list[str]:
+    """Bold headings ("**premises:**") or "foil:" lines followed by no content of their own."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    empty = []
+    for k, line in enumerate(lines):
+        nxt = lines[k + 1] if k + 1 < len(lines) else "#"
+        if (line.startswith("**") and line.endswith(":**")) and (
+                nxt.startswith("#") or (nxt.startswith("**") and nxt.endswith(":**"))):
+            empty.append(line)
+        if line.rstrip().endswith(":") and line.startswith("foil"):
+            empty.append(line)
+    return empty
+
+
+@pytest.fixture(scope="module")
+def builtin_markdown(tmp_path_factory):
+    out = tmp_path_factory.mktemp("md") / "r.md"
+    result = runner.invoke(app, ["report", "-f", "markdown", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    return result, out.read_text(encoding="utf-8")
+
+
+def test_cited_claims_in_the_markdown_report_have_no_empty_headings(builtin_markdown):
+    _, text = builtin_markdown
+    assert headings_without_content(text) == []
+    card = text[text.index("(`dk-scaling-conjecture`"):]
+    card = card[:card.index("\n### ")]
+    assert "**what it is cited from:**" in card and "Vaswani et al. (2017)" in card
+    for absent in ("**premises:**", "**derivation:**", "**randomized check:**"):
+        assert absent not in card
+
+
+def test_the_report_is_written_from_verify_and_says_the_foils_were_not_run(builtin_markdown):
+    result, text = builtin_markdown
+    assert " ".join(result.output.split()).startswith("report: verifying ")
+    assert "foils not run in this report (tmath report --audit runs both checks against " \
+           "each)" in text
+    assert "✓ Var(qᵀk) = √d_k" not in text  # no audit outcome is claimed
+    assert "Var(qᵀk) = √d_k" in text        # the named foil is listed
+    card = text[text.index("(`dot-product-variance`"):]
+    assert "**derivation:**" in card[:card.index("\n### ")]
+
+
+def blocking_claim() -> str:
+    """The die claim, whose check waits until the file $TMATH_TEST_RELEASE exists."""
+    from conftest import die_claim
+
+    source = die_claim("waits-for-the-test")
+    head = "    def check(self, value, experiment):\n"
+    assert head in source
+    return "import os, time\n" + source.replace(head, head + (
+        "        deadline = time.monotonic() + 120\n"
+        "        while not os.path.exists(os.environ['TMATH_TEST_RELEASE']) \\\n"
+        "                and time.monotonic() < deadline:\n"
+        "            time.sleep(0.02)\n"))
+
+
+def test_report_says_what_it_does_on_stderr_before_any_claim_has_finished(tmp_path):
+    """The claim cannot finish until the test has read the report's first line of stderr: that
+    line is there before any result, whatever the machine's speed."""
+    import os
+    import selectors
+    import subprocess
+    import sys
+
+    folder = tmp_path / "waiting"
+    folder.mkdir()
+    (folder / "waits.py").write_text(blocking_claim(), encoding="utf-8")
+    release, out = tmp_path / "release", tmp_path / "r.md"
+    env = {**os.environ, "TMATH_TEST_RELEASE": str(release)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tmath", "report", "-f", "markdown", "-o", str(out),
+         "--no-builtin", "--claims", str(folder), "--no-cache"],
+        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env, text=True)
+    try:
+        with selectors.DefaultSelector() as selector:
+            selector.register(process.stderr, selectors.EVENT_READ)
+            assert selector.select(timeout=120), "no progress line"  # a guard, not a timing
+            first = process.stderr.readline()
+        assert first.startswith("report: verifying 1 claims"), first
+        assert not out.exists()
+    finally:
+        release.write_text("go")
+        rest = process.communicate(timeout=120)[1]
+    assert process.returncode == 0, rest
+    assert "waits-for-the-test" in out.read_text(encoding="utf-8")
