@@ -367,3 +367,39 @@ def test_report_says_what_it_does_on_stderr_before_any_claim_has_finished(tmp_pa
         rest = process.communicate(timeout=120)[1]
     assert process.returncode == 0, rest
     assert "waits-for-the-test" in out.read_text(encoding="utf-8")
+
+
+# -- where a claim is defined, as a path a user can open --------------------------------------------
+
+def test_a_claim_in_a_checkout_or_a_users_folder_is_shown_where_it_is(tmp_path, monkeypatch,
+                                                                      registry):
+    from types import SimpleNamespace
+
+    from tmath.render.location import source_location
+
+    info = registry.get("dot-product-variance").info
+    monkeypatch.chdir(ROOT)  # a checkout (an editable install runs claims/ in place)
+    assert source_location(info) == f"claims/{Path(info.path).name}:{info.line}"
+    monkeypatch.chdir(tmp_path)
+    assert source_location(info) == f"{Path(info.path).resolve()}:{info.line}"
+    mine = SimpleNamespace(path=str(tmp_path / "mine" / "dice.py"), line=7)
+    assert source_location(mine) == "mine/dice.py:7"
+
+
+def test_a_built_in_claim_of_an_installed_package_is_shown_in_tmaths_source(tmp_path,
+                                                                             monkeypatch):
+    from types import SimpleNamespace
+
+    from tmath.engine import folders
+    from tmath.i18n import Translator
+    from tmath.render.location import source_location
+
+    copy = tmp_path / "site-packages" / "tmath" / "_builtin_claims"
+    copy.mkdir(parents=True)
+    (copy / "s01_scaled_dot_product.py").write_text("")
+    monkeypatch.setattr(folders, "builtin_claims_dir", lambda: copy)
+    info = SimpleNamespace(path=str(copy / "s01_scaled_dot_product.py"), line=42)
+    shown = source_location(info)
+    assert shown.startswith("claims/s01_scaled_dot_product.py:42 in tmath's source")
+    assert shown.endswith(f"(installed copy: {copy / 's01_scaled_dot_product.py'})")
+    assert "tmath 源码" in source_location(info, Translator("zh"))
