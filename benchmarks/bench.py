@@ -5,6 +5,7 @@ Run from the repository root with tmath installed (``pip install .``):
     python benchmarks/bench.py              # median of 5 runs each
     python benchmarks/bench.py --repeat 7
     python benchmarks/bench.py --tests      # and the README's test command, timed once
+    python benchmarks/bench.py --report     # only tmath report's rows and the import floor
 
 It prints one table of medians and peak RSS, the ratios the performance targets are stated
 in (all measured in this one run, so a busy machine slows both sides; the cold verify and
@@ -26,6 +27,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_DOC = ROOT / "tests" / "docs" / "scaling.md"
@@ -48,15 +50,51 @@ def run(argv: list[str], env: dict) -> tuple[float, float, int, str]:
     return seconds, usage.ru_maxrss / 1024, code, out.decode("utf-8", "replace")
 
 
-def paired_ratio(numerator: list[str], denominator: list[str], env: dict, repeat: int) -> float:
+def paired_ratio(numerator: list[str], denominator: list[str], env: dict, repeat: int,
+                 setup=None) -> float:
     """The median of ``repeat`` ratios, each of one run of ``numerator`` over the run of
     ``denominator`` just before it: a machine that speeds up or slows down between the rows
-    of the table moves both sides of each pair alike."""
+    of the table moves both sides of each pair alike. ``setup`` runs before each numerator."""
     ratios = []
     for _ in range(repeat):
         below = run(denominator, env)[0]
+        if setup:
+            setup()
         ratios.append(run(numerator, env)[0] / below)
     return statistics.median(ratios)
+
+
+def snapshot(cache: str) -> Callable[[], None]:
+    """A function that puts the tmath cache of ``cache`` back as it is now (each run of a
+    "first run" row starts from the same cache)."""
+    folder = Path(cache) / "tmath"
+    kept = Path(tempfile.mkdtemp(prefix="tmath-bench-snapshot-")) / "tmath"
+    shutil.copytree(folder, kept, symlinks=True)
+
+    def restore() -> None:
+        shutil.rmtree(folder, ignore_errors=True)
+        shutil.copytree(kept, folder, symlinks=True)
+
+    return restore
+
+
+def report_rows(tmath: str, env: dict, cache: str, repeat: int) -> tuple[list[dict], float]:
+    """``tmath report`` the first time after ``tmath verify all`` (nothing else cached: no
+    figures drawn, no audit), in HTML (figures drawn) and Markdown; and the HTML row's ratio
+    to the import floor, paired run by run. Leaves the cache as verify left it."""
+    run([tmath, "verify", "all"], env)  # verify's results cached, nothing else
+    restore = snapshot(cache)
+    out = Path(cache) / "first-report"
+    rows = [measure("tmath report (first run, warm verify)",
+                    [tmath, "report", "-o", f"{out}.html"], env, repeat, setup=restore),
+            measure("tmath report -f markdown (first run, warm verify)",
+                    [tmath, "report", "-f", "markdown", "-o", f"{out}.md"], env, repeat,
+                    setup=restore)]
+    paired = paired_ratio([tmath, "report", "-o", f"{out}.html"],
+                          [sys.executable, "-c", "import numpy, sympy, typer, rich.table"], env,
+                          repeat, setup=restore)
+    restore()
+    return rows, paired
 
 
 def measure(name: str, argv: list[str], env: dict, repeat: int, setup=None) -> dict:
@@ -208,6 +246,9 @@ def main() -> None:
                         help="only the document gate's rows (hostile input, every format)")
     parser.add_argument("--no-gate", action="store_true",
                         help="leave out the document gate's rows (they take a few minutes)")
+    parser.add_argument("--report", action="store_true",
+                        help="only the import floor and tmath report's rows (first run after "
+                             "a warm verify, HTML and Markdown)")
     parser.add_argument("--tests", action="store_true",
                         help="also time the README's test command once (about 4 minutes)")
     args = parser.parse_args()
@@ -221,6 +262,20 @@ def main() -> None:
     print_reader()
     if args.gate:
         print_gate(gate_rows(tmath, env, repeat))
+        shutil.rmtree(cache, ignore_errors=True)
+        return
+
+    if args.report:
+        floor = measure("import numpy, sympy, typer, rich.table",
+                        [py, "-c", "import numpy, sympy, typer, rich.table"], env, repeat)
+        rows, paired = report_rows(tmath, env, cache, repeat)
+        print(f"{'command':50} {'median s':>9} {'min s':>7} {'peak MB':>8}  exit")
+        for r in [floor, *rows]:
+            print(f"{r['name']:50} {r['median']:9.3f} {r['min']:7.3f} {r['peak_mb']:8.1f}  "
+                  f"{','.join(map(str, r['codes']))}")
+        print(f"\n{'report, first run after verify / import floor':50} "
+              f"{rows[0]['median'] / floor['median']:9.2f}  target 10.00")
+        print(f"{'  the same, runs paired with the floor':50} {paired:9.2f}  target 10.00")
         shutil.rmtree(cache, ignore_errors=True)
         return
 
@@ -256,9 +311,12 @@ def main() -> None:
                                [py, "-c", "import numpy, sympy, typer, rich.table"], env, repeat)
     run([tmath, "verify", "all"], env)  # fill the cache
     rows.append(measure("tmath verify all (warm)", [tmath, "verify", "all"], env, repeat))
+    first_report, paired_report = report_rows(tmath, env, cache, repeat)
+    rows += first_report
     run([tmath, "audit", "all"], env)  # fill the audit cache
-    rows.append(measure("tmath report (after warm verify and audit)",
-                        [tmath, "report", "-o", str(report)], env, repeat))
+    run([tmath, "report", "--audit", "-o", str(report)], env)  # and the figures' cache
+    rows.append(measure("tmath report --audit (warm verify and audit)",
+                        [tmath, "report", "--audit", "-o", str(report)], env, repeat))
     for document in (SAMPLE_DOC, GATE_BASE, NOTES):
         if document.exists():
             run([tmath, "check", str(document)], env)  # verify what the document needs once
@@ -266,9 +324,9 @@ def main() -> None:
                                 [tmath, "check", str(document)], env, repeat))
     by = {r["name"]: r for r in rows}
 
-    print(f"{'command':45} {'median s':>9} {'min s':>7} {'peak MB':>8}  exit")
+    print(f"{'command':50} {'median s':>9} {'min s':>7} {'peak MB':>8}  exit")
     for r in rows:
-        print(f"{r['name']:45} {r['median']:9.3f} {r['min']:7.3f} {r['peak_mb']:8.1f}  "
+        print(f"{r['name']:50} {r['median']:9.3f} {r['min']:7.3f} {r['peak_mb']:8.1f}  "
               f"{','.join(map(str, r['codes']))}")
 
     floor = by["import numpy, sympy, typer, rich.table"]["median"]
@@ -281,8 +339,11 @@ def main() -> None:
         ("verify -j 2 / verify -j 1 (no cache)", j2 / j1, 0.6),
         ("verify all warm / import floor", by["tmath verify all (warm)"]["median"] / floor, 1.0),
         ("explain / import floor", by["tmath explain softmax-temperature"]["median"] / floor, 1.0),
-        ("report (warm) / import floor",
-         by["tmath report (after warm verify and audit)"]["median"] / floor, 10.0),
+        ("report, first run after verify / import floor",
+         by["tmath report (first run, warm verify)"]["median"] / floor, 10.0),
+        ("  the same, runs paired with the floor", paired_report, 10.0),
+        ("report --audit (warm) / import floor",
+         by["tmath report --audit (warm verify and audit)"]["median"] / floor, 10.0),
         ("tmath list / minimal app list", by["tmath list"]["median"] / app_list, 1.15),
         ("  the same, runs paired with the app", paired_list, 1.15),
         ("tmath --help / minimal app --help (no target)",

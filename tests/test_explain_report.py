@@ -83,7 +83,7 @@ def test_plot_for_a_claim_without_one_is_a_usage_error(tmp_path: Path):
 def reports(tmp_path_factory):
     folder = tmp_path_factory.mktemp("reports")
     html, markdown = folder / "report.html", folder / "report.md"
-    first = runner.invoke(app, ["report", "-o", str(html), "-j", "2"])
+    first = runner.invoke(app, ["report", "-o", str(html), "-j", "2", "--audit"])
     second = runner.invoke(app, ["report", "-f", "markdown", "-o", str(markdown), "--lang", "zh"])
     assert first.exit_code == 0, first.output
     assert second.exit_code == 0, second.output

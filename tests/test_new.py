@@ -150,6 +150,27 @@ def test_a_bad_doc_line_is_a_one_line_usage_error(doc, source, message):
     assert not Path("mine").exists()
 
 
+@pytest.mark.parametrize("text, count", [
+    ("a = 1\n$$x = 2$$\nb = 3\n", 3),      # a final newline ends the last line
+    ("a = 1\n$$x = 2$$\nb = 3", 3),        # no final newline: the same three lines
+    ("a = 1\r\n$$x = 2$$\r\nb = 3\r\n", 3),  # Windows line ends
+    ("$$x = 2$$\n", 1),
+    ("", 0),
+])
+def test_the_line_count_is_the_files_and_the_last_line_can_be_claimed(tmp_path, monkeypatch,
+                                                                      text, count):
+    """The count an editor and ``wc -l`` give; one past it is the first line refused."""
+    monkeypatch.chdir(tmp_path)
+    Path("d.md").write_bytes(text.encode("utf-8"))
+    past = new("--from", f"d.md:{count + 1}", "--claims", "mine")
+    assert past.exit_code == ExitCode.USAGE
+    noun = "line" if count == 1 else "lines"
+    assert f"d.md has {count} {noun}; line {count + 1} is past its end" in past.output
+    if count:
+        last = new("--from", f"d.md:{count}", "--claims", "mine")
+        assert "past its end" not in last.output
+
+
 def test_a_bad_id_is_refused():
     result = new("--from", "x.md:1", "--id", "Not_Kebab")
     assert result.exit_code == ExitCode.USAGE

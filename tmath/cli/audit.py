@@ -7,6 +7,7 @@ import time
 from tmath.cli.common import (check_output, collect, jobs_or_cores, load_catalog, parse_max_memory,
                               parse_seed, parse_timeout, print_details, report_and_exit,
                               result_cache)
+from tmath.cli.console import out
 from tmath.cli.options import (DEFAULT_MAX_MEMORY_MB, ClaimsOption, Format, FormatOption,
                                IdsArgument, JobsOption, MaxMemoryOption, NoBuiltinOption,
                                NoCacheOption, OutputOption, SeedOption, TimeoutOption,
@@ -56,5 +57,6 @@ def audit(
                     as_json=lambda: dumps(audit_document(
                         audits, run_seed, registry.errors, not_run=len(selected) - len(audits),
                         interrupted=bool(interrupted))),
-                    as_table=lambda: [audit_table(audits), audit_summary(audits, seconds)],
+                    as_table=lambda: [audit_table(audits, None if output else out.width),
+                                      audit_summary(audits, seconds)],
                     inputs=inputs)

@@ -15,11 +15,11 @@ import typer
 
 from tmath.cli.common import (check_output, collect, jobs_or_cores, load_catalog,
                               parse_max_memory, parse_seed, parse_timeout, print_details,
-                              write_text)
+                              translator, write_text)
 from tmath.cli.console import err, out
-from tmath.cli.options import (DEFAULT_MAX_MEMORY_MB, ClaimsOption, JobsOption, MaxMemoryOption,
-                               NoBuiltinOption, NoCacheOption, SeedOption, TimeoutOption,
-                               VerboseOption)
+from tmath.cli.options import (DEFAULT_MAX_MEMORY_MB, ClaimsOption, JobsOption, LangOption,
+                               MaxMemoryOption, NoBuiltinOption, NoCacheOption, SeedOption,
+                               TimeoutOption, VerboseOption)
 from tmath.defaults import DEFAULT_SEED, DEFAULT_TIMEOUT
 from tmath.errors import UsageError
 from tmath.exitcodes import ExitCode
@@ -53,6 +53,18 @@ MinCoverageOption = Annotated[float, typer.Option(
 FixOption = Annotated[bool, typer.Option(
     "--fix", help="Print a unified diff that restates each inaccurate figure with its true "
                   "value, at the precision and in the style printed (1/9770 → 1/9647).")]
+OnlyProblemsOption = Annotated[bool, typer.Option(
+    "--only-problems",
+    help="The table shows only failing findings and warnings (and the sections that have "
+         "them), says how many passing findings it left out, and keeps the whole summary. "
+         "It hides nothing that fails and never changes the exit code; json, junit and "
+         "github are unchanged (github shows only problems anyway).")]
+CheckLangOption = Annotated[Optional[str], typer.Option(
+    "--lang", metavar="en|zh",
+    help="Language of the table: headers, statuses, kinds, the claims' labels and the "
+         "summary (default: $TMATH_LANG or en). What the readers quote from the document "
+         "stays as printed; json, junit and github stay English for the tools that read "
+         "them.")]
 WriteOption = Annotated[bool, typer.Option(
     "--write", help="With --fix: apply the diff to the documents (atomically), then check "
                     "them again and report.")]
@@ -65,6 +77,8 @@ def check(
     format: FormatOption = CheckFormat.table,
     output: OutputOption = None,
     min_coverage: MinCoverageOption = 0.0,
+    only_problems: OnlyProblemsOption = False,
+    lang: CheckLangOption = None,
     fix: FixOption = False,
     write: WriteOption = False,
     seed: SeedOption = str(DEFAULT_SEED),
@@ -89,13 +103,15 @@ def check(
 
     tmath check docs/companion.md                      the built-in claims
 
+    tmath check docs/companion.md --only-problems      only what fails or warns, and the summary
+
     tmath check notes.md --claims my_claims/ --min-coverage 80
 
     tmath check notes.md -f github                     annotations for a pull request
 
     tmath check notes.md --fix                         a diff that corrects wrong figures
 
-    Exit codes: 0 every figure accurate, nothing changed, missing or unverified, no citation wrong, coverage ≥ --min-coverage · 1 otherwise · 2 usage error (missing file, folder, not UTF-8 text, over 5 MB, no claim set vouches for the document, a bad option) · 3 a claims module failed to load · 4 an output could not be written · 5 with --fix --write, a document changed after it was checked (nothing written) · 130/143 interrupted.
+    Exit codes: 0 every figure accurate, nothing changed, missing or unverified, no citation wrong, coverage ≥ --min-coverage · 1 otherwise · 2 usage error (missing file, folder, not UTF-8 text, over 5 MB, an empty document, no claim set vouches for the document, a bad option) · 3 a claims module failed to load · 4 an output could not be written · 5 with --fix --write, a document changed after it was checked (nothing written) · 130/143 interrupted.
     """
     from tmath.gate.document import read_document
 
@@ -112,6 +128,7 @@ def check(
     run_seed = parse_seed(seed)
     timeout, workers, memory = parse_timeout(timeout), jobs_or_cores(jobs), \
         parse_max_memory(max_memory)
+    tr = translator(lang)
     catalog = load_catalog(claims, no_builtin)
     inputs = [*map(str, paths), *catalog.input_files()]
     check_output(output, inputs)
@@ -160,7 +177,8 @@ def check(
         if not write:
             raise typer.Exit(ExitCode.LOAD_ERROR if catalog.errors else
                              ExitCode.OK if report.passed else ExitCode.FAILED)
-    text = _render(report, format, run_seed, catalog.errors, output)
+    text = _render(report, format, run_seed, catalog.errors, output, tr, only_problems,
+                   catalog.claims)
     write_text(output, text, inputs=inputs)
     if catalog.errors:
         raise typer.Exit(ExitCode.LOAD_ERROR)
@@ -191,6 +209,11 @@ def _unbound(documents, bindings, held) -> list[tuple[str, str]]:
     unbound = []
     for document in documents:
         if any(document.path in paths for paths in held.values()):
+            continue
+        if not document.text.strip():
+            unbound.append((document.path, f"{document.path} is empty" + (
+                " (only blank lines)" if document.text else "") + ": there is nothing in it "
+                "to check"))
             continue
         evidence = "; ".join(b.evidence for b in bindings if b.document == document.path)
         unbound.append((document.path, (
@@ -253,15 +276,17 @@ def _fix(documents, report, write: bool, output, inputs, gate_report, read_as=No
     return documents, gate_report(documents)
 
 
-def _render(report, format: CheckFormat, seed: int, load_errors, to_file) -> str:
+def _render(report, format: CheckFormat, seed: int, load_errors, to_file, tr=None,
+            only_problems: bool = False, infos=None) -> str:
     """Print the report once on stdout and return its text; with an output file (``to_file``),
-    print only its one-line summary."""
+    print only its one-line summary. ``tr`` and ``only_problems`` shape the table only."""
     from tmath.render.gate import (report_github, report_json, report_junit,
                                    report_renderables)
     from tmath.render.jsonout import dumps
 
     if format is CheckFormat.table:
-        renderables = report_renderables(report)
+        renderables = report_renderables(report, tr, None if to_file else out.width,
+                                         only_problems, infos)
         if not to_file:
             for r in renderables:
                 out.print(r, crop=False)

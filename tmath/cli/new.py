@@ -50,8 +50,10 @@ def new(
     path, line = _parse_source(source)
     claims = claims if claims is not None else _default_folder()
     document = read_document(path)
-    if line > document.lines:
-        raise UsageError(f"{path} has {document.lines} lines; line {line} is past its end")
+    count = line_count(document.text)
+    if line > count:
+        raise UsageError(f"{path} has {count} line{'s' if count != 1 else ''}; line {line} is "
+                         "past its end")
     content = at_line(document, line)
     if content.formula is None and not content.figures:
         raise UsageError(f"{path}:{line} prints no display formula and no number to claim"
@@ -82,6 +84,14 @@ def new(
               f"statement, prove() and check(). Until then `tmath check {path} --claims "
               f"{claims}` reports it as unverified.", highlight=False, markup=False)
     raise typer.Exit(ExitCode.OK)
+
+
+def line_count(text: str) -> int:
+    """Lines as an editor and ``wc -l`` count them: a final newline ends the last line, it
+    does not start another (the document's line table keeps that empty tail as a line)."""
+    if not text:
+        return 0
+    return text.count("\n") + (0 if text.endswith("\n") else 1)
 
 
 def _parse_source(source: str) -> tuple[Path, int]:

@@ -26,6 +26,15 @@ class ReportFormat(str, enum.Enum):
     markdown = "markdown"
 
 
+AuditOption = Annotated[bool, typer.Option(
+    "--audit", help="Also run both checks against every foil, as tmath audit does, and show "
+                    "which check rejects each (the first time this takes minutes: about a "
+                    "second a claim; cached after), with each derivation step typeset in "
+                    "MathML. Without it the report is written from tmath verify's results "
+                    "(cached ones are reused), the steps in linear Unicode and the named "
+                    "foils listed, not run.")]
+
+
 def report(
     output: Annotated[Path, typer.Option(
         "--output", "-o", metavar="PATH",
@@ -33,6 +42,7 @@ def report(
              "device or a FIFO is refused).")],
     format: Annotated[ReportFormat, typer.Option("--format", "-f", help="html or markdown.")]
     = ReportFormat.html,
+    audit: AuditOption = False,
     claims: ClaimsOption = None,
     no_builtin: NoBuiltinOption = False,
     seed: SeedOption = str(DEFAULT_SEED),
@@ -44,7 +54,17 @@ def report(
 ) -> None:
     """Write a companion report: every claim by section with its status, statement, derivation, evidence, figures and foils.
 
-    The HTML is one self-contained file (no network needed to view it); with matplotlib installed (pip install 'tmath\\[plot]') the claims' figures are embedded as images.
+    The HTML is one self-contained file (no network needed to view it); with matplotlib installed (pip install 'tmath\\[plot]') the claims' figures are embedded as images. Progress goes to stderr from the start. Sections are titled by each claims folder's sections.json, {"sections": {"1": "title of section 1"}}; a folder's sections are never merged with another folder's.
+
+    [bold]Examples[/bold]
+
+    tmath report -o report.html                        from verify's results (cached ones reused)
+
+    tmath report -o report.html --audit                and every foil through both checks
+
+    tmath report -f markdown -o report.md --claims my_claims --no-builtin
+
+    Exit codes: 0 every claim verified (or cited, or a heuristic) · 1 a claim failed, errored, timed out or was blocked · 2 usage error · 3 a claims module failed to load · 4 the report could not be written · 130/143 interrupted (nothing written).
     """
     run_seed = parse_seed(seed)
     timeout, workers, memory = parse_timeout(timeout), jobs_or_cores(jobs), \
@@ -56,22 +76,35 @@ def report(
     selected = list(registry)
     if not selected:
         raise UsageError("no claims to report (the registry is empty)")
-    from tmath.engine.session import audit as run_audit
-    from tmath.engine.results import PASSING
+    from tmath.engine.results import PASSING, AuditResult
     from tmath.render.report import html_report, markdown_report
+    from tmath.render.sections import problems
 
-    audits, interrupted = collect(
-        run_audit(registry, selected, run_seed, workers, timeout, result_cache(no_cache),
-                  memory),
+    if audit:
+        from tmath.engine.session import audit as run
+
+        err.print(f"report: auditing {len(selected)} claims: both checks against every foil "
+                  "(unchanged results come from the cache) …", markup=False, highlight=False)
+    else:
+        from tmath.engine.session import verify as run
+
+        err.print(f"report: verifying {len(selected)} claims (unchanged results come from the "
+                  "cache; --audit also runs every foil) …", markup=False, highlight=False)
+    results, interrupted = collect(
+        run(registry, selected, run_seed, workers, timeout, result_cache(no_cache), memory),
         len(selected), progress=True, heartbeat=True)
     if interrupted:
         err.print(f"[bold red]{interrupted.what}[/]: no report written")
         raise typer.Exit(interrupted.exit_code)
+    audits = results if audit else [AuditResult(r.info, r, ()) for r in results]
+    for line in problems(audits):
+        err.print(f"note: {line}", markup=False, highlight=False)
     if format is ReportFormat.html:
         text = html_report(audits, run_seed, tr,
-                           _pictures(registry, workers, timeout, memory, no_cache))
+                           _pictures(registry, workers, timeout, memory, no_cache),
+                           audited=audit)
     else:
-        text = markdown_report(audits, run_seed, tr)
+        text = markdown_report(audits, run_seed, tr, audited=audit)
     write_text(output, text, inputs=inputs)
     err.print(f"wrote {output} ({len(text.encode()) / 1024:.0f} KiB, {len(audits)} claims)")
     failed = registry.errors or any(a.statement.verdict not in PASSING for a in audits)
@@ -108,19 +141,38 @@ def _pictures(registry, jobs: int, timeout: float, memory, no_cache: bool = Fals
     missing = [i for i in plotted if i.id not in pictures]
     if not missing:
         return pictures
+    from tmath.engine import worker_claims
     from tmath.engine.parallel import run_isolated
     from tmath.engine.plots import Picture
 
+    err.print(f"report: drawing {len(missing)} figure(s) …", markup=False, highlight=False)
     drawing._pyplot()  # imported once here, inherited by the workers
-    specs = [registry.registry().get(i.id) for i in missing]
-    tasks = [functools.partial(lambda spec: drawing.render_png(spec.implementation.plot()), spec)
-             for spec in specs]
-    for spec, outcome in zip(specs, run_isolated(tasks, jobs, timeout, memory)):
+    if getattr(registry, "nothing_imported", False):  # each worker imports only its modules
+        tasks = [functools.partial(_draw_planned, worker_claims.plan(registry, info))
+                 for info in missing]
+    else:
+        specs = [registry.registry().get(i.id) for i in missing]
+        tasks = [functools.partial(_draw, spec) for spec in specs]
+    for info, outcome in zip(missing, run_isolated(tasks, jobs, timeout, memory,
+                                                   groups=[i.path for i in missing])):
         if outcome.kind == "ok" and isinstance(outcome.value, bytes):
-            pictures[spec.id] = outcome.value
-            cache.put(keys[spec.id], Picture(spec.id, base64.b64encode(outcome.value)
+            pictures[info.id] = outcome.value
+            cache.put(keys[info.id], Picture(info.id, base64.b64encode(outcome.value)
                                              .decode("ascii")))
         else:  # a broken plot must not lose the report
-            err.print(f"figure of {spec.id} failed: {outcome.message or 'not a picture'}",
+            err.print(f"figure of {info.id} failed: {outcome.message or 'not a picture'}",
                       markup=False)
     return pictures
+
+
+def _draw(spec) -> bytes:
+    from tmath.render.plots import render_png
+
+    return render_png(spec.implementation.plot())
+
+
+def _draw_planned(planned) -> bytes:
+    """In a worker: import the claim's module (once per worker) and draw its figure."""
+    from tmath.engine.worker_claims import claim_for
+
+    return _draw(claim_for(planned))

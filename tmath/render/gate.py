@@ -6,7 +6,7 @@ import re
 import socket
 import time
 import xml.etree.ElementTree as ET
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from rich.console import Group
 from rich.table import Table
@@ -15,6 +15,8 @@ from rich.text import Text
 from tmath import __version__
 from tmath.engine.figures import show_values
 from tmath.gate import Finding, Report
+from tmath.i18n import Translator
+from tmath.i18n.markers import N_
 from tmath.render import command_line
 
 MARK = {
@@ -24,7 +26,7 @@ MARK = {
     "unreadable": ("?", "red"), "unbound": ("✗", "red"), "too-large": ("✗", "red"),
     "anchored": ("✓", "green"), "authors": ("✗", "red"), "year": ("✗", "red"),
     "title": ("✗", "red"), "misattributed": ("✗", "red"), "arxiv": ("✗", "red"),
-    "shortened": ("–", "yellow"),
+    "shortened": ("–", "yellow"), "contradicts": ("✗", "red"),
 }
 SHORT = 90
 
@@ -40,55 +42,110 @@ def _number(values: Sequence[float] | None) -> str:
     return show_values(values)
 
 
-def describe(finding: Finding) -> str:
-    """One line saying what was found (used by every format)."""
+STATUS_NAMES = (N_("accurate"), N_("inaccurate"), N_("missing"), N_("unverified"),
+                N_("unreadable"), N_("changed"), N_("contradicts"), N_("unknown"), N_("unbound"),
+                N_("too-large"), N_("authors"), N_("year"), N_("title"), N_("misattributed"),
+                N_("arxiv"), N_("uncovered"), N_("shortened"), N_("covered"), N_("anchored"))
+KIND_NAMES = (N_("figure"), N_("formula"), N_("statement"), N_("citation"), N_("anchor"),
+              N_("claim"), N_("document"))
+PLURALS = {"figure": N_("figures"), "formula": N_("formulas"), "statement": N_("statements"),
+           "citation": N_("citations")}
+"""Words of the table that ``--lang`` translates (marked for the catalogs' extractor)."""
+
+
+def describe(finding: Finding, tr: Translator | None = None, label: str | None = None) -> str:
+    """One line saying what was found (used by every format). ``tr`` translates the words
+    tmath writes and ``label`` is the figure's or statement's label as the reader's language
+    has it; what the readers of the document found (``detail``) stays as they wrote it."""
     f = finding
+    ui = tr.ui if tr is not None else (lambda text: text)
+    label = f.label if label is None else label
     if f.kind in ("anchor", "claim", "document"):
         return f.detail
     if f.kind == "statement":
         if f.status == "anchored":
-            return f"{f.label} ({f.located})"
-        return f"{f.label}: {f.detail}"
+            return f"{label} ({_located(f.located, tr)})"
+        return f"{label}: {f.detail}"
     if f.kind == "citation":
         return f"{_short(f.printed, 70)}: {f.detail}"
+    printed, true = ui("printed"), ui("true")
     if f.kind == "figure":
         if f.status == "missing" or f.printed is None:
-            return f"{f.label}: {f.detail}"
+            return f"{label}: {f.detail}"
         if f.status == "unverified":
-            return f"{f.label}: printed {f.printed}, not verified ({f.detail})"
+            return f"{label}: {printed} {f.printed}, {ui('not verified')} ({f.detail})"
         if f.status == "unreadable":
-            return f"{f.label}: cannot read {f.printed!r} ({f.detail})"
+            return f"{label}: {ui('cannot read')} {f.printed!r} ({f.detail})"
         if f.status == "inaccurate":
-            error = f", relative error {f.relative_error:.2%}" if f.relative_error is not None \
-                and f.relative_error == f.relative_error and f.relative_error != float("inf") else ""
+            error = f", {ui('relative error')} {f.relative_error:.2%}" \
+                if f.relative_error is not None and f.relative_error == f.relative_error \
+                and f.relative_error != float("inf") else ""
             extra = f" ({f.detail})" if f.detail and not f.detail.startswith("printed") else ""
-            return f"{f.label}: printed {f.printed}, true {_number(f.expected)}{error}{extra}"
-        return f"{f.label}: printed {f.printed}, true {_number(f.expected)}"
+            return f"{label}: {printed} {f.printed}, {true} {_number(f.expected)}{error}{extra}"
+        return f"{label}: {printed} {f.printed}, {true} {_number(f.expected)}"
     if f.status == "changed":
         return (f"document: {_short(f.formula, 70)}  ≠  claim {f.claim} records: "
                 f"{_short(f.recorded, 70)} (similarity {f.similarity:.0%})")
     if f.status == "missing":
         return f"{f.detail}: {_short(f.recorded, 70)}"
     if f.status == "uncovered":
-        why = f" ({f.detail})" if f.detail else " (no claim vouches for it)"
+        why = f" ({f.detail})" if f.detail else f" ({ui('no claim vouches for it')})"
         return _short(f.formula, 70) + why
     if f.status == "unverified":
         return f"{_short(f.formula, 70)} ({f.detail})"
     return _short(f.formula) + (f" ({f.detail})" if f.detail else "")
 
 
+_LOCATED = re.compile(r"(?P<found>\d+) of (?P<total>\d+) terms in (?P<where>§\S+)")
+
+
+def _located(located: str, tr: Translator | None) -> str:
+    """Where a statement was anchored ("4 of 4 terms in §1.2"), in the reader's language."""
+    match = _LOCATED.fullmatch(located or "")
+    if tr is None or tr.lang == "en" or match is None:
+        return located
+    return tr.ui("{found} of {total} terms in {where}").format(**match.groupdict())
+
+
 # -- table -------------------------------------------------------------------------------------
 
-def report_renderables(report: Report) -> list[Any]:
-    """A table per section (findings in document order), then the summary."""
+NARROW = 120
+"""Below this width the claim column is left out and each finding's "what" starts with its
+claim ids, where an id is never broken (it wraps as one word); from it on, the claim column
+is as wide as its longest id."""
+
+
+def shown(finding: Finding, only_problems: bool) -> bool:
+    """Whether the table shows a finding: every one, or with ``only_problems`` every failing
+    finding and every warning (what the gate counts is never filtered: see the summary)."""
+    return not only_problems or finding.failing or finding.warning
+
+
+def report_renderables(report: Report, tr: Translator | None = None, width: int | None = None,
+                       only_problems: bool = False,
+                       infos: Mapping[str, Any] | None = None) -> list[Any]:
+    """A table per section (findings in document order), then the summary.
+
+    ``tr`` translates tmath's words (``--lang``) and, with ``infos`` (claim id → ClaimInfo),
+    the claims' labels; ``width`` is the terminal's (None: a file, laid out wide);
+    ``only_problems`` leaves out the passing findings (and the sections left without any),
+    and says how many it left out. The summary is always the whole report's."""
+    tr = tr or Translator()
+    infos = infos or {}
+    narrow = width is not None and width < NARROW
     parts: list[Any] = []
     titles = {(s.document, s.number): s for s in report.sections}
     groups: dict[tuple[str, str | None], list[Finding]] = {}
+    hidden = 0
     for finding in report.findings:
+        if not shown(finding, only_problems):
+            hidden += 1
+            continue
         top = finding.section.split(".")[0] if finding.section else None
         groups.setdefault((finding.document, top), []).append(finding)
-    for section in report.sections:  # sections without findings still show their coverage
-        groups.setdefault((section.document, section.number), [])
+    if not only_problems:
+        for section in report.sections:  # sections without findings still show their coverage
+            groups.setdefault((section.document, section.number), [])
     order = {path: k for k, path in enumerate(report.documents)}
     several = len(report.documents) > 1
     for (document, number), findings in sorted(
@@ -99,87 +156,116 @@ def report_renderables(report: Report) -> list[Any]:
         if several:
             header.append(f"{document} ", style="dim")
         if number is None:
-            header.append("outside the numbered sections", style="bold")
+            header.append(tr.ui("outside the numbered sections"), style="bold")
         else:
             header.append(f"§{number} {section.title if section else ''}", style="bold")
             if section is not None:
                 percent = section.percent
-                parts_shown = ", ".join(f"{c}/{t} {k}s" for k, c, t in section.by_kind if t)
-                cover = "no formulas, figures or statements" if percent is None else \
-                    f"coverage {percent:.0f}% ({section.covered}/{section.total}: {parts_shown})"
-                claims = f"{len(section.claims)} claim(s)" if section.claims else "no claims"
+                parts_shown = ", ".join(f"{c}/{t} {tr.ui(PLURALS.get(k, k + 's'))}"
+                                        for k, c, t in section.by_kind if t)
+                cover = tr.ui("no formulas, figures or statements") if percent is None else \
+                    f"{tr.ui('coverage')} {percent:.0f}% ({section.covered}/{section.total}: " \
+                    f"{parts_shown})"
+                claims = f"{len(section.claims)} {tr.ui('claim(s)')}" if section.claims \
+                    else tr.ui("no claims")
                 header.append(f"  · {cover} · {claims}",
                               style="yellow" if not section.claims else "dim")
         table = Table(title=header, title_justify="left", box=None, header_style="bold",
                       pad_edge=False, show_header=bool(findings))
-        table.add_column("line", justify="right", no_wrap=True)
-        table.add_column("status", no_wrap=True)
-        table.add_column("kind", no_wrap=True)
-        table.add_column("claim", overflow="fold")
-        table.add_column("what", overflow="fold")
+        table.add_column(tr.ui("line"), justify="right", no_wrap=True)
+        table.add_column(tr.ui("status"), no_wrap=True)
+        table.add_column(tr.ui("kind"), no_wrap=True)
+        if not narrow:  # an id is never broken: the column is as wide as the longest
+            table.add_column(tr.ui("claim"), no_wrap=True, overflow="fold")
+        table.add_column(tr.ui("what"), overflow="fold")
         for f in findings:
             mark, style = MARK.get(f.status, ("·", ""))
-            table.add_row(str(f.line) if f.line else "—", Text(f"{mark} {f.status}", style=style),
-                          f.kind, Text(", ".join(f.claims) if f.claims else (f.claim or "—")),
-                          Text(describe(f)))  # Text: LaTeX brackets are not rich markup
+            ids = f.claims if f.claims else ((f.claim,) if f.claim else ())
+            info = infos.get(f.claim or (ids[0] if ids else ""))
+            label = tr.text(f.label, info) if f.label and info is not None else None
+            what = Text(describe(f, tr, label))  # Text: LaTeX brackets are not rich markup
+            cells: list[Any] = [str(f.line) if f.line else "—",
+                                Text(f"{mark} {tr.ui(f.status)}", style=style), tr.ui(f.kind)]
+            if narrow:  # the ids open the cell, each one word: wrapped whole, never broken
+                if ids:
+                    what = Text.assemble((", ".join(ids), "cyan"), ": ", what)
+            else:
+                cells.append(Text("\n".join(ids) if ids else "—"))
+            table.add_row(*cells, what)
         parts.append(table)
         parts.append(Text(""))
-    parts.append(summary_text(report))
+    if only_problems:
+        parts.append(Text(tr.ui("passing findings not shown (--only-problems)") + f": {hidden}"
+                          if hidden else tr.ui("every finding is a problem; all are shown"),
+                          style="dim"))
+    parts.append(summary_text(report, tr))
     return parts
 
 
-def summary_text(report: Report) -> Group:
+def summary_text(report: Report, tr: Translator | None = None) -> Group:
+    tr = tr or Translator()
+    ui = tr.ui
     s = report.summary()
     fig, form = s["figures"], s["formulas"]
     stmt, cit = s["statements"], s["citations"]
-    unreadable = f" · {fig['unreadable']} unreadable" if fig["unreadable"] else ""
-    unverified_formulas = f" · {form['unverified']} unverified" if form["unverified"] else ""
+
+    def counts(values: dict, names: Sequence[str]) -> str:
+        return " · ".join(f"{values[n]} {ui(n)}" for n in names)
+
+    unreadable = f" · {fig['unreadable']} {ui('unreadable')}" if fig["unreadable"] else ""
+    unverified_formulas = f" · {form['unverified']} {ui('unverified')}" \
+        if form["unverified"] else ""
     lines = [
-        Text(f"figures: {fig['accurate']} accurate · {fig['inaccurate']} inaccurate · "
-             f"{fig['missing']} missing · {fig['unverified']} unverified{unreadable}    "
-             f"formulas: {form['covered']} covered · {form['changed']} changed · "
-             f"{form['uncovered']} uncovered · {form['missing']} missing{unverified_formulas}"),
+        Text(f"{ui('figures')}: "
+             + counts(fig, ("accurate", "inaccurate", "missing", "unverified")) + unreadable
+             + f"    {ui('formulas')}: "
+             + counts(form, ("covered", "changed", "uncovered", "missing"))
+             + unverified_formulas),
     ]
     if sum(stmt.values()):
-        lines.append(Text(f"statements: {stmt['anchored']} anchored · {stmt['missing']} "
-                          f"missing · {stmt['unverified']} unverified"))
+        lines.append(Text(f"{ui('statements')}: "
+                          + counts(stmt, ("anchored", "missing", "unverified"))))
     if cit["checked"] or cit["unknown"]:
         wrong = sum(cit[k] for k in ("authors", "year", "title", "misattributed", "arxiv"))
-        lines.append(Text(f"citations: {cit['checked']} checked · {cit['right']} right · "
-                          f"{wrong} finding(s) · {cit['shortened']} shortened title(s) · "
-                          f"{cit['unknown']} naming a work no claim records",
+        lines.append(Text(f"{ui('citations')}: {cit['checked']} {ui('checked')} · "
+                          f"{cit['right']} {ui('right')} · {wrong} {ui('finding(s)')} · "
+                          f"{cit['shortened']} {ui('shortened title(s)')} · "
+                          f"{cit['unknown']} {ui('naming a work no claim records')}",
                           style="red" if wrong else ""))
-    coverage = "n/a (nothing to check)" if report.coverage is None else \
+    coverage = ui("n/a (nothing to check)") if report.coverage is None else \
         f"{report.coverage:.1f}% ({report.covered}/{report.total})"
     below = not report.coverage_ok
-    lines.append(Text(f"coverage {coverage}, minimum {report.min_coverage:g}%",
+    lines.append(Text(f"{ui('coverage')} {coverage}, {ui('minimum')} {report.min_coverage:g}%",
                       style="red" if below else ""))
     empty = report.sections_without_claims()
     if empty:
-        lines.append(Text("sections without claims: " + ", ".join(
+        lines.append(Text(f"{ui('sections without claims')}: " + ", ".join(
             f"§{e.number} {_short(e.title, 30)}" for e in empty[:20])
-            + (f" … and {len(empty) - 20} more" if len(empty) > 20 else ""), style="yellow"))
+            + (" … " + ui("and {n} more").format(n=len(empty) - 20) if len(empty) > 20
+               else ""),
+            style="yellow"))
     for claim_id, verdict, reason, reproduce in report.unverified_claims:
-        lines.append(Text(f"claim {claim_id} did not verify ({verdict}): {_short(reason, 100)}",
-                          style="red"))
-        lines.append(command_line(f"  reproduce: {reproduce}", style="red"))
+        lines.append(Text(f"{ui('claim')} {claim_id} {ui('did not verify')} ({ui(verdict)}): "
+                          f"{_short(reason, 100)}", style="red"))
+        lines.append(command_line(f"  {ui('reproduce')}: {reproduce}", style="red"))
     for note in report.notes:
         lines.append(Text(note, style="yellow"))
     failures = report.failures
     if report.passed:
-        lines.append(Text("PASSED: every figure accurate, no formula changed or missing, "
-                          "every statement anchored, no citation wrong, every claim verified, "
-                          "coverage met", style="bold green"))
+        lines.append(Text(ui("PASSED: every figure accurate, no formula changed or missing, "
+                             "every statement anchored, no citation wrong, every claim verified, "
+                             "coverage met"), style="bold green"))
     else:
-        reasons = [f"{n} {status} {kind}(s)" for (kind, status), n in _tally(failures).items()]
+        reasons = [f"{n} {ui(status)} {ui(kind)}(s)" if tr.lang == "en" else
+                   f"{n} {ui(status)} {ui(kind)}" for (kind, status), n in _tally(failures).items()]
         if below:
-            reasons.append("coverage below the minimum")
+            reasons.append(ui("coverage below the minimum"))
         not_verified = [c for c, _, _, _ in report.unverified_claims]
         if not_verified:
-            reasons.append("not verified: " + ", ".join(not_verified[:10])
-                           + (f" and {len(not_verified) - 10} more" if len(not_verified) > 10
-                              else ""))
-        lines.append(Text("FAILED: " + ", ".join(reasons), style="bold red"))
+            reasons.append(f"{ui('not verified')}: " + ", ".join(not_verified[:10])
+                           + (" " + ui("and {n} more").format(n=len(not_verified) - 10)
+                              if len(not_verified) > 10 else ""))
+        lines.append(Text(f"{ui('FAILED')}: " + ", ".join(reasons), style="bold red"))
     return Group(*lines)
 
 

@@ -86,7 +86,8 @@ def render_png(plot: Plot) -> bytes:
             axes.legend(fontsize="small")
         figure.tight_layout()
         buffer = io.BytesIO()
-        figure.savefig(buffer, format="png")
+        # zlib level 1: a tenth of the drawing time saved for files about 6 % larger
+        figure.savefig(buffer, format="png", pil_kwargs={"compress_level": 1})
         return buffer.getvalue()
     finally:
         plt.close(figure)

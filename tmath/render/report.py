@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from tmath import __version__
 from tmath.engine.figures import show_values
 from tmath.render import STEP_MARK as TERMINAL_MARKS
+from tmath.render import kind_label
 from tmath.i18n import Translator
 from tmath.i18n.markers import N_
+from tmath.render.sections import Section, group
 
 if TYPE_CHECKING:
     from tmath.engine.results import AuditResult
@@ -60,11 +62,10 @@ def _e(text: Any) -> str:
     return html.escape(str(text), quote=True)
 
 
-def by_section(audits: Sequence[AuditResult]) -> dict[str, list[AuditResult]]:
-    groups: dict[str, list[AuditResult]] = defaultdict(list)
-    for audit in audits:
-        groups[audit.info.top_section].append(audit)
-    return dict(sorted(groups.items(), key=lambda kv: int(kv[0])))
+def by_section(audits: Sequence[AuditResult]) -> list[Section]:
+    """The report's sections: each claims folder's own, in order (see
+    :mod:`tmath.render.sections`)."""
+    return group(audits)
 
 
 def _counts(audits: Sequence[AuditResult]) -> dict[str, int]:
@@ -76,10 +77,15 @@ def _counts(audits: Sequence[AuditResult]) -> dict[str, int]:
 
 def html_report(audits: Sequence[AuditResult], seed: int, tr: Translator,
                 pictures: Mapping[str, bytes], wrong_in_document: Sequence[Any] = (),
-                document: str | None = None) -> str:
+                document: str | None = None, audited: bool = True) -> str:
+    """The report as one HTML page. ``audited``: the results come from ``tmath audit`` (each
+    foil run through both checks, steps typeset in MathML); otherwise from ``tmath verify``
+    (steps in linear Unicode; the named foils listed, not run)."""
     counts = _counts(audits)
     foils = sum(len(a.foils) for a in audits)
     rejected = sum(f.rejected for a in audits for f in a.foils)
+    audit_line = f" · {rejected}/{foils} {_e(tr.ui('foils rejected by both checks'))}" \
+        if audited else f" · {_e(tr.ui(NOT_AUDITED))}"
     out = [f"<!DOCTYPE html><html lang=\"{tr.lang}\"><head><meta charset=\"utf-8\">",
            "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">",
            f"<title>tmath report</title><style>{CSS}</style></head><body>",
@@ -89,7 +95,7 @@ def html_report(audits: Sequence[AuditResult], seed: int, tr: Translator,
            "<p class=\"summary-line\">"
            + " ".join(f"<span class=\"badge {STATUS_CLASS[v]}\">{n} {_e(tr.ui(v))}</span>"
                       for v, n in sorted(counts.items()))
-           + f" · {rejected}/{foils} {_e(tr.ui('foils rejected by both checks'))}</p>"]
+           + audit_line + "</p>"]
     if wrong_in_document:
         out.append(f"<h2>{_e(document or 'document')}: {len(wrong_in_document)} "
                    "inaccurate figure(s)</h2><table><tr><th>line</th><th>§</th><th>claim</th>"
@@ -99,38 +105,35 @@ def html_report(audits: Sequence[AuditResult], seed: int, tr: Translator,
                        f"<td>{_e(f['claim'])}</td><td>{_e(f['printed'])}</td>"
                        f"<td>{_e(f['expected'])}</td></tr>")
         out.append("</table>")
-    groups = by_section(audits)
-    titles = section_titles(audits, tr)
+    sections = by_section(audits)
     out.append(f"<nav class=\"toc\"><h2>{_e(tr.ui('Contents'))}</h2><ol>")
-    for section, group in groups.items():
-        out.append(f"<li value=\"{_e(section)}\"><a href=\"#s{_e(section)}\">"
-                   f"{_e(titles.get(section, '§' + section))}</a> "
-                   f"<span class=\"meta\">{_e(_section_summary(group, tr))}</span></li>")
+    for section in sections:
+        label = section.heading(tr).removeprefix(f"{section.number}. ")
+        out.append(f"<li value=\"{_e(section.number)}\"><a href=\"#{_e(section.anchor)}\">"
+                   f"{_e(label)}</a> "
+                   f"<span class=\"meta\">{_e(_section_summary(section.results, tr))}</span>"
+                   "</li>")
     out.append("</ol></nav>")
-    for section, group in groups.items():
-        out.append(f"<h2 id=\"s{_e(section)}\">{_e(section)}. "
-                   f"{_e(titles.get(section, '§' + section))}</h2>")
-        out.append(f"<p class=\"meta\">{_e(_section_summary(group, tr))}</p>")
-        for audit in group:
-            out.append(_html_claim(audit, tr, pictures.get(audit.info.id)))
+    for section in sections:
+        out.append(f"<h2 id=\"{_e(section.anchor)}\">{_e(section.heading(tr))}</h2>")
+        out.append(f"<p class=\"meta\">{_e(_section_summary(section.results, tr))}</p>")
+        for audit in section.results:
+            out.append(_html_claim(audit, tr, pictures.get(audit.info.id), audited))
     out.append("</body></html>")
     return "\n".join(out)
 
 
-def section_titles(audits: Sequence[AuditResult], tr: Translator) -> dict[str, str]:
-    """Section titles from each claims folder's ``sections.json`` (translated with the
-    catalogs' context "section"), for the table of contents."""
-    import json
-    from pathlib import Path
+NOT_AUDITED = N_("foils not run in this report (tmath report --audit runs both checks "
+                 "against each)")
 
+
+def section_titles(audits: Sequence[AuditResult], tr: Translator) -> dict[str, str]:
+    """Section titles by number, from the first claims folder that names each (its
+    ``sections.json``, translated with the catalogs' context "section")."""
     titles: dict[str, str] = {}
-    for folder in dict.fromkeys(Path(a.info.path).parent for a in audits):
-        try:
-            data = json.loads((folder / "sections.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        for number, title in (data.get("sections") or {}).items():
-            titles.setdefault(str(number), tr.section_title(str(title), folder))
+    for section in by_section(audits):
+        if section.title:
+            titles.setdefault(section.number, tr.section_title(section.title, section.folder))
     return titles
 
 
@@ -150,7 +153,8 @@ def _level(audit: AuditResult) -> str:
     return audit.statement.proof.status
 
 
-def _html_claim(audit: AuditResult, tr: Translator, picture: bytes | None) -> str:
+def _html_claim(audit: AuditResult, tr: Translator, picture: bytes | None,
+                audited: bool = True) -> str:
     info, result = audit.info, audit.statement
     status = STATUS_CLASS[result.verdict]
     parts = [f"<div class=\"claim\" id=\"{_e(info.id)}\">",
@@ -213,6 +217,14 @@ def _html_claim(audit: AuditResult, tr: Translator, picture: bytes | None) -> st
                          f"<td>{_e(tr.text(f.label, info))}</td><td>{_e(f.printed)}</td>"
                          f"<td>{_e(true)}</td></tr>")
         parts.append("</table>")
+    if not audited and info.foils:
+        parts.append(f"<details><summary>{_e(tr.ui('foils'))} — "
+                     f"{_e(tr.ui(NOT_AUDITED))}</summary><ul>")
+        for foil in info.foils:
+            parts.append(f"<li>{_e(tr.text(foil.text, info))}"
+                         + (f"<br><span class=\"why\">{_e(tr.text(foil.why, info))}</span>"
+                            if foil.why else "") + "</li>")
+        parts.append("</ul></details>")
     if audit.foils:
         parts.append(f"<details><summary>"
                      f"{_e(tr.ui('foils (each must be rejected by both checks)'))} — "
@@ -233,47 +245,98 @@ def _html_claim(audit: AuditResult, tr: Translator, picture: bytes | None) -> st
 
 
 def markdown_report(audits: Sequence[AuditResult], seed: int, tr: Translator,
-                    wrong_in_document: Sequence[Any] = (), document: str | None = None) -> str:
+                    wrong_in_document: Sequence[Any] = (), document: str | None = None,
+                    audited: bool = True) -> str:
+    """The report as Markdown (``audited``: as for :func:`html_report`). A part a claim has
+    nothing for (no premises, no derivation, no test: a cited claim) is left out, never an
+    empty heading."""
     counts = _counts(audits)
     lines = ["# tmath — verified companion", "",
              f"tmath {__version__} · seed {seed} · "
-             + ", ".join(f"{n} {tr.ui(v)}" for v, n in sorted(counts.items())), ""]
+             + ", ".join(f"{n} {tr.ui(v)}" for v, n in sorted(counts.items()))
+             + ("" if audited else f" · {tr.ui(NOT_AUDITED)}"), ""]
     if wrong_in_document:
         lines += [f"## {document or 'document'}: inaccurate figures", "",
                   "| line | § | claim | printed | true |", "| --- | --- | --- | --- | --- |"]
         lines += [f"| {f['line']} | {f['section']} | {f['claim']} | {f['printed']} | "
                   f"{f['expected']} |" for f in wrong_in_document]
         lines.append("")
-    titles = section_titles(audits, tr)
-    for section, group in by_section(audits).items():
-        lines += [f"## {section}. {titles.get(section, '§' + section)}", "",
-                  _section_summary(group, tr), ""]
-        for audit in group:
-            info, result = audit.info, audit.statement
-            proof = result.proof
-            label = tr.ui(proof.status) if proof.status != "proved-for-cases" \
-                else f"{tr.ui('proved for')} {proof.cases}"
-            lines += [f"### {tr.title(info)} (`{info.id}`, §{info.section})", "",
-                      f"**{tr.ui(result.verdict)}** · {tr.ui('proof')}: {label} · "
-                      f"{tr.ui('randomized check')}: {tr.ui(result.empirical.status)}", ""]
-            if tr.summary(info):
-                lines += [tr.summary(info), ""]
-            lines += [f"**{tr.ui('statement')}:** {tr.text(info.statement, info)}", ""]
-            if getattr(info, "statement_latex", None):
-                lines += [f"$$ {info.statement_latex} $$", ""]
-            lines += [f"**{tr.ui('premises')}:**", ""] + \
-                     [f"- {tr.text(p, info)}" for p in info.premises] + [""]
-            lines += [f"**{tr.ui('derivation')}:**", ""]
-            lines += [f"{i}. {STEP_MARK[s.kind]} `{s.before}` = `{s.after}` — "
-                      f"{tr.text(s.why, info)}" for i, s in enumerate(proof.steps, 1)]
-            lines += ["", f"**{tr.ui('randomized check')}:**", ""]
-            lines += [f"- {'✓' if t.passed else '✗'} {tr.text(t.label, info)}: {t.summary}"
-                      for t in result.empirical.tests]
-            if result.figures:
-                lines += ["", f"| {tr.ui('figures')} | {tr.ui('printed')} | {tr.ui('true value')} |",
-                          "| --- | --- | --- |"]
-                lines += [f"| {tr.text(f.label, info)} | {f.printed} | "
-                          f"{show_values(f.true_value)} |" for f in result.figures]
-            lines += ["", f"{tr.ui('foil')}: " + "; ".join(
-                ("✓ " if f.rejected else "✗ ") + tr.text(f.text, info) for f in audit.foils), ""]
+    for section in by_section(audits):
+        lines += [f"## {section.heading(tr)}", "", _section_summary(section.results, tr), ""]
+        for audit in section.results:
+            lines += _markdown_claim(audit, tr, audited)
     return "\n".join(lines) + "\n"
+
+
+def _markdown_claim(audit: AuditResult, tr: Translator, audited: bool) -> list[str]:
+    info, result = audit.info, audit.statement
+    proof = result.proof
+    kind = getattr(info, "kind", "theorem")
+    cited = kind in ("empirical", "fact")
+    if cited:
+        label = tr.ui("none (cited)")
+    elif proof.status == "proved-for-cases":
+        label = f"{tr.ui('proved for')} {proof.cases}"
+    else:
+        label = tr.ui(proof.status)
+    lines = [f"### {tr.title(info)} (`{info.id}`, §{info.section})", "",
+             f"**{tr.ui(result.verdict)}** · {tr.ui('kind')}: {tr.ui(kind_label(info))} · "
+             f"{tr.ui('proof')}: {label} · "
+             f"{tr.ui('randomized check')}: {tr.ui(result.empirical.status)}", ""]
+    if tr.summary(info):
+        lines += [tr.summary(info), ""]
+    lines += [f"**{tr.ui('statement')}:** {tr.text(info.statement, info)}", ""]
+    if getattr(info, "statement_latex", None):
+        lines += [f"$$ {info.statement_latex} $$", ""]
+    if kind != "theorem":
+        heading = "why this is not verified" if kind == "heuristic" else "what it is cited from"
+        lines += [f"**{tr.ui(heading)}:**", ""]
+        if getattr(info, "reason", None):
+            lines += [f"{tr.ui('reason')}: {tr.text(info.reason, info)}", ""]
+        if getattr(info, "reported", ""):
+            lines += [f"{tr.ui('reported')}: {tr.text(info.reported, info)}", ""]
+        lines += _markdown_sources(info) + [f"- {tr.ui('not from')} {source.shown}: "
+                                            f"{tr.text(why, info)}"
+                                            for source, why in getattr(info, "not_in", ())]
+        lines.append("")
+    if info.premises:
+        lines += [f"**{tr.ui('premises')}:**", ""]
+        lines += [f"- {tr.text(p, info)}" for p in info.premises] + [""]
+    if proof.status == "none" and proof.reason and kind == "theorem":
+        lines += [f"**{tr.ui('derivation')}:** {tr.ui('none')} — "
+                  f"{tr.ui('reason')}: {tr.text(proof.reason, info)}", ""]
+    if proof.rests_on:
+        lines += [f"{tr.ui('rests on')}: "
+                  + "; ".join(tr.text(r, info) for r in proof.rests_on), ""]
+    if proof.steps:
+        lines += [f"**{tr.ui('derivation')}:**", ""]
+        lines += [f"{i}. {STEP_MARK[s.kind]} `{s.before}` {_relation(s.relation)} `{s.after}` — "
+                  f"{tr.text(s.why, info)}" for i, s in enumerate(proof.steps, 1)] + [""]
+    if result.empirical.tests:
+        lines += [f"**{tr.ui('randomized check')}:**", ""]
+        lines += [f"- {'✓' if t.passed else '✗'} {tr.text(t.label, info)}: {t.summary}"
+                  for t in result.empirical.tests] + [""]
+    if result.figures:
+        lines += [f"| {tr.ui('figures')} | {tr.ui('printed')} | {tr.ui('true value')} |",
+                  "| --- | --- | --- |"]
+        lines += [f"| {tr.text(f.label, info)} | {f.printed} | "
+                  f"{show_values(f.true_value)} |" for f in result.figures] + [""]
+    if audit.foils:
+        lines += [f"{tr.ui('foil')}: " + "; ".join(
+            ("✓ " if f.rejected else "✗ ") + tr.text(f.text, info) for f in audit.foils), ""]
+    elif not audited and info.foils:
+        lines += [f"{tr.ui('foil')}: " + "; ".join(tr.text(f.text, info) for f in info.foils)
+                  + f" ({tr.ui(NOT_AUDITED)})", ""]
+    if info.sources and kind == "theorem":
+        lines += [f"**{tr.ui('sources and related claims')}:**", ""]
+        lines += _markdown_sources(info) + [""]
+    return lines
+
+
+def _markdown_sources(info) -> list[str]:
+    return [f"- {source.shown}" + (f" — <{source.link}>" if source.link else "")
+            for source in info.sources]
+
+
+def _relation(relation: str) -> str:
+    return {"<=": "≤", ">=": "≥"}.get(relation, relation)

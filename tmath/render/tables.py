@@ -29,7 +29,8 @@ def claims_table(infos: Sequence[ClaimInfo], tr: Translator | None = None,
     tr = tr or Translator()
     wide = width is None or width >= WIDE
     table = Table(box=None, header_style="bold", pad_edge=False)
-    table.add_column(tr.ui("claim"), no_wrap=True)  # an id is never broken
+    # an id is never broken; one wider than the whole terminal is folded, not cut short
+    table.add_column(tr.ui("claim"), no_wrap=True, overflow="fold")
     table.add_column("§", no_wrap=True)
     table.add_column(tr.ui("title"), ratio=3)
     if wide:
@@ -101,7 +102,7 @@ def verify_table(results: Sequence[ClaimResult], tr: Translator | None = None,
     tr = tr or Translator()
     wide = width is None or width >= WIDE
     table = Table(box=None, header_style="bold", pad_edge=False)
-    table.add_column(tr.ui("claim"), no_wrap=True)
+    table.add_column(tr.ui("claim"), no_wrap=True, overflow="fold")  # as list's
     table.add_column("§", no_wrap=True)
     table.add_column(tr.ui("proof"), overflow="fold" if wide else "ellipsis",
                      no_wrap=not wide)
@@ -187,46 +188,59 @@ def verify_summary(results: Sequence[ClaimResult], seed: int, seconds: float,
     return Group(*lines)
 
 
-def audit_table(audits: Sequence[AuditResult]) -> Group:
+def audit_table(audits: Sequence[AuditResult], width: int | None = None) -> Group:
     """Per claim: each foil and which part of each channel rejected it, then each test of the
-    randomized check and the foils it killed (inert tests are flagged)."""
+    randomized check and the foils it killed (inert tests are flagged).
+
+    From :data:`WIDE` columns on (or for a file, ``width`` None) one table with a claim column
+    as wide as the longest id; narrower, each claim's id is a line of its own above its rows,
+    so an id is never broken and the foils keep the width."""
     from tmath.engine.results import PASSING
 
-    table = Table(box=None, header_style="bold", pad_edge=False)
-    for column in ("claim", "foil", "proof", "randomized check"):
-        table.add_column(column, overflow="fold")
-    for audit in audits:
+    narrow = width is not None and width < WIDE
+
+    def new_table(*columns: str, ratios: Sequence[int] = ()) -> Table:
+        table = Table(box=None, header_style="bold", pad_edge=False, title_justify="left",
+                      expand=narrow)
+        if not narrow:
+            table.add_column(columns[0], no_wrap=True, overflow="fold")  # the claim id
+        for k, column in enumerate(columns[1:]):
+            table.add_column(column, overflow="fold",
+                             ratio=ratios[k] if narrow and ratios else None)
+        return table
+
+    def foil_rows(audit: AuditResult) -> list[list]:
+        rows: list[list] = []
         if not getattr(audit.info, "has_check", True):
-            table.add_row(Text(audit.info.id, style="green" if audit.strong else "red"),
-                          Text(f"(nothing to audit: {kind_label(audit.info)})", style="dim"),
-                          proof_cell(audit.statement.proof, kind=audit.info.kind),
-                          check_cell(audit.statement.empirical))
-            continue
+            return [[Text(f"(nothing to audit: {kind_label(audit.info)})", style="dim"),
+                     proof_cell(audit.statement.proof, kind=audit.info.kind),
+                     check_cell(audit.statement.empirical)]]
         if audit.statement.verdict not in PASSING:
-            table.add_row(Text(audit.info.id, style="red"), "(the statement itself)",
-                          proof_cell(audit.statement.proof), check_cell(audit.statement.empirical))
+            rows.append(["(the statement itself)", proof_cell(audit.statement.proof),
+                         check_cell(audit.statement.empirical)])
         for i, foil in enumerate(audit.foils):
-            name = Text(audit.info.id if i == 0 else "", style="green" if audit.strong else "red")
             label = Text(f"{i + 1}. {foil.text}" + (" (automatic)" if foil.origin == "automatic"
                                                     else ""))
             if foil.proof_rejects is None:
                 proof = Text("– no proof to run", style="yellow")
             elif foil.proof_rejects:
-                proof = Text(f"✓ {foil.proof_rejected_by or _why(foil.proof.reason)}", style="green")
+                proof = Text(f"✓ {foil.proof_rejected_by or _why(foil.proof.reason)}",
+                             style="green")
             else:
-                proof = Text(f"✗ {foil.proof.status}: {foil.proof.reason or 'accepted'}", style="red")
+                proof = Text(f"✗ {foil.proof.status}: {foil.proof.reason or 'accepted'}",
+                             style="red")
             if foil.check_rejects:
                 killers = [t.title for t in foil.empirical.tests if not t.passed]
                 more = f" (+{len(killers) - 1})" if len(killers) > 1 else ""
                 check = Text(f"✓ {killers[0]}{more}", style="green")
             else:
                 check = Text(f"✗ {foil.empirical.status}: {foil.empirical.headline}", style="red")
-            table.add_row(name, label, proof, check)
-    matrix = Table(box=None, header_style="bold", pad_edge=False, title_justify="left")
-    for column in ("claim", "test", "kills foils"):
-        matrix.add_column(column, overflow="fold")
-    for audit in audits:
-        for k, test in enumerate(audit.tests):
+            rows.append([label, proof, check])
+        return rows
+
+    def kill_rows(audit: AuditResult) -> list[list]:
+        rows = []
+        for test in audit.tests:
             kills = audit.kills(test)
             if kills:
                 cell = Text(", ".join(str(i + 1) for i in kills), style="green")
@@ -234,8 +248,43 @@ def audit_table(audits: Sequence[AuditResult]) -> Group:
                 cell = Text(f"none (sanity: {test.sanity})", style="dim")
             else:
                 cell = Text("none: inert, it rejects no foil", style="red")
-            matrix.add_row(audit.info.id if k == 0 else "", Text(test.title), cell)
-    return Group(table, Text(""), Text("which test rejects which foil", style="bold"), matrix)
+            rows.append([Text(test.title), cell])
+        return rows
+
+    def name(audit: AuditResult) -> Text:
+        if not getattr(audit.info, "has_check", True):
+            return Text(audit.info.id, style="green" if audit.strong else "red")
+        if audit.statement.verdict not in PASSING:
+            return Text(audit.info.id, style="red")
+        return Text(audit.info.id, style="green" if audit.strong else "red")
+
+    foils_header = ("claim", "foil", "proof", "randomized check")
+    matrix_header = ("claim", "test", "kills foils")
+    title = Text("which test rejects which foil", style="bold")
+    if not narrow:
+        table, matrix = new_table(*foils_header), new_table(*matrix_header)
+        for audit in audits:
+            for k, row in enumerate(foil_rows(audit)):
+                table.add_row(name(audit) if k == 0 else "", *row)
+            for k, row in enumerate(kill_rows(audit)):
+                matrix.add_row(audit.info.id if k == 0 else "", *row)
+        return Group(table, Text(""), title, matrix)
+    parts: list = []
+    for k, audit in enumerate(audits):
+        table = new_table(*foils_header, ratios=(5, 3, 5))
+        table.show_header = k == 0
+        for row in foil_rows(audit):
+            table.add_row(*row)
+        parts += [name(audit), table]
+    parts += [Text(""), title]
+    shown = [a for a in audits if a.tests]
+    for k, audit in enumerate(shown):
+        matrix = new_table(*matrix_header, ratios=(3, 1))
+        matrix.show_header = k == 0
+        for row in kill_rows(audit):
+            matrix.add_row(*row)
+        parts += [Text(audit.info.id), matrix]
+    return Group(*parts)
 
 
 def _why(reason: str | None) -> str:
