@@ -14,7 +14,7 @@ import sympy as sp
 from tmath.latex import operators as op
 from tmath.latex.limits import MAX_EXACT_POWER, MAX_TOWER, Unreadable
 from tmath.latex.notation import CONSTANTS, Notation
-from tmath.latex.tokens import Token
+from tmath.latex.tokens import Token, split_at
 
 GREEK = frozenset("""alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa
 lambda mu nu xi rho varrho sigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi
@@ -480,7 +480,7 @@ class Parser:
         inner = self.tokens[start:self.i - 1]
         if not inner:
             return op.SetOf()
-        return op.SetOf(*(self.whole(part) for part in _commas(inner)))
+        return op.SetOf(*(self.whole(part) for part in split_at(inner, {","})))
 
     def styled(self, style: str):
         inner = self.group()
@@ -746,23 +746,6 @@ def _number(text: str) -> sp.Basic:
         return sp.Rational(int(whole or "0") * 10 ** len(fraction) + int(fraction),
                            10 ** len(fraction))
     return sp.Integer(int(text))
-
-
-def _commas(tokens: list[Token]) -> list[list[Token]]:
-    """Tokens split at their top-level commas."""
-    parts, current, depth = [], [], 0
-    for tok in tokens:
-        if tok.value == "{" or (tok.kind == "sym" and tok.value in "(["):
-            depth += 1
-        elif tok.value == "}" or (tok.kind == "sym" and tok.value in ")]"):
-            depth -= 1
-        if depth == 0 and tok.kind == "sym" and tok.value == ",":
-            parts.append(current)
-            current = []
-        else:
-            current.append(tok)
-    parts.append(current)
-    return [p for p in parts if p]
 
 
 def _vector(x: sp.Basic) -> bool:

@@ -8,7 +8,7 @@ from tmath.latex.limits import Unreadable
 from tmath.latex.notation import DEFAULT, Notation
 from tmath.latex.parser import ELLIPSIS, Parser, items, said_of
 from tmath.latex.result import Reading, Relation
-from tmath.latex.tokens import Token, tokenize
+from tmath.latex.tokens import Token, split_at, tokenize
 
 ROWS = frozenset({"aligned", "align", "align*", "split", "gathered", "gather", "gather*",
                   "equation", "equation*"})
@@ -48,7 +48,7 @@ def _read(tokens: tuple[Token, ...], notation: Notation):
     expressions: list[sp.Basic] = []
     for row in _rows(tokens):
         previous = relations[-1].rhs if relations else None
-        for segment in _split(row, SEPARATORS):
+        for segment in split_at(row, SEPARATORS):
             r, e = _segment(_trim(segment), notation, seen, previous)
             relations += r
             expressions += e
@@ -65,7 +65,7 @@ def _rows(tokens: tuple[Token, ...]) -> list[list[Token]]:
         closing = [k for k, t in enumerate(body) if t.value == "end"]
         if name in ROWS and closing:
             body = body[body.index(Token("sym", "}", False), 2) + 1:closing[-1]]
-    rows = _split(body, {"\\\\"})
+    rows = split_at(body, {"\\\\"})
     return [[t for t in row if not (t.kind == "sym" and t.value == "&")] for row in rows] \
         if len(rows) > 1 or any(t.value == "&" for t in body if t.kind == "sym") and not _inside(body) \
         else rows
@@ -73,23 +73,6 @@ def _rows(tokens: tuple[Token, ...]) -> list[list[Token]]:
 
 def _inside(body: list[Token]) -> bool:
     return any(t.value == "begin" for t in body)
-
-
-def _split(tokens: list[Token] | tuple[Token, ...], at: set | frozenset) -> list[list[Token]]:
-    """Split at depth-0 tokens whose value is in ``at`` (commands or symbols)."""
-    parts, current, depth = [], [], 0
-    for tok in tokens:
-        if tok.value in ("begin", "{") or (tok.kind == "sym" and tok.value in "(["):
-            depth += 1    # "{" as a symbol or as \{
-        elif tok.value in ("end", "}") or (tok.kind == "sym" and tok.value in ")]"):
-            depth -= 1
-        if depth == 0 and tok.value in at and tok.kind in ("cmd", "sym"):
-            parts.append(current)
-            current = []
-        else:
-            current.append(tok)
-    parts.append(current)
-    return [p for p in parts if p]
 
 
 def _trim(segment: list[Token]) -> list[Token]:
@@ -102,7 +85,7 @@ def _segment(tokens: list[Token], notation: Notation, seen: set[str],
              previous: sp.Basic | None) -> tuple[list[Relation], list[sp.Basic]]:
     if not tokens:
         return [], []
-    parts = _split(tokens, {","})
+    parts = split_at(tokens, {","})
     if any(len(p) == 1 and p[0].value in ELLIPSIS for p in parts):
         parser = Parser([], notation, seen)
         if any(_has_relation(p) for p in parts):

@@ -119,3 +119,21 @@ def _skip_group(source: str, j: int) -> int:
             if depth == 0:
                 return k + 1
     raise Unreadable("an unclosed { in the formula")
+
+
+def split_at(tokens, at) -> list[list[Token]]:
+    """``tokens`` split at the commands or symbols in ``at`` that stand outside brackets,
+    braces (``{`` or ``\\{``) and environments; empty parts dropped."""
+    parts, current, depth = [], [], 0
+    for tok in tokens:
+        if tok.value in ("begin", "{") or (tok.kind == "sym" and tok.value in "(["):
+            depth += 1
+        elif tok.value in ("end", "}") or (tok.kind == "sym" and tok.value in ")]"):
+            depth -= 1
+        if depth == 0 and tok.value in at and tok.kind in ("cmd", "sym"):
+            parts.append(current)
+            current = []
+        else:
+            current.append(tok)
+    parts.append(current)
+    return [p for p in parts if p]
