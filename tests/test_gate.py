@@ -476,8 +476,17 @@ def test_document_text_is_never_executed(tmp_path):
 COMPANION = Path(__file__).resolve().parents[1] / "docs" / "companion.md"
 
 
-def test_a_document_no_claim_set_vouches_for_is_one_line_and_exit_2():
-    result = run(str(DOCS / "unrelated_chapter.md"))
+def test_a_document_no_claim_set_vouches_for_is_read_for_what_the_builtin_claims_prove():
+    result = run(str(DOCS / "unrelated_chapter.md"), "--format", "json")
+    assert result.exit_code == ExitCode.OK   # nothing recognised: not a usage error
+    doc = json.loads(result.stdout)
+    [recognition] = doc["recognition"]   # it prints the softmax: recognised, nothing wrong
+    assert recognition["claims"] == ["softmax-boltzmann"] and recognition["contradicts"] == 0
+    assert doc["summary"]["passed"]
+
+
+def test_with_claims_given_a_document_they_do_not_vouch_for_is_one_line_and_exit_2(dice):
+    result = run(str(DOCS / "unrelated_chapter.md"), "--claims", str(dice))
     assert result.exit_code == ExitCode.USAGE
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert len(lines) <= 3, result.output

@@ -91,7 +91,7 @@ def check(
 ) -> None:
     """Check documents against the claims that vouch for them: wrong figures, changed or unverified formulas, line by line.
 
-    [bold]Which claims.[/bold] The built-in claims and those of each --claims DIR (--no-builtin: only those). A claim set holds a document when the document contains enough of the formulas (or technical terms) the set records; a claim the document pins with [bold]<!-- tmath: claim-id -->[/bold] is always held to it. A document no claim set vouches for is a usage error (exit 2), said in one line.
+    [bold]Which claims.[/bold] The built-in claims and those of each --claims DIR (--no-builtin: only those). A claim set holds a document when the document contains enough of the formulas (or technical terms) the set records; a claim the document pins with [bold]<!-- tmath: claim-id -->[/bold] is always held to it. With no --claims, a document no claim set vouches for is [bold]recognised[/bold] instead: every formula it prints (display and inline) is compared by meaning with what the built-in claims prove or define, under the document's own names (d for d_k, Attn for Attention: the mapping is reported). A formula that means a claim's is recognised; the near form of a claim's formula with another meaning contradicts it (an error, with the claim's form in the document's names); a relation between numbers only (\\sqrt{64} = 8, 512/8 = 64, 2π·10000 ≈ 62832) is checked as arithmetic at its printed precision; the rest is not a finding. Nothing recognised: exit 0 with a one-line note. With --claims, a document no claim set vouches for is a usage error (exit 2), said in one line.
 
     [bold]Figures.[/bold] Each figure a claim records is anchored like an annotation: the printed quote, the text before it (near=) and after it (after=), its section as the position hint. Math and numbers around it count more than prose, so rewording a sentence does not lose it; a number inside a display formula is never read for a figure in running text. It is compared with the true value at the precision printed (8, ≈ 22.6, 61,400, 26万, 1/100, 1.6×10⁴, 16k, [0.49, 0.30, 0.22]): accurate, inaccurate (printed vs true), unreadable, unverified (its claim did not verify) or missing (reported on the line of the closest number).
 
@@ -111,7 +111,7 @@ def check(
 
     tmath check notes.md --fix                         a diff that corrects wrong figures
 
-    Exit codes: 0 every figure accurate, nothing changed, missing or unverified, no citation wrong, coverage ≥ --min-coverage · 1 otherwise · 2 usage error (missing file, folder, not UTF-8 text, over 5 MB, an empty document, no claim set vouches for the document, a bad option) · 3 a claims module failed to load · 4 an output could not be written · 5 with --fix --write, a document changed after it was checked (nothing written) · 130/143 interrupted.
+    Exit codes: 0 every figure accurate, nothing changed, missing or unverified, no citation wrong, coverage ≥ --min-coverage · 1 otherwise · 2 usage error (missing file, folder, not UTF-8 text, over 5 MB, an empty document, with --claims: no claim set vouches for the document, a bad option) · 3 a claims module failed to load · 4 an output could not be written · 5 with --fix --write, a document changed after it was checked (nothing written) · 130/143 interrupted.
     """
     from tmath.gate.document import read_document
 
@@ -139,7 +139,12 @@ def check(
     held, bindings = held_to(documents, sets)
     held = {c: p for c, p in held.items() if c in catalog.claims}
     unbound = _unbound(documents, bindings, held)
-    if len(unbound) == len(documents):
+    recognising: list[str] = []
+    if not claims and not no_builtin:   # no claims of its own: recognise what ours prove
+        empty = {d.path for d in documents if not d.text.strip()}
+        recognising = [path for path, _ in unbound if path not in empty]
+        unbound = [u for u in unbound if u[0] not in recognising]
+    if unbound and len(unbound) == len(documents):
         raise UsageError(unbound[0][1] if len(documents) == 1 else
                          "no claim set vouches for any of the documents: " + "; ".join(
                              why for _, why in unbound))
@@ -149,7 +154,7 @@ def check(
     from tmath.engine.cache import ResultCache
     from tmath.engine.session import verify
 
-    selected = catalog.with_dependencies(relevant)
+    selected = catalog.with_dependencies(list(catalog) if recognising else relevant)
     results, interrupted = collect(
         verify(catalog, selected, run_seed, workers, timeout, ResultCache(enabled=not no_cache),
                memory), len(selected), progress=format is CheckFormat.table)
@@ -166,10 +171,15 @@ def check(
                 len(selected) - len(results))) + "\n")
         raise typer.Exit(interrupted.exit_code)
     by_id = {r.info.id: r for r in results}
+    known = []
+    if recognising:
+        from tmath.gate.recognition import library
+
+        known = library(list(catalog), by_id)
 
     def gate_report(docs):
         return gate.check(docs, relevant, by_id, min_coverage, known_ids=catalog.claims,
-                          held=held, unbound=unbound)
+                          held=held, unbound=unbound, recognising=recognising, library=known)
 
     report = gate_report(documents)
     if fix:

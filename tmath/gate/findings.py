@@ -21,7 +21,7 @@ is cannot be read; ``unbound``: no claim set vouches for the document; ``authors
 to be something else)."""
 WARNING = {"uncovered", "shortened"}
 """Statuses reported as warnings: a formula no claim vouches for, a shortened title."""
-GOOD = {"accurate", "covered", "anchored"}
+GOOD = {"accurate", "covered", "anchored", "recognised"}
 
 
 @dataclass(frozen=True)
@@ -134,6 +134,8 @@ class Report:
     ``right``) and how many name a work no claim records (``unknown``)."""
     per_document: tuple[tuple[str, int, int], ...] = ()
     """(path, covered, total) of each document: ``--min-coverage`` holds for each."""
+    recognition: tuple["Recognised", ...] = ()
+    """For each document no claim set is bound to: what was recognised in it."""
 
     @property
     def coverage(self) -> float | None:
@@ -168,7 +170,8 @@ class Report:
                         for s in ("accurate", "inaccurate", "missing", "unverified",
                                   "unreadable")},
             "formulas": {s: self.count("formula", s)
-                         for s in ("covered", "changed", "uncovered", "missing", "unverified")},
+                         for s in ("covered", "changed", "uncovered", "missing", "unverified",
+                                   "contradicts", "recognised")},
             "statements": {s: self.count("statement", s)
                            for s in ("anchored", "missing", "unverified")},
             "citations": {**(self.citations or {"checked": 0, "right": 0, "unknown": 0}),
@@ -203,8 +206,27 @@ class Report:
                                             if f.kind == "statement")},
             },
             "summary": self.summary(),
+            "recognition": [r.to_dict() for r in self.recognition],
             "notes": list(self.notes),
         }
+
+
+@dataclass(frozen=True)
+class Recognised:
+    """What the gate recognised in a document no claim set is bound to: the document's names
+    for the claims' (``mapping``), the claims it recognised, how many formulas it read."""
+
+    document: str
+    mapping: tuple[tuple[str, str], ...]
+    claims: tuple[str, ...]
+    formulas: int
+    recognised: int
+    contradicts: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"document": self.document, "mapping": dict(self.mapping),
+                "claims": list(self.claims), "formulas_read": self.formulas,
+                "recognised": self.recognised, "contradicts": self.contradicts}
 
 
 def _meets(covered: int, total: int, minimum: float) -> bool:
@@ -232,7 +254,8 @@ def combine(units: Sequence[Report], min_coverage: float = 0.0) -> Report:
                       [s for u in units for s in u.sections],
                       sum(u.covered for u in units), sum(u.total for u in units), min_coverage,
                       claims, unverified, notes=notes, citations=citations,
-                      per_document=per_document if len(units) > 1 else ())
+                      per_document=per_document if len(units) > 1 else (),
+                      recognition=tuple(r for u in units for r in u.recognition))
     below = combined.below_minimum()
     combined.notes += tuple(f"{p}: coverage {100.0 * c / t if t else 0:.1f}% ({c}/{t}) is "
                             f"below the minimum {min_coverage:g}%" for p, c, t in below)

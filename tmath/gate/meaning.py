@@ -40,6 +40,8 @@ class ClaimRelation:
     compared_with: str
     form: Any
     shown: str
+    formula: str = ""
+    """The spelling of the recorded formula that was read (``recorded`` or another)."""
 
 
 @dataclass(frozen=True)
@@ -99,7 +101,8 @@ def claim_relations(infos: Sequence[ClaimInfo], results: Mapping[str, Any]) -> l
             recorded = recorded_as.get(meaning.formula, meaning.formula)
             for k, ((shown, form), source) in enumerate(zip(relations, meaning.bound)):
                 if source and form is not None:
-                    found.append(ClaimRelation(info.id, recorded, k, source, form, shown))
+                    found.append(ClaimRelation(info.id, recorded, k, source, form, shown,
+                                               meaning.formula))
     return found
 
 

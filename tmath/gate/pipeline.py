@@ -45,13 +45,16 @@ def check(documents: Sequence[Document], infos: Sequence[ClaimInfo],
           results: Mapping[str, "ClaimResult"], min_coverage: float = 0.0,
           known_ids: Iterable[str] = (), held: Mapping[str, set[str]] | None = None,
           unbound: Sequence[tuple[str, str]] = (),
-          reproduce: Mapping[str, str] | None = None) -> Report:
+          reproduce: Mapping[str, str] | None = None,
+          recognising: Iterable[str] = (), library: Sequence = ()) -> Report:
     """Hold ``documents`` to the claims ``infos`` given their verification ``results``.
 
     ``held`` maps a claim id to the paths of the documents it is held to (default: all of
     them); ``unbound`` lists (path, why) of documents no claim set vouches for; ``known_ids``
     are all claim ids that exist (to report anchors naming an unknown claim); ``reproduce``
-    gives the command that replays a claim.
+    gives the command that replays a claim; ``recognising`` are the paths of documents no
+    claim set is bound to, checked instead against the relations ``library`` the built-in
+    claims mean (:mod:`~tmath.gate.recognition`).
 
     Each document is its own unit: it is checked alone, as if it were the only one given, and
     the reports are combined afterwards (:func:`~tmath.gate.findings.combine`), so one
@@ -61,7 +64,11 @@ def check(documents: Sequence[Document], infos: Sequence[ClaimInfo],
     held = dict(held) if held is not None else {i.id: everywhere for i in infos}
     known = set(known_ids) | {i.id for i in infos}
     units = []
+    recognising = set(recognising)
     for document in documents:
+        if document.path in recognising:
+            units.append(_recognise_one(document, library, min_coverage))
+            continue
         mine = {c: {document.path} for c, paths in held.items() if document.path in paths}
         units.append(_check_one(document, [i for i in infos if i.id in mine], results,
                                 min_coverage, known, mine,
@@ -143,6 +150,26 @@ def _check_one(document: Document, infos: Sequence[ClaimInfo],
     return Report(tuple(d.path for d in documents), findings, sections, covered, total,
                   min_coverage, tuple(i.id for i in held_infos), unverified, notes=notes,
                   citations=citations)
+
+
+def _recognise_one(document: Document, known: Sequence, min_coverage: float) -> Report:
+    """The report of a document no claim set is bound to: what it says that the claims mean
+    (:func:`~tmath.gate.recognition.recognise`). Coverage does not apply (0 of 0)."""
+    from tmath.gate.findings import Recognised
+    from tmath.gate.recognition import recognise
+
+    found = recognise(document, known)
+    findings = sorted(found.findings, key=lambda f: (f.line or 0, f.column or 0))
+    wrong = sum(1 for f in findings if f.status == "contradicts")
+    good = sum(1 for f in findings if f.status == "recognised")
+    notes = ()
+    if not findings:
+        notes = (f"{document.path}: nothing in it was recognised as what a built-in claim "
+                 f"proves ({found.formulas} formulas read); pass the claims written for it "
+                 "with --claims DIR to check it against them",)
+    summary = Recognised(document.path, found.mapping, found.claims, found.formulas, good, wrong)
+    return Report((document.path,), findings, [], 0, 0, min_coverage, found.claims,
+                  notes=notes, recognition=(summary,))
 
 
 def _top(section: str | None) -> str | None:

@@ -14,7 +14,7 @@ import sympy as sp
 from tmath.latex import operators as op
 from tmath.latex.limits import MAX_EXACT_POWER, MAX_TOWER, Unreadable
 from tmath.latex.notation import CONSTANTS, Notation
-from tmath.latex.tokens import Token, split_at
+from tmath.latex.tokens import Token, split_at, tokenize
 
 GREEK = frozenset("""alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa
 lambda mu nu xi rho varrho sigma tau upsilon phi varphi chi psi omega Gamma Delta Theta Lambda Xi
@@ -27,6 +27,8 @@ RELATIONS = {"=": "=", "<": "<", ">": ">", "le": "<=", "leq": "<=", "leqslant": 
              "approx": "approx", "propto": "propto", "to": "to", "rightarrow": "to",
              "in": "in", "coloneqq": ":=", "equiv": "equiv"}
 SAME_SYMBOL = frozenset({"mathbf", "boldsymbol", "bm", "vec", "mathit", "mathbfit"})
+VECTOR_STYLES = frozenset({"mathbf", "boldsymbol", "bm", "vec", "mathbfit"})
+"""Styles that mark a lowercase letter as a vector: ``\\mathbf{q} \\cdot \\mathbf{k}`` is qᵀk."""
 VARIANT = {"hat": "hat", "widehat": "hat", "tilde": "tilde", "widetilde": "tilde",
            "bar": "bar", "overline": "bar", "dot": "dot", "ddot": "ddot"}
 TRANSPOSE = frozenset({"T", "top", "intercal", "mathsf{T}"})
@@ -65,6 +67,7 @@ class Parser:
         self.tokens, self.i, self.notation = list(tokens), 0, notation
         self.matrices_seen = set() if matrices_seen is None else matrices_seen
         self.tower, self.bound, self.listing = tower, bound, listing
+        self.vector_factor = False   # the last factor read was a styled vector (\mathbf{q})
 
     # -- token helpers ---------------------------------------------------------------------
     def peek(self, k: int = 0) -> Token | None:
@@ -166,6 +169,7 @@ class Parser:
 
     def term(self, shape: bool = False) -> sp.Basic:
         value = self.factor()
+        vector = self.vector_factor   # the term so far is one styled vector
         while True:
             tok = self.peek()
             if tok is None:
@@ -173,14 +177,21 @@ class Parser:
             if (tok.kind == "cmd" and tok.value in ("cdot", "times") and not
                     (shape and tok.value == "times")) or (tok.kind == "sym" and tok.value == "*"):
                 self.i += 1
-                value = self.product(value, self.factor())
+                right = self.factor()
+                if tok.value == "cdot" and vector and self.vector_factor:
+                    value = op.Inner(value, right)   # 𝐪·𝐤 of two vectors: a number
+                else:
+                    value = self.product(value, right)
+                vector = False
             elif tok.kind == "sym" and tok.value == "/":
                 self.i += 1
                 value = value / self.factor()
+                vector = False
                 if self.starts_factor():
                     raise Unreadable("a/b c has two readings: write \\frac{a}{b} c or a/(b c)")
             elif self.starts_factor():
                 value = self.product(value, self.factor())
+                vector = False
             else:
                 return value
 
@@ -217,8 +228,12 @@ class Parser:
         if self.at("sym", "-"):
             self.i += 1
             return -self.factor()
-        base = self.primary()
-        return self.postfix(base)
+        start = self.i
+        value = self.postfix(self.primary())
+        first = self.tokens[start]
+        self.vector_factor = (first.kind == "cmd" and first.value in VECTOR_STYLES
+                              and isinstance(value, (sp.Symbol, sp.Indexed)) and _vector(value))
+        return value
 
     def scripts(self) -> tuple[list[Token] | None, list[Token] | None]:
         """A subscript and a superscript, in either order, each at most once."""
@@ -236,12 +251,18 @@ class Parser:
         sub, sup = self.scripts()
         if self.at("sym", "'"):
             raise Unreadable("a prime (f') is not read: write the derivative out")
+        if isinstance(base, Name) and self.subscript_arguments(base, sub):
+            inner = sub[1:-1]
+            return self.superscript(sp.Function(base.text)(*self.arguments(inner)), sup) \
+                if sup is not None else sp.Function(base.text)(*self.arguments(inner))
         if isinstance(base, Name):
             base = self.resolve(base, sub)
         elif sub is not None:
             raise Unreadable("a subscript on an expression (not on a name) is not read")
         if isinstance(base, Applied):
             base = self.apply(base)
+            if sub is None and self.at("sym", "_"):
+                base = self.entry_of(base)
             if sup is None and self.at("sym", "^"):
                 self.i += 1
                 sup = self.group()
@@ -280,6 +301,24 @@ class Parser:
                 raise Unreadable(f"{full}(…) is a product or a function: declare {full!r} among the "
                                  "notation's functions, or write a space or \\cdot for a product")
         return sp.Symbol(full, commutative=not matrix)
+
+    def entry_of(self, applied: sp.Basic) -> sp.Basic:
+        """``softmax(z)_i``, entry i of an operator's value on a vector z: written
+        ``softmax(z_i)``, as the claims write it (the entry's own formula says which)."""
+        self.i += 1
+        index = self.group()
+        if not (len(applied.args) == 1 and isinstance(applied.args[0], sp.Symbol)
+                and getattr(applied, "is_Function", False)):
+            raise Unreadable("a subscript on an expression (not on a name) is not read")
+        entry = self.whole([*tokenize(applied.args[0].name), Token("sym", "_"), Token("sym", "{"),
+                            *index, Token("sym", "}")])
+        return applied.func(entry)
+
+    def subscript_arguments(self, name: Name, sub: list[Token] | None) -> bool:
+        """``PE_{(pos, 2i)}``: a declared function's arguments written as its subscript."""
+        return (sub is not None and len(sub) >= 5 and name.text in self.notation.functions
+                and sub[0].value == "(" and sub[-1].value == ")" and not self.at("sym", "(")
+                and any(t.kind == "sym" and t.value == "," for t in sub))
 
     def subscript_is_name(self, base: str, word: str) -> bool:
         letters = self.notation.index_letters | self.bound

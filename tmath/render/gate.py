@@ -220,7 +220,8 @@ def summary_text(report: Report, tr: Translator | None = None) -> Group:
              + counts(fig, ("accurate", "inaccurate", "missing", "unverified")) + unreadable
              + f"    {ui('formulas')}: "
              + counts(form, ("covered", "changed", "uncovered", "missing"))
-             + unverified_formulas),
+             + unverified_formulas
+             + (f" · {form['contradicts']} {ui('contradicts')}" if form["contradicts"] else "")),
     ]
     if sum(stmt.values()):
         lines.append(Text(f"{ui('statements')}: "
@@ -248,6 +249,8 @@ def summary_text(report: Report, tr: Translator | None = None) -> Group:
         lines.append(Text(f"{ui('claim')} {claim_id} {ui('did not verify')} ({ui(verdict)}): "
                           f"{_short(reason, 100)}", style="red"))
         lines.append(command_line(f"  {ui('reproduce')}: {reproduce}", style="red"))
+    for found in report.recognition:
+        lines.append(Text(recognition_line(found, ui)))
     for note in report.notes:
         lines.append(Text(note, style="yellow"))
     failures = report.failures
@@ -267,6 +270,16 @@ def summary_text(report: Report, tr: Translator | None = None) -> Group:
                               if len(not_verified) > 10 else ""))
         lines.append(Text(f"{ui('FAILED')}: " + ", ".join(reasons), style="bold red"))
     return Group(*lines)
+
+
+def recognition_line(found, ui) -> str:
+    """``doc.md: recognised 4 of 7 formulas (claims …), 1 contradicts; names d → d_k``."""
+    claims = ", ".join(found.claims[:6]) + (" …" if len(found.claims) > 6 else "")
+    names = ", ".join(f"{mine} → {theirs}" for mine, theirs in found.mapping)
+    return (f"{found.document}: {ui('recognised')} {found.recognised} {ui('of')} "
+            f"{found.formulas} {ui('formulas')}" + (f" ({claims})" if claims else "")
+            + (f", {found.contradicts} {ui('contradicts')}" if found.contradicts else "")
+            + (f"; {ui('names')} {names}" if names else ""))
 
 
 def _tally(findings: Sequence[Finding]) -> dict[tuple[str, str], int]:

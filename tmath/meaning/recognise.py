@@ -1,0 +1,265 @@
+"""Recognising, in any document, the relations the claims prove, under the document's names.
+
+A document names things its own way (``d`` for ``d_k``, ``\\mathrm{Attn}`` for Attention,
+``lrate`` for ``lr``). A renaming of names is a change of spelling, not of meaning, so:
+
+1. :func:`infer_mapping` looks, for each relation of the document, for a renaming of the
+   names it does not share with a claim's relation (at most :data:`MAX_RENAMED`, each to one
+   of the relation's own names, kind for kind) that makes the two *equivalent*
+   (:mod:`tmath.meaning.compare`). Each such renaming is a witness; the document's mapping
+   takes, for each of its names, the target with the most witnesses (a tie maps nothing), and
+   never onto a name the document uses itself.
+2. :func:`judge` compares each relation, renamed by the document's mapping, with the claims'
+   relations: ``recognised`` when it is equivalent to one; ``contradicts`` when it is the
+   *near form* of one (it shares a side that is more than a bare name, it uses exactly the
+   claim's names, and it is not equivalent to it nor to any other claim relation); otherwise
+   nothing (a document may say many things the claims do not).
+
+Nothing here evaluates document text: the reader (:mod:`tmath.latex`) builds the expressions.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+import sympy as sp
+
+from tmath.meaning.compare import Form, compare, differing_point
+
+MAX_RENAMED = 3
+"""Names of one relation renamed at once when looking for a witness (at most 3! bijections)."""
+NAMING = frozenset({"statement", "definition"})
+
+
+@dataclass(frozen=True)
+class Known:
+    """A relation a claim proves or defines, as its recorded formula writes it."""
+
+    claim: str
+    recorded: str
+    source: str                 # statement, definition, premise, step, …
+    form: Form
+    names: frozenset[str]       # symbols and function names, as read
+    functions: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Read:
+    """One relation of a document formula, as read (before any renaming)."""
+
+    lhs: sp.Basic
+    op: str
+    rhs: sp.Basic
+    names: frozenset[str]
+    functions: frozenset[str]
+    text: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What one document relation was found to be."""
+
+    status: str                 # recognised, contradicts
+    known: Known
+    shown: str
+    detail: str = ""
+
+
+def vocabulary(*exprs: sp.Basic) -> tuple[frozenset[str], frozenset[str]]:
+    """The names of free symbols (an indexed name by its base) and of applied functions."""
+    names, functions = set(), set()
+    for expr in exprs:
+        if not isinstance(expr, sp.Basic):
+            continue
+        bound = _bound_names(expr)
+        for atom in expr.atoms(sp.Symbol, sp.IndexedBase):
+            name = atom.name if isinstance(atom, sp.Symbol) else str(atom.label)
+            if name not in bound and not name.startswith(("⟦", "_")):
+                names.add(name)
+        for applied in expr.atoms(sp.Function):
+            if isinstance(applied, sp.core.function.AppliedUndef) or \
+                    type(applied).__module__.startswith("tmath"):
+                functions.add(type(applied).__name__)
+    return frozenset(names - functions), frozenset(functions)
+
+
+def _bound_names(expr: sp.Basic) -> set[str]:
+    """Variables a sum or product binds (Σⱼ's j), also of the reader's SumOver(body, j)."""
+    found = set()
+    for node in sp.preorder_traversal(expr):
+        if isinstance(node, sp.concrete.expr_with_limits.ExprWithLimits):
+            found |= {str(limit[0]) for limit in node.limits}
+        elif type(node).__name__ == "SumOver" and len(node.args) == 2:
+            found.add(str(node.args[1]))
+    return found
+
+
+def rename(expr: sp.Basic, mapping: Mapping[str, str]) -> sp.Basic:
+    """``expr`` with each name in ``mapping`` (a symbol, an indexed base or a function)
+    spelt as its target; assumptions and the reader's operator classes are kept."""
+    if not mapping or not isinstance(expr, sp.Basic):
+        return expr
+    swaps: dict[sp.Basic, sp.Basic] = {}
+    for atom in expr.atoms(sp.Symbol):
+        if atom.name in mapping:
+            swaps[atom] = sp.Symbol(mapping[atom.name], **atom.assumptions0)
+    for base in expr.atoms(sp.IndexedBase):
+        if str(base.label) in mapping:
+            swaps[base] = sp.IndexedBase(mapping[str(base.label)], **base.assumptions0)
+    renamed = expr.xreplace(swaps) if swaps else expr
+    for old, new in mapping.items():
+        target = _function(new)
+        renamed = renamed.replace(lambda e, old=old: isinstance(e, sp.Function)
+                                  and type(e).__name__ == old,
+                                  lambda e, target=target: target(*e.args))
+    return renamed
+
+
+def _function(name: str):
+    """The reader's class for an operator called ``name`` (Attention, softmax…) or a plain
+    undefined function."""
+    from tmath.latex.notation import DEFAULT
+
+    return DEFAULT.operators.get(name) or sp.Function(name)
+
+
+def relations_of(latex: str) -> list[Read]:
+    """The relations of a formula as read (none if the reader cannot read it)."""
+    from tmath.latex import read as read_latex
+
+    reading = read_latex(latex)
+    if not reading.parsed:
+        return []
+    found = []
+    for relation in reading.relations:
+        names, functions = vocabulary(relation.lhs, relation.rhs)
+        found.append(Read(relation.lhs, relation.op, relation.rhs, names, functions,
+                          str(relation)))
+    return found
+
+
+def form_of(read: Read, mapping: Mapping[str, str]) -> Form | None:
+    """The canonical form of ``read`` with ``mapping``'s names put in."""
+    from tmath.meaning.forms import form
+
+    used = {k: v for k, v in mapping.items() if k in read.names | read.functions}
+    return form(rename(read.lhs, used), read.op, rename(read.rhs, used))
+
+
+def _bijections(mine: Read, known: Known) -> list[dict[str, str]]:
+    """Renamings of ``mine``'s own names onto ``known``'s, kind for kind, that could make
+    the two use the same names."""
+    own = (mine.names | mine.functions) - (known.names | known.functions)
+    theirs = (known.names | known.functions) - (mine.names | mine.functions)
+    if not own or len(own) != len(theirs) or len(own) > MAX_RENAMED:
+        return []
+    if not (mine.names | mine.functions) & (known.names | known.functions):
+        return []   # nothing in common: a renaming would be a guess
+    own_list, found = sorted(own), []
+    for targets in itertools.permutations(sorted(theirs)):
+        pairs = dict(zip(own_list, targets))
+        if all((a in mine.functions) == (b in known.functions) for a, b in pairs.items()):
+            found.append(pairs)
+    return found
+
+
+def infer_mapping(relations: Sequence[Read], library: Sequence[Known]) -> dict[str, str]:
+    """The document's names → the claims' names, by the renamings that make its relations
+    equivalent to the claims' (the most witnessed target for each name)."""
+    votes: Counter[tuple[str, str]] = Counter()
+    used_by_document = set().union(*(r.names | r.functions for r in relations)) if relations \
+        else set()
+    for read in relations:
+        plain = form_of(read, {})
+        if plain is not None and any(compare(plain, k.form) == "equivalent" for k in library):
+            continue
+        for known in library:
+            for pairs in _bijections(read, known):
+                if any(target in used_by_document for target in pairs.values()):
+                    continue
+                renamed = form_of(read, pairs)
+                if renamed is not None and compare(renamed, known.form) == "equivalent":
+                    votes.update(pairs.items())
+    mapping: dict[str, str] = {}
+    by_name: dict[str, list[tuple[int, str]]] = {}
+    for name, target in _abbreviations(used_by_document, library).items():
+        votes.setdefault((name, target), 0)   # a spelling: used only where nothing is witnessed
+    for (name, target), count in votes.items():
+        by_name.setdefault(name, []).append((count, target))
+    taken: set[str] = set()
+    for name, options in sorted(by_name.items(), key=lambda kv: -max(kv[1])[0]):
+        options.sort(reverse=True)
+        best, target = options[0]
+        if best == 0 and len(options) > 1 or len(options) > 1 and options[1][0] == best \
+                or target in taken:
+            continue   # two targets as well witnessed, or already another name's: not mapped
+        mapping[name] = target
+        taken.add(target)
+    return mapping
+
+
+def _abbreviations(names: set[str], library: Sequence[Known]) -> dict[str, str]:
+    """A document's name that is a shortening of exactly one claim name, or the claim name a
+    shortening of it, of the same kind, neither used by the other side (``Attn`` and
+    ``Attention``, ``lrate`` and ``lr``): the same thing, spelt differently."""
+    functions = set().union(*(k.functions for k in library)) if library else set()
+    symbols = set().union(*(k.names for k in library)) if library else set()
+    found = {}
+    for name in names - functions - symbols:
+        pool = functions if name[:1].isupper() else symbols
+        targets = [t for t in pool - names if _shortens(name, t) or _shortens(t, name)]
+        if len(targets) == 1:
+            found[name] = targets[0]
+    return found
+
+
+def _shortens(short: str, long: str) -> bool:
+    """``short`` keeps ``long``'s first letter and some of its letters, in order (≥ 2)."""
+    a, b = short.replace("_", "").lower(), long.replace("_", "").lower()
+    if len(a) < 2 or len(a) >= len(b) or a[0] != b[0]:
+        return False
+    rest = iter(b[1:])
+    return all(char in rest for char in a[1:])
+
+
+def judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str]) -> Verdict | None:
+    """``recognised``, ``contradicts`` or None (see the module's docstring)."""
+    mine = form_of(read, mapping)
+    if mine is None or mine.identity:
+        return None
+    near = None
+    renamed = frozenset(mapping.get(n, n) for n in read.names | read.functions)
+    for known in library:
+        if compare(mine, known.form) == "equivalent":
+            return Verdict("recognised", known, read.text)
+        if near is not None:
+            continue
+        spelt = _spelling_pairs(renamed, known)
+        if spelt is None:
+            continue   # other names than the claim's: not its near form
+        candidate = form_of(read, {**mapping, **spelt}) if spelt else mine
+        if candidate is not None and compare(
+                candidate, known.form, named=known.source in NAMING) == "contradicts":
+            near = (known, candidate)
+    if near is None:
+        return None
+    return Verdict("contradicts", near[0], read.text, differing_point(near[1], near[0].form))
+
+
+def _spelling_pairs(names: frozenset[str], known: Known) -> dict[str, str] | None:
+    """The renaming that makes ``names`` the claim relation's names when each name differs
+    only in spelling (one shortens the other: ``Attn``/``Attention``); None if there is none."""
+    theirs_all = known.names | known.functions
+    own, theirs = names - theirs_all, theirs_all - names
+    if len(own) != len(theirs):
+        return None
+    pairs = {}
+    for name in own:
+        options = [t for t in theirs if _shortens(name, t) or _shortens(t, name)]
+        if len(options) != 1 or options[0] in pairs.values():
+            return None
+        pairs[name] = options[0]
+    return pairs
