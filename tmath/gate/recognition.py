@@ -53,7 +53,7 @@ def library(infos: Sequence[ClaimInfo], results: Mapping[str, Any]) -> list:
             continue
         mine = read[relation.index]
         known.append(Known(relation.claim, relation.recorded, relation.compared_with,
-                           relation.form, mine.names, mine.functions))
+                           relation.form, mine.names, mine.functions, mine.lhs, mine.rhs))
     return known
 
 

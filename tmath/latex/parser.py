@@ -200,6 +200,9 @@ class Parser:
         of two lowercase names (vectors) is their inner product, a number."""
         if isinstance(left, op.Transpose) and _vector(left.args[0]) and _vector(right):
             return op.Inner(left.args[0], right)
+        if isinstance(right, op.Transpose) and isinstance(left, sp.Indexed) and \
+                isinstance(right.args[0], sp.Indexed) and _vector(left) and _vector(right.args[0]):
+            return op.Inner(left, right.args[0])   # q_i k_jᵀ of two rows: a number
         if isinstance(left, sp.Mul) and isinstance(left.args[-1], op.Transpose) \
                 and _vector(left.args[-1].args[0]) and _vector(right):   # c·qᵀ k
             return sp.Mul(*left.args[:-1]) * op.Inner(left.args[-1].args[0], right)

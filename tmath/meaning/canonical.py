@@ -103,6 +103,8 @@ class _Canon:
         name = type(e).__name__
         if name == "ArgMax" and len(e.args) == 2:   # argmax f = argmin (−f)
             return self.run(_argmin()(-e.args[0], e.args[1]), depth)
+        if name == "SumOver" and len(e.args) == 2 and isinstance(e.args[1], sp.Symbol):
+            return self.bound_over(e, depth)   # Σ_j and Σ_r with the range unprinted
         if name == "ArgMin" and len(e.args) == 2:
             return self.atom(_argmin()(*self.argmin_parts(e.args[0], e.args[1], depth)))
         try:
@@ -130,6 +132,14 @@ class _Canon:
                                   if isinstance(s, sp.Symbol) and s.name == variable.name})
             limits.append((renamed, *[self.run(b, depth) for b in limit[1:]]))
         return self.atom(e.func(self.run(body, depth + 1), *limits))
+
+    def bound_over(self, e: sp.Basic, depth: int) -> sp.Basic:
+        """``SumOver(body, j)``: its variable renamed by nesting depth, as :meth:`bound`."""
+        body, variable = e.args
+        renamed = sp.Symbol(f"_b{depth}_0")
+        body = body.xreplace({s: renamed for s in body.free_symbols
+                              if isinstance(s, sp.Symbol) and s.name == variable.name})
+        return self.atom(e.func(self.run(body, depth + 1), renamed))
 
     def atom(self, e: sp.Basic) -> sp.Basic:
         """``e``'s atom, or what it is known to equal."""

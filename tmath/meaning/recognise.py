@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 import sympy as sp
@@ -44,6 +44,8 @@ class Known:
     form: Form
     names: frozenset[str]       # symbols and function names, as read
     functions: frozenset[str]
+    lhs: sp.Basic = field(default=None, compare=False)
+    rhs: sp.Basic = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -244,9 +246,51 @@ def judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str]) -> V
         if candidate is not None and compare(
                 candidate, known.form, named=known.source in NAMING) == "contradicts":
             near = (known, candidate)
+    for known, instance in _instances(read, library, mapping):
+        if compare(mine, instance) == "equivalent":
+            return Verdict("recognised", known, read.text)
+        if near is None and compare(mine, instance, named=True) == "contradicts":
+            near = (known, mine, instance)
     if near is None:
         return None
+    if len(near) == 3:
+        return Verdict("contradicts", near[0], read.text, differing_point(near[1], near[2]))
     return Verdict("contradicts", near[0], read.text, differing_point(near[1], near[0].form))
+
+
+def _instances(read: Read, library: Sequence[Known], mapping: Mapping[str, str]):
+    """A claim's definition ``F(z_i) = …`` at the document's argument: ``F(E_j)`` is
+    ``…`` with each ``z_t`` replaced by ``E`` at index t, for each index ``E`` may run over
+    (softmax(q_i k_jᵀ/√d) = exp(q_i k_jᵀ/√d)/Σ_r exp(q_i k_rᵀ/√d)). Yields (claim relation,
+    the form of ``read``'s lhs = that instance)."""
+    from tmath.meaning.forms import form
+
+    lhs = rename(read.lhs, {k: v for k, v in mapping.items() if k in read.names | read.functions})
+    if read.op != "=" or not isinstance(lhs, sp.Function) or len(lhs.args) != 1:
+        return
+    argument = lhs.args[0]
+    if isinstance(argument, (sp.Symbol, sp.Indexed)):
+        return   # F(z_i) itself: compared as it is written
+    indices = {i for e in argument.atoms(sp.Indexed) for i in e.indices
+               if isinstance(i, sp.Symbol)}
+    for known in library:
+        pattern = known.lhs
+        if known.source not in NAMING or not isinstance(pattern, sp.Function) or \
+                type(pattern).__name__ != type(lhs).__name__ or len(pattern.args) != 1 or \
+                not isinstance(pattern.args[0], sp.Indexed) or known.rhs is None:
+            continue
+        base, own = pattern.args[0].base, pattern.args[0].indices
+        for index in sorted(indices, key=str):
+            clash = {str(x) for x in argument.free_symbols - {index}} & _bound_names(known.rhs)
+            if clash or len(own) != 1:
+                continue   # a bound variable of the definition would capture a name
+            rhs = known.rhs.replace(
+                lambda e: isinstance(e, sp.Indexed) and e.base == base and len(e.indices) == 1,
+                lambda e, index=index: argument if e.indices == own
+                else argument.xreplace({index: e.indices[0]}))
+            made = form(lhs, "=", rhs)
+            if made is not None:
+                yield known, made
 
 
 def _spelling_pairs(names: frozenset[str], known: Known) -> dict[str, str] | None:

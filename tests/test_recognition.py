@@ -1,0 +1,135 @@
+"""The gate on a document no claim set is bound to: what the built-in claims prove is
+recognised in it under its own names, and the near forms with another meaning are errors.
+
+Every document here is written for these tests. Each broken example is the clean one with
+one deliberate change, and must be reported on its line; the clean ones must pass.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import CHECK_APP
+from tmath.exitcodes import ExitCode
+from tmath.gate.document import parse_document
+
+pytestmark = pytest.mark.xdist_group("recognition")   # one worker verifies the claims once
+
+CLEAN = textwrap.dedent(r"""
+    # Scores
+
+    We write $d$ for the width of a query. Scaled attention is
+
+    $$\mathrm{Attn}(Q, K, V) = \mathrm{softmax}\left(\frac{QK^\top}{\sqrt{d}}\right) V$$
+
+    For independent unit-variance entries $\mathrm{Var}(\mathbf{q}\cdot\mathbf{k}) = d$.
+
+    One weight, written out:
+
+    $$\mathrm{softmax}\left(\frac{\mathbf{q}_i \mathbf{k}_j^\top}{\sqrt{d}}\right) = \frac{\exp(\mathbf{q}_i \mathbf{k}_j^\top/\sqrt{d})}{\sum_r \exp(\mathbf{q}_i \mathbf{k}_r^\top/\sqrt{d})}$$
+
+    # Positions
+
+    $$PE_{(pos,2i)} = \sin\left(pos / 10000^{2i/d_{\text{model}}}\right)$$
+
+    With $d = 64$ the scores shrink by $\sqrt{64} = 8$; with 512 they shrink by
+    $\sqrt{512} \approx 22.6$, and eight heads of 512 have $512/8 = 64$ columns each.
+
+    ```python
+    d = 64; scale = 10   # code is never read
+    ```
+    """).lstrip()
+
+BROKEN = {   # (what the clean text says, what the broken copy says, the claim it breaks)
+    "the square root dropped": (r"{\sqrt{d}}\right) V", r"{d}\right) V", "attention-temperature"),
+    "√d outside the exponential": (
+        r"\frac{\exp(\mathbf{q}_i \mathbf{k}_j^\top/\sqrt{d})}{\sum_r \exp(\mathbf{q}_i \mathbf{k}_r^\top/\sqrt{d})}",
+        r"\frac{\exp(\mathbf{q}_i \mathbf{k}_j^\top)}{\sqrt{d}\sum_r \exp(\mathbf{q}_i \mathbf{k}_r^\top)}",
+        "softmax-boltzmann"),
+    "the exponent 2i → i": ("10000^{2i/", "10000^{i/", "sinusoidal-frequency-period"),
+    "the variance said to be √d": (r"\cdot\mathbf{k}) = d$", r"\cdot\mathbf{k}) = \sqrt{d}$",
+                                   "dot-product-variance"),
+    "√64 = 6": (r"\sqrt{64} = 8", r"\sqrt{64} = 6", None),
+    "512/8 = 32": ("512/8 = 64", "512/8 = 32", None),
+    "√512 ≈ 23.6": ("22.6", "23.6", None),
+}
+
+
+@pytest.fixture(scope="module")
+def library():
+    from tmath.cli.common import collect, load_catalog
+    from tmath.defaults import DEFAULT_SEED, DEFAULT_TIMEOUT
+    from tmath.engine.cache import ResultCache
+    from tmath.engine.session import verify
+    from tmath.gate.recognition import library as build
+
+    catalog = load_catalog(None, False)
+    results, _ = collect(verify(catalog, list(catalog), DEFAULT_SEED, 2, DEFAULT_TIMEOUT,
+                                ResultCache(enabled=True), None), len(catalog.claims), False)
+    return build(list(catalog), {r.info.id: r for r in results})
+
+
+def recognise(text: str, library):
+    from tmath.gate.recognition import recognise as run
+
+    return run(parse_document(text, "doc.md"), library)
+
+
+def problems(found) -> list:
+    return [f for f in found.findings if f.failing]
+
+
+def test_the_clean_document_is_recognised_under_its_own_names(library):
+    found = recognise(CLEAN, library)
+    assert not problems(found), [f.detail for f in problems(found)]
+    assert dict(found.mapping) == {"Attn": "Attention", "d": "d_k"}
+    assert {"attention-temperature", "dot-product-variance", "softmax-boltzmann",
+            "sinusoidal-frequency-period"} <= set(found.claims)
+
+
+@pytest.mark.parametrize("change", sorted(BROKEN))
+def test_each_deliberate_error_is_reported_on_its_line(library, change):
+    before, after, claim = BROKEN[change]
+    assert CLEAN.count(before) == 1
+    broken = CLEAN.replace(before, after)
+    line = CLEAN[:CLEAN.index(before)].count("\n") + 1
+    wrong = problems(recognise(broken, library))
+    assert [f.line for f in wrong] == [line], [(f.line, f.detail) for f in wrong]
+    if claim:
+        assert wrong[0].status == "contradicts" and wrong[0].claim == claim
+        assert "d_k" not in wrong[0].detail.split("proves:")[1].split("(read as")[0] or \
+            claim == "sinusoidal-frequency-period"   # the claim's form in the document's names
+    else:
+        assert wrong[0].kind == "figure" and wrong[0].status == "inaccurate"
+
+
+def test_a_name_the_document_also_uses_is_never_a_target(library):
+    """A document that writes d_k itself means something else by d: d is not renamed, and
+    Var(q·k) = d is then neither recognised nor called wrong (other names, not a near form)."""
+    text = "# A\n\n$d_k = 64$ and $\\mathrm{Var}(\\mathbf{q}\\cdot\\mathbf{k}) = d$\n"
+    found = recognise(text, library)
+    assert "d" not in dict(found.mapping) and not problems(found)
+
+
+def test_the_cli_reports_json_on_stdout_and_exits_by_findings(tmp_path, library):
+    runner = CliRunner()
+    clean, broken, prose = (tmp_path / n for n in ("clean.md", "broken.md", "prose.md"))
+    clean.write_text(CLEAN, encoding="utf-8")
+    broken.write_text(CLEAN.replace("512/8 = 64", "512/8 = 32"), encoding="utf-8")
+    prose.write_text("# Notes\n\nA paragraph from 2017 with 12 heads and no formula.\n",
+                     encoding="utf-8")
+    ok = runner.invoke(CHECK_APP, ["check", str(clean), "--format", "json"])
+    assert ok.exit_code == ExitCode.OK, ok.output
+    report = json.loads(ok.stdout)
+    assert report["recognition"][0]["mapping"] == {"Attn": "Attention", "d": "d_k"}
+    bad = runner.invoke(CHECK_APP, ["check", str(broken), "--format", "json"])
+    assert bad.exit_code == ExitCode.FAILED
+    assert [f["line"] for f in json.loads(bad.stdout)["findings"] if f["status"] == "inaccurate"] \
+        == [CLEAN[:CLEAN.index("512/8")].count("\n") + 1]
+    none = runner.invoke(CHECK_APP, ["check", str(prose)])
+    assert none.exit_code == ExitCode.OK
+    assert "nothing in it was recognised" in " ".join(none.output.split())
