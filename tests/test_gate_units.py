@@ -124,3 +124,17 @@ def test_the_command_checks_each_document_alone(dice, tmp_path):
         code, found = _cli([tmp_path / n for n in pair], dice)
         assert found == {n: alone[n][1][n] for n in pair}, pair
         assert code == (ExitCode.FAILED if "bad.txt" in pair else ExitCode.OK), pair
+
+
+def test_a_citation_year_and_a_reference_number_are_never_plain_figures():
+    """A year in a citation and a bracketed reference number are not figures on their own
+    (a head count must not be read from "(Devlin et al., 2019)" or "[12]")."""
+    from tmath.gate.document import parse_document
+    from tmath.gate.numbers import scan
+
+    document = parse_document("BERT (Devlin et al., 2019) uses 12 heads [12], as Vaswani et "
+                              "al. 2017 did with 8 (2017); the weights were [0.5, 0.25].")
+    plain = {document.text[t.start:t.end]: t.plain
+             for t in scan(document, 0, len(document.text), 50)[0]}
+    assert plain == {"2019": False, "12": True, "[12]": False, "2017": False, "8": True,
+                     "[0.5, 0.25]": True}

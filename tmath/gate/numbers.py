@@ -96,8 +96,8 @@ def token_at(document: Document, start: int) -> Token | None:
 
 def classify(text: str, match: re.Match) -> Token:
     start, end = match.start(), match.end()
-    if match.group("list"):
-        return Token(start, end, "list")
+    if match.group("list"):   # [12]: a reference number, not a list of one figure
+        return Token(start, end, "list", plain=not text[start + 1:end - 1].strip().isdigit())
     if match.group("tex"):
         return Token(start, end, "fraction")
     form: Form = "fraction" if match.group("den") else "single"
@@ -110,8 +110,23 @@ def classify(text: str, match: re.Match) -> Token:
     return Token(start, end, form, plain=not named and _plain_context(text, start, end))
 
 
+def _citation_year(text: str, start: int, end: int) -> bool:
+    """A year in a citation: ``(2017)``, ``(Vaswani et al., 2017)``, ``et al. 2017``."""
+    digits = text[start:end]
+    if len(digits) != 4 or not digits.isdigit() or not 1800 <= int(digits) <= 2099:
+        return False
+    before = text[max(0, start - 60):start]
+    line = before.rsplit("\n", 1)[-1]
+    opened = max(line.rfind("("), line.rfind("[")) > max(line.rfind(")"), line.rfind("]"))
+    after = text[end:end + 1]
+    return (opened and after in ");],") or "et al" in before[-16:]
+
+
 def _plain_context(text: str, start: int, end: int) -> bool:
-    """A number read on its own, not part of a name, exponent, subscript, product or version."""
+    """A number read on its own, not part of a name, exponent, subscript, product or version,
+    nor a year in a citation."""
+    if _citation_year(text, start, end):
+        return False
     before = text[start - 1] if start else " "
     if _is_letter(before) or before in "_^.\\":
         return False  # part of a name, an exponent, a subscript or a version number
