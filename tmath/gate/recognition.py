@@ -62,42 +62,135 @@ def formulas_of(document: Document) -> list[Math]:
     return sorted([*document.formulas, *document.inline], key=lambda m: m.start)
 
 
+@dataclass(frozen=True)
+class Said:
+    """A verdict on one relation of a formula, as stored (see :class:`~tmath.meaning.
+    recognise.Verdict`)."""
+
+    status: str
+    claim: str
+    recorded: str
+    source: str
+    shown: str
+    detail: str
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What a formula is, whatever the document's names: its names, the renamings that make
+    its relations a claim's (witnesses), its false arithmetic, its verdicts as written."""
+
+    names: tuple[str, ...]
+    votes: tuple[tuple[str, str], ...]
+    arithmetic: tuple[tuple[str, float, float, float], ...]
+    plain: tuple[Said, ...]
+
+
+class _Cache:
+    """Facts and verdicts of formulas kept on disk, addressed by the formula, the claims'
+    relations and the reading code, so a warm check reads no formula again."""
+
+    def __init__(self, known: Sequence, enabled: bool) -> None:
+        from tmath.engine.cache import Store
+
+        self.store = Store("recognition", enabled)
+        self.library = tuple((k.claim, k.recorded, k.source) for k in known)
+
+    def key(self, *parts: Any):
+        from tmath.engine.cache import make_key
+
+        return make_key("recognition", "", (), None, FORMAT, self.library, *parts)
+
+    def get(self, hint: Any, *parts: Any) -> Any:
+        return self.store.get(self.key(*parts), hint)
+
+    def put(self, value: Any, hint: Any, *parts: Any) -> None:
+        self.store.put(self.key(*parts), value, hint)
+
+
+FORMAT = 1
+"""The version of :class:`Facts` and :class:`Said` as stored."""
+USE_CACHE = True
+"""Off with ``tmath check --no-cache`` (:func:`tmath.gate.meaning.use_cache`)."""
+
+
 def recognise(document: Document, known: Sequence) -> Recognition:
     """Findings for every formula of ``document`` that means, or nearly means, a claim's."""
-    from tmath.meaning.recognise import infer_mapping, judge, relations_of
+    from tmath.gate import meaning
 
+    cache = _Cache(known, meaning.STORED.enabled)
     formulas = formulas_of(document)
-    reads = [(math, relations_of(math.latex)) for math in formulas]
-    mapping = infer_mapping([r for _, rs in reads for r in rs], known)
+    facts = [_facts(math.latex, known, cache) for math in formulas]
+    used = {n for f in facts for n in f.names}
+    from tmath.meaning.recognise import choose_mapping
+
+    mapping = choose_mapping([v for f in facts for v in f.votes], used, known)
     findings, claims = [], []
-    for math, relations in reads:
-        verdicts = [v for v in (judge(r, known, mapping) for r in relations) if v is not None]
-        wrong = next((v for v in verdicts if v.status == "contradicts"), None)
+    for math, fact in zip(formulas, facts):
+        mine = tuple(sorted((k, v) for k, v in mapping.items() if k in fact.names))
+        verdicts = fact.plain if not mine else _verdicts(math.latex, known, mine, cache)
         section = document.section_at(math.start)
         common = dict(kind="formula", document=document.path,
                       section=section.number if section else None, line=math.line,
                       column=document.column_of(math.start), formula=math.latex)
+        wrong = next((v for v in verdicts if v.status == "contradicts"), None)
         if wrong is not None:
             findings.append(Finding(
-                status="contradicts", claim=wrong.known.claim, claims=(wrong.known.claim,),
-                recorded=wrong.known.recorded, meaning="contradicts",
-                compared_with=(wrong.known.source,),
-                detail=(f"it says something else of what claim {wrong.known.claim} proves: "
-                        f"{in_names(wrong.known.recorded, mapping)} (read as {wrong.shown}; "
+                status="contradicts", claim=wrong.claim, claims=(wrong.claim,),
+                recorded=wrong.recorded, meaning="contradicts", compared_with=(wrong.source,),
+                detail=(f"it says something else of what claim {wrong.claim} proves: "
+                        f"{in_names(wrong.recorded, mapping)} (read as {wrong.shown}; "
                         f"{wrong.detail})"), **common))
-            claims.append(wrong.known.claim)
-            continue
-        if verdicts:
-            ids = tuple(dict.fromkeys(v.known.claim for v in verdicts))
+            claims.append(wrong.claim)
+        elif verdicts:
+            ids = tuple(dict.fromkeys(v.claim for v in verdicts))
             findings.append(Finding(status="recognised", claim=ids[0], claims=ids,
                                     meaning="equivalent",
-                                    compared_with=tuple(v.known.source for v in verdicts),
-                                    **common))
+                                    compared_with=tuple(v.source for v in verdicts), **common))
             claims += ids
-            continue
-        findings += _arithmetic(document, math, relations, common)
+        else:
+            findings += [_false(math, shown, left, right, tolerance, common)
+                         for shown, left, right, tolerance in fact.arithmetic]
     return Recognition(tuple(findings), tuple(sorted(mapping.items())),
                        tuple(dict.fromkeys(claims)), len(formulas))
+
+
+def _facts(latex: str, known: Sequence, cache: _Cache) -> Facts:
+    found = cache.get(Facts, latex)
+    if found is None:
+        from tmath.meaning.recognise import relations_of, witnesses
+
+        relations = relations_of(latex)
+        names = sorted({n for r in relations for n in r.names | r.functions})
+        votes = tuple(v for r in relations for v in witnesses(r, known))
+        found = Facts(tuple(names), votes, _arithmetic(latex, relations),
+                      _judged(relations, known, {}))
+        cache.put(found, Facts, latex)
+    return found
+
+
+def _verdicts(latex: str, known: Sequence, mine: tuple, cache: _Cache) -> tuple[Said, ...]:
+    found = cache.get(tuple[Said, ...], latex, mine)
+    if found is None:
+        from tmath.meaning.recognise import relations_of
+
+        found = _judged(relations_of(latex), known, dict(mine))
+        cache.put(found, tuple[Said, ...], latex, mine)
+    return found
+
+
+def _judged(relations: Sequence, known: Sequence, mapping: Mapping[str, str]
+            ) -> tuple[Said, ...]:
+    from tmath.meaning.recognise import judge
+
+    said = []
+    for relation in relations:
+        verdict = judge(relation, known, mapping)
+        if verdict is not None:
+            k = verdict.known
+            said.append(Said(verdict.status, k.claim, k.recorded, k.source, verdict.shown,
+                             verdict.detail))
+    return tuple(said)
 
 
 def in_names(recorded: str, mapping: Mapping[str, str]) -> str:
@@ -118,11 +211,10 @@ def _spellings(name: str) -> list[str]:
     return [f"\\text{{{name}}}", f"\\mathrm{{{name}}}", f"\\operatorname{{{name}}}", name]
 
 
-def _arithmetic(document: Document, math: Math, relations: Sequence, common: dict
-                ) -> list[Finding]:
-    """A relation between numbers only (``=`` or ``≈``), checked to the precision it is
-    printed with: half a unit of the last decimal printed, or of the last non-zero digit
-    of a whole number after ``≈``; exactly otherwise."""
+def _arithmetic(latex: str, relations: Sequence) -> tuple[tuple[str, float, float, float], ...]:
+    """Each relation between numbers only (``=`` or ``≈``) that is false at the precision it
+    is printed with (half a unit of the last decimal printed, or of the last non-zero digit
+    of a whole number after ``≈``; exactly otherwise): (shown, left, right, tolerance)."""
     import sympy as sp
 
     found = []
@@ -133,14 +225,20 @@ def _arithmetic(document: Document, math: Math, relations: Sequence, common: dic
             left, right = complex(sp.N(relation.lhs, 30)), complex(sp.N(relation.rhs, 30))
         except (TypeError, ValueError):
             continue
-        tolerance = _printed_precision(math.latex, relation.rhs, relation.op)
+        if left.imag or right.imag:
+            continue
+        tolerance = _printed_precision(latex, relation.rhs, relation.op)
         if abs(left - right) > tolerance + 1e-12 * max(1.0, abs(left)):
-            found.append(Finding(
-                status="inaccurate", label="arithmetic", printed=_number(right),
-                expected=(left.real,), tolerance=f"±{tolerance:g}" if tolerance else "exact",
-                detail=f"{math.latex.strip()} is false: the left side is "
-                       f"{_number(left)}", **{**common, "kind": "figure"}))
-    return found
+            found.append((relation.text, left.real, right.real, tolerance))
+    return tuple(found)
+
+
+def _false(math: Math, shown: str, left: float, right: float, tolerance: float,
+           common: dict) -> Finding:
+    return Finding(status="inaccurate", label="arithmetic", printed=_number(right),
+                   expected=(left,), tolerance=f"±{tolerance:g}" if tolerance else "exact",
+                   detail=f"{math.latex.strip()} is false: the left side is {_number(left)}",
+                   **{**common, "kind": "figure"})
 
 
 def _printed_precision(latex: str, rhs, op: str) -> float:
@@ -153,5 +251,5 @@ def _printed_precision(latex: str, rhs, op: str) -> float:
     return 0.0
 
 
-def _number(z: complex) -> str:
-    return f"{z.real:.6g}" if abs(z.imag) < 1e-12 else f"{z:.6g}"
+def _number(x: float) -> str:
+    return f"{x:.6g}"

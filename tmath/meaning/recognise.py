@@ -168,39 +168,50 @@ def _bijections(mine: Read, known: Known) -> list[dict[str, str]]:
     return found
 
 
-def infer_mapping(relations: Sequence[Read], library: Sequence[Known]) -> dict[str, str]:
-    """The document's names → the claims' names, by the renamings that make its relations
-    equivalent to the claims' (the most witnessed target for each name)."""
-    votes: Counter[tuple[str, str]] = Counter()
-    used_by_document = set().union(*(r.names | r.functions for r in relations)) if relations \
-        else set()
-    for read in relations:
-        plain = form_of(read, {})
-        if plain is not None and any(compare(plain, k.form) == "equivalent" for k in library):
-            continue
-        for known in library:
-            for pairs in _bijections(read, known):
-                if any(target in used_by_document for target in pairs.values()):
-                    continue
-                renamed = form_of(read, pairs)
-                if renamed is not None and compare(renamed, known.form) == "equivalent":
-                    votes.update(pairs.items())
-    mapping: dict[str, str] = {}
+def witnesses(read: Read, library: Sequence[Known]) -> list[tuple[str, str]]:
+    """The renamings (name → claim name) that make ``read`` equivalent to a claim relation it
+    is not equivalent to as written; none if it already is."""
+    plain = form_of(read, {})
+    if plain is not None and any(compare(plain, k.form) == "equivalent" for k in library):
+        return []
+    found = []
+    for known in library:
+        for pairs in _bijections(read, known):
+            renamed = form_of(read, pairs)
+            if renamed is not None and compare(renamed, known.form) == "equivalent":
+                found += pairs.items()
+    return found
+
+
+def choose_mapping(votes: Sequence[tuple[str, str]], used: set[str],
+                   library: Sequence[Known]) -> dict[str, str]:
+    """The document's mapping from its witnessed renamings: for each name the target with
+    the most witnesses (a tie maps nothing), never a name the document uses itself; a name
+    only spelt differently (:func:`_abbreviations`) where nothing is witnessed."""
+    counts: Counter[tuple[str, str]] = Counter(v for v in votes if v[1] not in used)
+    for name, target in _abbreviations(used, library).items():
+        counts.setdefault((name, target), 0)
     by_name: dict[str, list[tuple[int, str]]] = {}
-    for name, target in _abbreviations(used_by_document, library).items():
-        votes.setdefault((name, target), 0)   # a spelling: used only where nothing is witnessed
-    for (name, target), count in votes.items():
+    for (name, target), count in counts.items():
         by_name.setdefault(name, []).append((count, target))
+    mapping: dict[str, str] = {}
     taken: set[str] = set()
-    for name, options in sorted(by_name.items(), key=lambda kv: -max(kv[1])[0]):
+    for name, options in sorted(by_name.items(), key=lambda kv: (-max(kv[1])[0], kv[0])):
         options.sort(reverse=True)
         best, target = options[0]
-        if best == 0 and len(options) > 1 or len(options) > 1 and options[1][0] == best \
-                or target in taken:
+        if len(options) > 1 and options[1][0] == best or target in taken:
             continue   # two targets as well witnessed, or already another name's: not mapped
         mapping[name] = target
         taken.add(target)
     return mapping
+
+
+def infer_mapping(relations: Sequence[Read], library: Sequence[Known]) -> dict[str, str]:
+    """The document's names → the claims' names, by the renamings that make its relations
+    equivalent to the claims' (:func:`witnesses`, :func:`choose_mapping`)."""
+    used = set().union(*(r.names | r.functions for r in relations)) if relations else set()
+    votes = [v for read in relations for v in witnesses(read, library)]
+    return choose_mapping(votes, used, library)
 
 
 def _abbreviations(names: set[str], library: Sequence[Known]) -> dict[str, str]:
