@@ -107,6 +107,18 @@ def test_each_deliberate_error_is_reported_on_its_line(library, change):
         assert wrong[0].kind == "figure" and wrong[0].status == "inaccurate"
 
 
+def test_a_formula_in_other_index_names_is_recognised_and_its_near_form_found(library):
+    """p_{t, 2k} = sin(t / 10000^{2k/D}) is the claim's PE(pos, 2i) with its own free names
+    (t, k, D, and the family p as a function of its indices); with 2k → k it is wrong."""
+    good = "# P\n\n$$p_{t, 2k} = \\sin\\left(\\frac{t}{10000^{2k/D}}\\right)$$\n"
+    found = recognise(good, library)
+    assert found.claims == ("sinusoidal-frequency-period",) and not problems(found)
+    wrong = problems(recognise(good.replace("{2k/D}", "{k/D}"), library))
+    assert [(f.line, f.status, f.claim) for f in wrong] == [
+        (3, "contradicts", "sinusoidal-frequency-period")]
+    assert "i" not in dict(found.mapping)   # renamings of one formula's indices stay local
+
+
 def test_a_name_the_document_also_uses_is_never_a_target(library):
     """A document that writes d_k itself means something else by d: d is not renamed, and
     Var(q·k) = d is then neither recognised nor called wrong (other names, not a near form)."""

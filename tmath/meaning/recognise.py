@@ -137,10 +137,20 @@ def relations_of(latex: str) -> list[Read]:
         return []
     found = []
     for relation in reading.relations:
-        names, functions = vocabulary(relation.lhs, relation.rhs)
-        found.append(Read(relation.lhs, relation.op, relation.rhs, names, functions,
-                          str(relation)))
+        lhs, rhs = (_families(side) for side in (relation.lhs, relation.rhs))
+        names, functions = vocabulary(lhs, rhs)
+        found.append(Read(lhs, relation.op, rhs, names, functions, str(relation)))
     return found
+
+
+def _families(expr: sp.Basic) -> sp.Basic:
+    """``p_{i, 2j}``, an entry of a family with two or more indices, read as the value of a
+    function of them, ``p(i, 2j)``: the same thing as ``PE(pos, 2i)`` up to names."""
+    if not isinstance(expr, sp.Basic):
+        return expr
+    swaps = {e: sp.Function(str(e.base.label))(*e.indices) for e in expr.atoms(sp.Indexed)
+             if len(e.indices) >= 2 and str(e.base.label)[:1].islower()}
+    return expr.xreplace(swaps) if swaps else expr
 
 
 def form_of(read: Read, mapping: Mapping[str, str]) -> Form | None:
@@ -151,21 +161,40 @@ def form_of(read: Read, mapping: Mapping[str, str]) -> Form | None:
     return form(rename(read.lhs, used), read.op, rename(read.rhs, used))
 
 
-def _bijections(mine: Read, known: Known) -> list[dict[str, str]]:
+def _bijections(mine: Read, known: Known, local: bool = True) -> list[dict[str, str]]:
     """Renamings of ``mine``'s own names onto ``known``'s, kind for kind, that could make
-    the two use the same names."""
+    the two use the same names; ``local``: also those that rename shared names, which hold
+    for this formula alone (:func:`_permutations`)."""
     own = (mine.names | mine.functions) - (known.names | known.functions)
     theirs = (known.names | known.functions) - (mine.names | mine.functions)
-    if not own or len(own) != len(theirs) or len(own) > MAX_RENAMED:
-        return []
-    if not (mine.names | mine.functions) & (known.names | known.functions):
-        return []   # nothing in common: a renaming would be a guess
+    if not own or len(own) != len(theirs) or len(own) > MAX_RENAMED or \
+            not (mine.names | mine.functions) & (known.names | known.functions):
+        # nothing in common: only a renaming of every name, for this formula alone
+        return _permutations(mine, known) if local else []
     own_list, found = sorted(own), []
     for targets in itertools.permutations(sorted(theirs)):
         pairs = dict(zip(own_list, targets))
         if all((a in mine.functions) == (b in known.functions) for a, b in pairs.items()):
             found.append(pairs)
-    return found
+    if not local:
+        return found
+    return found + [p for p in _permutations(mine, known) if p not in found]
+
+
+def _permutations(mine: Read, known: Known) -> list[dict[str, str]]:
+    """Renamings of all of ``mine``'s names onto all of ``known``'s, shared ones included
+    (``p(i, 2j)`` is ``PE(pos, 2i)`` with i → pos and j → i), when both have the same few."""
+    if len(mine.names) != len(known.names) or len(mine.names) > MAX_RENAMED + 1 or \
+            len(mine.functions - known.functions) > 1 or \
+            len(mine.functions) != len(known.functions):
+        return []
+    functions = dict(zip(sorted(mine.functions - known.functions),
+                         sorted(known.functions - mine.functions)))
+    found, names = [], sorted(mine.names)
+    for targets in itertools.permutations(sorted(known.names)):
+        pairs = {a: b for a, b in zip(names, targets) if a != b}
+        found.append({**pairs, **functions})
+    return [p for p in found if p]
 
 
 def witnesses(read: Read, library: Sequence[Known]) -> list[tuple[str, str]]:
@@ -176,7 +205,7 @@ def witnesses(read: Read, library: Sequence[Known]) -> list[tuple[str, str]]:
         return []
     found = []
     for known in library:
-        for pairs in _bijections(read, known):
+        for pairs in _bijections(read, known, local=False):
             renamed = form_of(read, pairs)
             if renamed is not None and compare(renamed, known.form) == "equivalent":
                 found += pairs.items()
@@ -246,17 +275,23 @@ def judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str]) -> V
     near = None
     renamed = frozenset(mapping.get(n, n) for n in read.names | read.functions)
     for known in library:
-        if compare(mine, known.form) == "equivalent":
+        if compare(mine, known.form) == "equivalent" or _renamed_equivalent(read, known):
             return Verdict("recognised", known, read.text)
         if near is not None:
             continue
         spelt = _spelling_pairs(renamed, known)
-        if spelt is None:
-            continue   # other names than the claim's: not its near form
-        candidate = form_of(read, {**mapping, **spelt}) if spelt else mine
-        if candidate is not None and compare(
-                candidate, known.form, named=known.source in NAMING) == "contradicts":
-            near = (known, candidate)
+        if spelt is not None:
+            candidate = form_of(read, {**mapping, **spelt}) if spelt else mine
+            if candidate is not None and compare(
+                    candidate, known.form, named=known.source in NAMING) == "contradicts":
+                near = (known, candidate)
+                continue
+        for pairs in _permutations(read, known):   # the claim's form in this formula's names
+            candidate = form_of(read, pairs)
+            if candidate is not None and compare(candidate, known.form) == "contradicts" \
+                    and "atom" in (candidate.lhs_kind, candidate.rhs_kind):
+                near = (known, candidate)
+                break
     for known, instance in _instances(read, library, mapping):
         if compare(mine, instance) == "equivalent":
             return Verdict("recognised", known, read.text)
@@ -302,6 +337,17 @@ def _instances(read: Read, library: Sequence[Known], mapping: Mapping[str, str])
             made = form(lhs, "=", rhs)
             if made is not None:
                 yield known, made
+
+
+def _renamed_equivalent(read: Read, known: Known) -> bool:
+    """Equivalent to ``known`` once its free names are renamed in this formula alone (a
+    formula's free variables are its own: p(i, 2j) = sin(i/10000^{2j/d}) is the claim's
+    PE(pos, 2i) = … with i, j, d renamed)."""
+    for pairs in _bijections(read, known):
+        renamed = form_of(read, pairs)
+        if renamed is not None and compare(renamed, known.form) == "equivalent":
+            return True
+    return False
 
 
 def _spelling_pairs(names: frozenset[str], known: Known) -> dict[str, str] | None:
