@@ -251,6 +251,8 @@ def _abbreviations(names: set[str], library: Sequence[Known]) -> dict[str, str]:
     symbols = set().union(*(k.names for k in library)) if library else set()
     found = {}
     for name in names - functions - symbols:
+        if "_" in name:
+            continue   # a subscript qualifies a name (p_o), it does not abbreviate one
         pool = functions if name[:1].isupper() else symbols
         targets = [t for t in pool - names if _shortens(name, t) or _shortens(t, name)]
         if len(targets) == 1:
