@@ -119,6 +119,21 @@ def test_a_formula_in_other_index_names_is_recognised_and_its_near_form_found(li
     assert "i" not in dict(found.mapping)   # renamings of one formula's indices stay local
 
 
+def test_a_function_the_document_defines_is_never_the_ground_for_an_error(library):
+    """softmax(s(q, k_i)) = exp(qᵀk_i/√d)/Σ_j … is right once s is the document's own score;
+    the claims do not know s, so the formula is not recognised, and not called wrong. The
+    same weight with √d outside the exponential, summed over a set, is wrong."""
+    own = ("# S\n\n$$\\mathrm{softmax}(s(\\mathbf{q}, \\mathbf{k}_i)) = \\frac{\\exp("
+           "\\mathbf{q}^\\top \\mathbf{k}_i / \\sqrt{d})}{\\sum_{j=1} \\exp(\\mathbf{q}^"
+           "\\top \\mathbf{k}_j / \\sqrt{d})}$$\n")
+    assert not problems(recognise(own, library))
+    wrong = ("# S\n\n$$\\mathrm{softmax}\\left(\\frac{\\mathbf{q}_i \\mathbf{k}_j^\\top}"
+             "{\\sqrt{d}}\\right) = \\frac{\\exp(\\mathbf{q}_i \\mathbf{k}_j^\\top)}{\\sqrt{d}"
+             "\\sum_{r \\in S_i} \\exp(\\mathbf{q}_i \\mathbf{k}_r^\\top)}$$\n")
+    assert [(f.line, f.status) for f in problems(recognise(wrong, library))] == [
+        (3, "contradicts")]
+
+
 def test_a_name_the_document_also_uses_is_never_a_target(library):
     """A document that writes d_k itself means something else by d: d is not renamed, and
     Var(q·k) = d is then neither recognised nor called wrong (other names, not a near form)."""

@@ -585,7 +585,12 @@ class Parser:
         sub, sup = self.scripts()
         if sub is None:
             raise Unreadable(f"\\{kind} without an index below it is not read")
+        member = next((k for k, t in enumerate(sub) if t.kind == "cmd" and t.value == "in"), None)
+        if member is not None and kind == "sum":   # Σ_{r ∈ S}: over a set, its range unprinted
+            sub, sup = sub[:member], None
         eq = next((k for k, t in enumerate(sub) if t.kind == "sym" and t.value == "="), None)
+        if eq is not None and sup is None and kind == "sum":   # Σ_{j=1}: the end unprinted
+            sub, eq = sub[:eq], None
         variable = self.whole(sub if eq is None else sub[:eq])
         if not isinstance(variable, sp.Symbol):
             raise Unreadable(f"the index of \\{kind} must be one name")

@@ -294,11 +294,12 @@ def judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str]) -> V
                     and "atom" in (candidate.lhs_kind, candidate.rhs_kind):
                 near = (known, candidate)
                 break
-    for known, instance in _instances(read, library, mapping):
+    for known, instance, same_names in _instances(read, library, mapping):
         if compare(mine, instance) == "equivalent":
             return Verdict("recognised", known, read.text)
-        if near is None and compare(mine, instance, named=True) == "contradicts":
-            near = (known, mine, instance)
+        if near is None and same_names and compare(mine, instance, named=True) == "contradicts":
+            near = (known, mine, instance)   # the definition at its argument, other names:
+                                             # the document may define them (a(q, kᵢ) = …)
     if near is None:
         return None
     if len(near) == 3:
@@ -310,7 +311,8 @@ def _instances(read: Read, library: Sequence[Known], mapping: Mapping[str, str])
     """A claim's definition ``F(z_i) = …`` at the document's argument: ``F(E_j)`` is
     ``…`` with each ``z_t`` replaced by ``E`` at index t, for each index ``E`` may run over
     (softmax(q_i k_jᵀ/√d) = exp(q_i k_jᵀ/√d)/Σ_r exp(q_i k_rᵀ/√d)). Yields (claim relation,
-    the form of ``read``'s lhs = that instance)."""
+    the form of ``read``'s lhs = that instance, whether ``read``'s right side uses the
+    instance's names and no other)."""
     from tmath.meaning.forms import form
 
     lhs = rename(read.lhs, {k: v for k, v in mapping.items() if k in read.names | read.functions})
@@ -338,7 +340,8 @@ def _instances(read: Read, library: Sequence[Known], mapping: Mapping[str, str])
                 else argument.xreplace({index: e.indices[0]}))
             made = form(lhs, "=", rhs)
             if made is not None:
-                yield known, made
+                yield known, made, vocabulary(lhs, rhs) == vocabulary(
+                    lhs, rename(read.rhs, mapping))
 
 
 def _renamed_equivalent(read: Read, known: Known) -> bool:
