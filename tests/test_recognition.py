@@ -101,8 +101,8 @@ def test_each_deliberate_error_is_reported_on_its_line(library, change):
     assert [f.line for f in wrong] == [line], [(f.line, f.detail) for f in wrong]
     if claim:
         assert wrong[0].status == "contradicts" and wrong[0].claim == claim
-        assert "d_k" not in wrong[0].detail.split("proves:")[1].split("(read as")[0] or \
-            claim == "sinusoidal-frequency-period"   # the claim's form in the document's names
+        shown = wrong[0].detail.split(" proves ")[1].split("; this formula reads")[0]
+        assert "d_k" not in shown   # the claim's form, in the document's names
     else:
         assert wrong[0].kind == "figure" and wrong[0].status == "inaccurate"
 

@@ -138,9 +138,9 @@ def recognise(document: Document, known: Sequence) -> Recognition:
             findings.append(Finding(
                 status="contradicts", claim=wrong.claim, claims=(wrong.claim,),
                 recorded=wrong.recorded, meaning="contradicts", compared_with=(wrong.source,),
-                detail=(f"it says something else of what claim {wrong.claim} proves: "
-                        f"{in_names(wrong.recorded, mapping)} (read as {wrong.shown}; "
-                        f"{wrong.detail})"), **common))
+                detail=(f"claim {wrong.claim} proves {in_names(wrong.recorded, mapping)}; "
+                        f"this formula reads {wrong.shown}, another relation"
+                        + (f" ({wrong.detail})" if wrong.detail else "")), **common))
             claims.append(wrong.claim)
         elif verdicts:
             ids = tuple(dict.fromkeys(v.claim for v in verdicts))
