@@ -750,7 +750,8 @@ def items(parser: Parser, parts: list[list[Token]]) -> tuple:
 def _leibniz(tokens: list[Token]) -> bool:
     """d, dx, dy…: the start of a Leibniz derivative."""
     return bool(tokens) and tokens[0].kind == "letter" and tokens[0].value == "d" and (
-        len(tokens) == 1 or (tokens[1].kind == "letter" and not tokens[1].spaced))
+        len(tokens) == 1 or (not tokens[1].spaced and (
+            tokens[1].kind == "letter" or (tokens[1].kind == "cmd" and tokens[1].value in GREEK))))
 
 
 def _top_comma(tokens: list[Token]) -> bool:
