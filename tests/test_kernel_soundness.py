@@ -20,6 +20,7 @@ import sympy as sp
 from tmath import Premise, Statement
 from tmath.engine import decide, kernel
 from tmath.engine.equality import same
+from tmath.engine.moments import E, Moments, Var
 from tmath.engine.proof import Derivation, ProofFailure
 from tmath.engine.runner import run_proof
 
@@ -342,6 +343,23 @@ def test_a_root_outside_an_integer_domain_is_refused():
 def test_twin_a_unique_root_proves():
     proved(_root(t**2 - 4, t, 2))
     assert callable(decide.unique_root)
+
+
+# -- 10. independence: bound indices of different sums are different variables ------------------
+
+xs_, ys_ = sp.symbols("x y", real=True)
+xi = sp.IndexedBase("x", real=True)
+
+
+def test_atoms_under_different_binders_may_be_the_same_variable():
+    """Σ_j x_j and Σ_j x_{j+1} share x_2 (j is not one value in both): neither independence
+    nor Bienaymé may split them."""
+    j = sp.Symbol("j", integer=True)
+    first, second = sp.Sum(xi[j], (j, 1, n)), sp.Sum(xi[j + 1], (j, 1, n))
+    rules = Moments(random=(xi, ys_))
+    assert rules.bienayme.apply(Var(first + second)) == Var(first + second)
+    assert rules.independence.apply(E(first * second)) == E(first * second)
+    assert rules.independence.apply(E(first * ys_)) == E(first) * E(ys_)
 
 
 # -- the seal ------------------------------------------------------------------------------------

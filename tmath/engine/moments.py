@@ -9,7 +9,9 @@ which the claim declares with its premises), and shown as rules, never as SymPy 
 
 Random quantities are the declared symbols and ``IndexedBase`` objects; anything built from
 other symbols is a constant. Distinct atoms (``q[i]`` vs ``k[i]``, ``q[i]`` vs ``q[j]``) are
-independent when the premises say so: pass ``independent=True``.
+independent when the premises say so: pass ``independent=True``. Only atoms that are
+provably distinct count as independent: ``q[i]`` and ``q[j]`` may be one (i = j), and the
+indices of two different sums are never taken to be the same value.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 import sympy as sp
+
+from sympy.concrete.expr_with_limits import ExprWithLimits
 
 from tmath.engine.proof import Rule
 from tmath.engine.rules import library_rule
@@ -87,6 +91,12 @@ def _maybe_same(a: sp.Basic, b: sp.Basic) -> bool:
     return False
 
 
+def _unbound(expr: sp.Basic) -> sp.Basic:
+    """``expr`` with every bound index (of a sum, product or integral) a fresh Dummy."""
+    return expr.replace(lambda e: isinstance(e, ExprWithLimits),
+                        lambda e: e.xreplace({v: sp.Dummy(v.name) for v in e.variables}))
+
+
 def _overlap(first: frozenset | set, second: frozenset | set) -> bool:
     """Do two sets of random atoms share a variable (side condition of independence rules)?"""
     return any(_maybe_same(a, b) for a in first for b in second)
@@ -101,7 +111,11 @@ class Moments:
 
     # -- which parts are random -------------------------------------------------------------
     def atoms(self, expr: sp.Basic) -> frozenset:
-        """The random atoms (symbols or indexed entries) an expression depends on."""
+        """The random atoms (symbols or indexed entries) an expression depends on. The index
+        of each sum, product or integral is renamed to a fresh Dummy first: ``x[j]`` in
+        Σ_j x[j] and ``x[j + 1]`` in Σ_j x[j + 1] are not the same j, so both sums may hold
+        x[2], and no index difference may be taken as a proof that they are distinct."""
+        expr = _unbound(expr)
         found = set()
         for indexed in expr.atoms(sp.Indexed):
             if indexed.base in self.random or indexed.base.label in self.random:
@@ -220,3 +234,4 @@ class Moments:
             if disjoint:
                 return sp.Add(*[Var(t) for t in terms])
         return Var(x)
+
