@@ -345,10 +345,45 @@ def test_twin_a_unique_root_proves():
     assert callable(decide.unique_root)
 
 
-# -- 10. independence: bound indices of different sums are different variables ------------------
+# -- 10. Bienaymé and independence: distinct terms, distinct variables ----------------------------
 
 xs_, ys_ = sp.symbols("x y", real=True)
 xi = sp.IndexedBase("x", real=True)
+
+
+def _variances_add(summand, random, value, upper=n, index=i):
+    """Var(Σ_index summand) = value by Bienaymé, then a premise giving each term variance 1."""
+    total = sp.Sum(summand, (index, 1, upper))
+    unit = Premise("each term has variance 1", {Var(summand): 1})
+    rules = Moments(random=random)
+    return verdict(Var(total), value, lambda v, p: p.conclude(
+        v, p.chain(Var(total)).apply(rules.bienayme).substitute({Var(summand): 1}, premise=unit)
+        .evaluate()), premises=("the random variables are independent", unit))
+
+
+def test_bienayme_refuses_a_sum_of_one_variable_taken_n_times():
+    """Var(Σ_{i=1}^n x) = n²·Var(x), not n·Var(x): the n terms are one variable."""
+    refused(_variances_add(xs_, (xs_,), n), "may share the random variable x")
+
+
+def test_bienayme_refuses_terms_that_share_a_variable():
+    """Var(Σ_i (x_i + y)) = n·Var(x) + n²·Var(y); and x_i·x_{i+1} shares x_{i+1} with the next
+    term, so those terms are correlated too."""
+    refused(_variances_add(xi[i] + ys_, (xi, ys_), n), "may share the random variable y")
+    refused(_variances_add(xi[i] * xi[i + 1], (xi,), n), "may share the random variable x")
+
+
+def test_bienayme_refuses_a_reversed_range():
+    """Karr: Σ_{i=1}^{-2} x_i = −(x_{−1} + x_0), of variance 2, where Σ_{i=1}^{-2} 1 = −2."""
+    m, j = sp.Symbol("m", integer=True), sp.Symbol("j", integer=True)
+    refused(_variances_add(xi[j], (xi,), m, upper=m, index=j), "not known to be a run of terms")
+
+
+def test_twin_distinct_independent_terms_add_their_variances():
+    proved(_variances_add(xi[i], (xi,), n))
+    proved(_variances_add(xi[i] * ys_, (xi,), n))        # y is a constant here: not random
+    w = sp.IndexedBase("w", real=True)
+    proved(_variances_add(sp.exp(sp.Sum(w[i, k] * xi[k], (k, 1, n))), (w,), n))
 
 
 def test_atoms_under_different_binders_may_be_the_same_variable():

@@ -22,8 +22,8 @@ import sympy as sp
 
 from sympy.concrete.expr_with_limits import ExprWithLimits
 
-from tmath.engine.proof import Rule
-from tmath.engine.rules import library_rule
+from tmath.engine.proof import Rule, show
+from tmath.engine.rules import SideConditionFailed, library_rule
 from tmath.i18n.markers import N_
 
 
@@ -224,6 +224,10 @@ class Moments:
 
     def _additive(self, x: sp.Basic) -> sp.Basic:
         if isinstance(x, sp.Sum):
+            problem = self._not_independent_terms(x)
+            if problem:
+                raise SideConditionFailed(f"Var({show(x)}): {problem}; the variances do not "
+                                          "simply add")
             return sp.Sum(Var(x.function), *x.limits)
         if isinstance(x, sp.Add):
             terms = [t for t in x.args if not self.is_constant(t)]
@@ -235,3 +239,29 @@ class Moments:
                 return sp.Add(*[Var(t) for t in terms])
         return Var(x)
 
+    def _not_independent_terms(self, total: sp.Sum) -> str | None:
+        """Why the terms of ``total`` are not known to be independent, or None. Independence
+        holds between distinct random atoms; so each range must be a run of terms (not
+        reversed, whose Karr sum is minus a sum), hold no random atom, and two terms at
+        different values of any one index (the others arbitrary) must share no atom that
+        could be the same: x[i] and x[i + d] for d ≠ 0 are distinct, x and x, or y in both
+        x[i] + y and x[i + d] + y, are not."""
+        indices = [limit[0] for limit in total.limits]
+        generic = {index: sp.Dummy(index.name, integer=True) for index in indices}
+        for index, low, high in total.limits:
+            if self.atoms(sp.Tuple(low, high)):
+                return f"the range of {index} is random"
+            count = sp.simplify((high - low + 1).xreplace(generic))
+            if not (count.is_nonnegative or count == 0):
+                return (f"the range of {index} is not known to be a run of terms "
+                        f"({show(high)} ≥ {show(low)} − 1)")
+        step = sp.Dummy("d", integer=True, nonzero=True)
+        for index in indices:
+            first, second = ({other: sp.Dummy(other.name) for other in indices} for _ in "12")
+            second[index] = first[index] + step
+            shared = [(a, b) for a in self.atoms(total.function.xreplace(first))
+                      for b in self.atoms(total.function.xreplace(second)) if _maybe_same(a, b)]
+            if shared:
+                return (f"two of its terms (at different {index}) may share the random "
+                        f"variable {show(shared[0][0])}")
+        return None
