@@ -397,6 +397,42 @@ def test_atoms_under_different_binders_may_be_the_same_variable():
     assert rules.independence.apply(E(first * ys_)) == E(first) * E(ys_)
 
 
+# -- 11. linearity: a fixed, finite number of terms ----------------------------------------------
+
+def _centred_total(upper, random):
+    """E[Σ_{i=1}^{upper} x_i] = 0 by linearity and a premise E[x_i] = 0."""
+    total = sp.Sum(xi[i], (i, 1, upper))
+    centred = Premise("each x_i has mean 0", {E(xi[i]): 0})
+    rules = Moments(random=random)
+    return verdict(E(total), 0, lambda v, p: p.conclude(
+        v, p.chain(E(total)).apply(rules.linearity).substitute({E(xi[i]): 0}, premise=centred)
+        .evaluate()), premises=(centred,))
+
+
+def test_linearity_refuses_an_infinite_sum():
+    """E[Σ_i 2X_i] = 2·Σ_i E[X_i] is false for X_1 = Y_1 − 1, X_i = Y_i − Y_{i−1} with
+    Y_i = i·[U < 1/i]: every E[X_i] = 0, yet Σ_i X_i = lim Y_i − 1 = −1."""
+    from tmath.engine.rules import FACTOR_OUT
+
+    total, value = sp.Sum(2 * xi[i], (i, 1, sp.oo)), 2 * sp.Sum(E(xi[i]), (i, 1, sp.oo))
+    result = verdict(E(total), value, lambda v, p: p.conclude(
+        v, p.chain(E(total)).apply(Moments(random=(xi,)).linearity).apply(FACTOR_OUT)))
+    refused(result, "the range of i is infinite")
+
+
+def test_linearity_refuses_a_random_number_of_terms():
+    """E[Σ_{i=1}^N 1] = E[N], a number, not the random N."""
+    N = sp.Symbol("N", positive=True, integer=True)
+    count = sp.Sum(1, (i, 1, N))
+    result = verdict(E(count), N, lambda v, p: p.conclude(
+        v, p.chain(E(count)).apply(Moments(random=(N,)).linearity).evaluate()))
+    refused(result, "the range of i is random")
+
+
+def test_twin_a_finite_centred_sum_has_mean_zero():
+    proved(_centred_total(n, (xi,)))
+
+
 # -- the seal ------------------------------------------------------------------------------------
 
 def test_judgements_and_theorems_are_made_only_by_the_kernel():

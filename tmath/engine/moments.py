@@ -197,6 +197,10 @@ class Moments:
         if isinstance(x, sp.Add):
             return sp.Add(*[self._linear(term) for term in x.args])
         if isinstance(x, sp.Sum):
+            problem = self._range_problem(x)
+            if problem:
+                raise SideConditionFailed(f"E[{show(x)}]: {problem}; expectation passes only "
+                                          "through a sum of a fixed, finite number of terms")
             return sp.Sum(self._linear(x.function), *x.limits)
         constant, rest = self._split_constant(x)
         if constant != 1:
@@ -242,15 +246,16 @@ class Moments:
     def _not_independent_terms(self, total: sp.Sum) -> str | None:
         """Why the terms of ``total`` are not known to be independent, or None. Independence
         holds between distinct random atoms; so each range must be a run of terms (not
-        reversed, whose Karr sum is minus a sum), hold no random atom, and two terms at
+        reversed, whose Karr sum is minus a sum) as :meth:`_range_problem` asks, and two terms at
         different values of any one index (the others arbitrary) must share no atom that
         could be the same: x[i] and x[i + d] for d ≠ 0 are distinct, x and x, or y in both
         x[i] + y and x[i + d] + y, are not."""
         indices = [limit[0] for limit in total.limits]
+        problem = self._range_problem(total)
+        if problem:
+            return problem
         generic = {index: sp.Dummy(index.name, integer=True) for index in indices}
         for index, low, high in total.limits:
-            if self.atoms(sp.Tuple(low, high)):
-                return f"the range of {index} is random"
             count = sp.simplify((high - low + 1).xreplace(generic))
             if not (count.is_nonnegative or count == 0):
                 return (f"the range of {index} is not known to be a run of terms "
@@ -264,4 +269,16 @@ class Moments:
             if shared:
                 return (f"two of its terms (at different {index}) may share the random "
                         f"variable {show(shared[0][0])}")
+        return None
+
+    def _range_problem(self, total: sp.Sum) -> str | None:
+        """Why ``total`` is not a sum of a fixed, finite number of terms, or None: a random
+        bound (E[Σ_{i=1}^N x_i] is not Σ_{i=1}^N E[x_i] unless N is independent of the x_i)
+        or an infinite one (an infinite sum may converge to a variable whose expectation is
+        not the sum of the expectations)."""
+        for index, low, high in total.limits:
+            if self.atoms(sp.Tuple(low, high)):
+                return f"the range of {index} is random"
+            if any(bound.has(sp.oo, -sp.oo, sp.zoo) for bound in (low, high)):
+                return f"the range of {index} is infinite"
         return None
