@@ -433,6 +433,15 @@ def test_twin_a_finite_centred_sum_has_mean_zero():
     proved(_centred_total(n, (xi,)))
 
 
+def test_only_symbols_and_indexed_bases_are_random():
+    """A process X(s) declared random was taken for a constant: E[X(s)] = X(s)."""
+    process = sp.Function("X")(x)
+    lhs, value = E(process) * (x + 1), process * (x + 1)
+    result = verdict(lhs, value, lambda v, p: p.conclude(v, p.chain(lhs).equals(
+        x * E(process) + E(process)).apply(Moments(random=(sp.Function("X"),)).linearity)))
+    refused(result, "symbols or IndexedBase")
+
+
 # -- the seal ------------------------------------------------------------------------------------
 
 def test_judgements_and_theorems_are_made_only_by_the_kernel():

@@ -107,6 +107,10 @@ class Moments:
 
     def __init__(self, random: Iterable[Any], independent: bool = True) -> None:
         self.random = tuple(random)
+        unknown = [r for r in self.random if not isinstance(r, (sp.Symbol, sp.IndexedBase))]
+        if unknown:  # atoms() would not see them, and take what holds them for constants
+            raise TypeError(f"random quantities are symbols or IndexedBase objects, not "
+                            f"{unknown[0]!r}")
         self.independent = independent
 
     # -- which parts are random -------------------------------------------------------------
