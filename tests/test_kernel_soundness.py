@@ -349,16 +349,17 @@ def test_twin_a_unique_root_proves():
 
 xs_, ys_ = sp.symbols("x y", real=True)
 xi = sp.IndexedBase("x", real=True)
+INDEPENDENT = "the random variables are independent"
 
 
 def _variances_add(summand, random, value, upper=n, index=i):
     """Var(Σ_index summand) = value by Bienaymé, then a premise giving each term variance 1."""
     total = sp.Sum(summand, (index, 1, upper))
     unit = Premise("each term has variance 1", {Var(summand): 1})
-    rules = Moments(random=random)
+    rules = Moments(random=random, independent=INDEPENDENT)
     return verdict(Var(total), value, lambda v, p: p.conclude(
         v, p.chain(Var(total)).apply(rules.bienayme).substitute({Var(summand): 1}, premise=unit)
-        .evaluate()), premises=("the random variables are independent", unit))
+        .evaluate()), premises=(INDEPENDENT, unit))
 
 
 def test_bienayme_refuses_a_sum_of_one_variable_taken_n_times():
@@ -440,6 +441,51 @@ def test_only_symbols_and_indexed_bases_are_random():
     result = verdict(lhs, value, lambda v, p: p.conclude(v, p.chain(lhs).equals(
         x * E(process) + E(process)).apply(Moments(random=(sp.Function("X"),)).linearity)))
     refused(result, "symbols or IndexedBase")
+
+
+# -- 12. independence and normal laws are premises the claim declares ----------------------------
+
+uu, ww = sp.symbols("u w", real=True)
+PAIR = "u and w are independent"
+
+
+def _product_mean(premises, independent=True):
+    """E[2uw] = 2·E[u]·E[w]: linearity, then independence (false for w = u, Var(u) > 0)."""
+    lhs, value = E(2 * uu * ww), 2 * E(uu) * E(ww)
+    rules = Moments(random=(uu, ww), independent=independent)
+    return verdict(lhs, value, lambda v, p: p.conclude(
+        v, p.chain(lhs).apply(rules.linearity).apply(rules.independence)), premises=premises)
+
+
+def _normal_mean(premises, law=True):
+    """E[exp(Σ_i w_i x_i)] = exp(Σ_i x_i²/2), true only for independent N(0, 1) entries w_i."""
+    from tmath.engine.rules_gaussian import PRODUCT_OF_EXPS, StandardNormal
+
+    w = sp.IndexedBase("w", real=True)
+    lhs, value = E(sp.exp(sp.Sum(w[i] * xi[i], (i, 1, n)))), sp.exp(sp.Sum(xi[i] ** 2 / 2, (i, 1, n)))
+    rules = StandardNormal((w,), law=law)
+    return verdict(lhs, value, lambda v, p: p.conclude(v, p.chain(lhs).apply(
+        rules.independence).apply(rules.mgf).apply(PRODUCT_OF_EXPS)), premises=premises)
+
+
+def _rests_on(result, fragment):
+    assert result.status == "proved-assuming", (result.status, result.reason)
+    assert any(re.search(fragment, r) for r in result.rests_on), result.rests_on
+
+
+def test_independence_without_a_premise_is_only_assumed():
+    _rests_on(_product_mean(()), "u, w are mutually independent")
+    _rests_on(_product_mean((), independent=PAIR), f"{PAIR} \\(not a declared premise")
+
+
+def test_a_normal_law_without_a_premise_is_only_assumed():
+    _rests_on(_normal_mean(()), "entries of w are independent N")
+
+
+def test_twin_a_declared_independence_or_law_proves():
+    proved(_product_mean((PAIR,), independent=PAIR))
+    law = "the w_i are independent N(0, 1)"
+    proved(_normal_mean((law,), law=law))
 
 
 # -- the seal ------------------------------------------------------------------------------------

@@ -70,6 +70,9 @@ class Rule:
     validate: Callable[[Any, Any], str | None] | None = field(default=None, compare=False)
     token: object = field(default=None, compare=False, repr=False)
     bounds: Callable[[Any, str], str | None] | None = field(default=None, compare=False)
+    premise: str | None = field(default=None, compare=False)
+    """What a vetted rule assumes of the claim's random variables (independence, a law): the
+    text of the declared premise that says so, or the result rests on it."""
 
     @property
     def vetted(self) -> bool:
@@ -339,9 +342,12 @@ def _limit_exists(expr: Any, variable: sp.Symbol, point: Any, direction: str) ->
 
 # -- rules, premises, lemmas ------------------------------------------------------------------
 
-def rule_instance(rule: Rule, expr: Any, declared: bool = False) -> Judgement:
+def rule_instance(rule: Rule, expr: Any, declared: bool = False,
+                  premises: Iterable[str] = ()) -> Judgement:
     """``expr = rule(expr)``: a vetted rule checks its side conditions (and, with ``validate``,
-    random instances); a claim-local rule must be ``declared`` and is assumed."""
+    random instances), and rests on what it assumes of the random variables unless that is
+    one of the claim's declared ``premises``; a claim-local rule must be ``declared`` and is
+    assumed."""
     if not rule.vetted and not declared:
         raise Rejected(f"rule {rule.name!r} is neither vetted nor a declared premise")
     expr = term(expr)
@@ -352,6 +358,8 @@ def rule_instance(rule: Rule, expr: Any, declared: bool = False) -> Judgement:
     if problem:
         raise Rejected(problem)
     rests = frozenset() if rule.vetted else frozenset({f"rule: {rule.name}"})
+    if rule.premise is not None and rule.premise not in set(premises):
+        rests |= {f"premise: {rule.premise} (not a declared premise of the claim)"}
     return _make(expr, "=", result, "rule", detail=rule.name, rests_on=rests)
 
 

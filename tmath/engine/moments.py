@@ -102,16 +102,30 @@ def _overlap(first: frozenset | set, second: frozenset | set) -> bool:
     return any(_maybe_same(a, b) for a in first for b in second)
 
 
+def owed_premise(named: Any, assumption: str) -> str | None:
+    """The premise text a rule's use owes: the text of ``named`` (a ``Premise`` or its
+    text), or, for ``True``, the bare ``assumption``, which no declared premise names, so
+    a proof using the rule rests on it; None for ``False``."""
+    if named is False:
+        return None
+    return assumption if named is True else getattr(named, "text", named)
+
+
 class Moments:
     """Rules of expectation for expressions in the given random symbols."""
 
-    def __init__(self, random: Iterable[Any], independent: bool = True) -> None:
+    def __init__(self, random: Iterable[Any], independent: Any = True) -> None:
+        """``independent``: the declared premise (a ``Premise`` or its text) that makes the
+        random quantities mutually independent; ``True`` names none, so the independence
+        rules' results rest on it; ``False`` refuses them."""
         self.random = tuple(random)
         unknown = [r for r in self.random if not isinstance(r, (sp.Symbol, sp.IndexedBase))]
         if unknown:  # atoms() would not see them, and take what holds them for constants
             raise TypeError(f"random quantities are symbols or IndexedBase objects, not "
                             f"{unknown[0]!r}")
-        self.independent = independent
+        self.independent = independent is not False
+        self.premise = owed_premise(independent, f"{', '.join(map(str, self.random))} are "
+                                    "mutually independent")
 
     # -- which parts are random -------------------------------------------------------------
     def atoms(self, expr: sp.Basic) -> frozenset:
@@ -145,7 +159,8 @@ class Moments:
         if not self.independent:
             raise ValueError("the premises do not make these variables independent")
         return library_rule(N_("independence: E[XY] = E[X]·E[Y]"),
-                            lambda e: _until_stable(e, E, self._factor), numeric_check=False)
+                            lambda e: _until_stable(e, E, self._factor), numeric_check=False,
+                            premise=self.premise)
 
     @property
     def variance_definition(self) -> Rule:
@@ -171,7 +186,8 @@ class Moments:
         if not self.independent:
             raise ValueError("the premises do not make these variables independent")
         return library_rule(N_("independent terms: variances add"),
-                            lambda e: e.replace(Var, self._additive), numeric_check=False)
+                            lambda e: e.replace(Var, self._additive), numeric_check=False,
+                            premise=self.premise)
 
     @property
     def variance_scaling(self) -> Rule:

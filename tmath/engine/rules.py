@@ -29,10 +29,12 @@ class SideConditionFailed(Exception):
     """A vetted rule was applied where its side condition does not hold."""
 
 
-def library_rule(name: str, apply: Callable[[Any], Any], numeric_check: bool = True) -> Rule:
-    """A vetted rule. With ``numeric_check`` each application is validated on random instances."""
+def library_rule(name: str, apply: Callable[[Any], Any], numeric_check: bool = True,
+                 premise: str | None = None) -> Rule:
+    """A vetted rule. With ``numeric_check`` each application is validated on random instances;
+    with ``premise`` its use rests on that text unless the claim declares it."""
     validate = _numerically_equal if numeric_check else None
-    return Rule(name, _guarded(apply), validate, _VETTED)
+    return Rule(name, _guarded(apply), validate, _VETTED, premise=premise)
 
 
 def _guarded(apply: Callable[[Any], Any]) -> Callable[[Any], Any]:
