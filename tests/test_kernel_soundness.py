@@ -488,6 +488,32 @@ def test_twin_a_declared_independence_or_law_proves():
     proved(_normal_mean((law,), law=law))
 
 
+# -- 13. exchanging sums: finite, or terms ≥ 0 --------------------------------------------------
+
+def _swapped(summand, value, upper):
+    """Σ_j Σ_i summand (i inner) = value, after exchanging the two sums and evaluating."""
+    from tmath.engine.rules import SWAP_SUMS
+
+    j = sp.Symbol("j", positive=True, integer=True)
+    lhs = sp.Sum(sp.Sum(summand(i, j), (i, 1, upper)), (j, 1, upper))
+    return verdict(lhs, value, lambda v, p: p.conclude(v, p.chain(lhs).apply(SWAP_SUMS).evaluate()))
+
+
+def test_infinite_sums_with_signed_terms_are_not_exchanged():
+    """a_ij = f(i)(δ_ij − δ_{j,i+1}): Σ_i Σ_j a_ij = 0, but Σ_j Σ_i a_ij = lim f(n) (1 for
+    f = 1), so "Σ_j Σ_i a_ij = 0 for every f" is false."""
+    f = sp.Function("f")
+    result = _swapped(lambda i, j: f(i) * (sp.KroneckerDelta(i, j) - sp.KroneckerDelta(j, i + 1)),
+                      0, sp.oo)
+    refused(result, "not both finite")
+
+
+def test_twin_finite_or_nonnegative_sums_are_exchanged():
+    proved(_swapped(lambda i, j: i * j**2, (n * (n + 1) / 2) * n * (n + 1) * (2 * n + 1) / 6, n))
+    proved(_swapped(lambda i, j: sp.Rational(1, 2) ** i * sp.Rational(1, 3) ** j,
+                    sp.Rational(1, 2), sp.oo))
+
+
 # -- the seal ------------------------------------------------------------------------------------
 
 def test_judgements_and_theorems_are_made_only_by_the_kernel():
