@@ -15,7 +15,8 @@ The inferences, and what each trusts:
 * :func:`evaluation`: an unevaluated operator (sum, integral, derivative, limit) is replaced
   by the value SymPy computes for it *where it stands*; checked at random points.
 * :func:`congruence` and :func:`under`: equals put for equals inside a term, and a relation
-  carried under a derivative, limit, sum or integral (never capturing a bound variable).
+  carried under a derivative, limit, sum or integral (never capturing a bound variable,
+  never leaving the domain the relation holds on).
 * :func:`rule_instance`, :func:`rule_bound`: a vetted rule with its side conditions checked on
   the instance; a claim-local rule is an assumption the result rests on.
 * :func:`premise`: an equation of a declared premise, itself checked (see there).
@@ -295,6 +296,9 @@ def under(j: Judgement, operator: str, *args: Any) -> Judgement:
         raise Rejected(f"the equation is about a particular value of {args[0]}")
     if operator == "limit":
         variable, point, direction = args
+        problem = _approach_outside(variable, term(point), str(direction))
+        if problem:
+            raise Rejected(problem)
         wrap = lambda e: sp.Limit(e, variable, point, direction)  # noqa: E731
         relation = j.relation if j.relation == "=" else j.relation[0] + "="
         if relation != "=":  # a bound passes to the limit only where the left side has one
@@ -317,6 +321,21 @@ def under(j: Judgement, operator: str, *args: Any) -> Judgement:
     else:
         raise Rejected(f"unknown operator {operator!r}")
     return _make(wrap(j.lhs), relation, wrap(j.rhs), "congruence", j)
+
+
+def _approach_outside(variable: sp.Symbol, point: sp.Basic, direction: str) -> str | None:
+    """Why ``variable → point`` (from ``direction``) leaves the domain the equation holds on,
+    or None: the point must lie in the domain's closure, be reached from inside it (0 only
+    from above for a positive variable), and a whole-number variable has limits at ±∞ only."""
+    if variable.is_integer and point not in (sp.oo, -sp.oo):
+        return f"{variable} is a whole number: it tends to ±∞ only"
+    below = variable.is_positive or variable.is_nonnegative
+    above = variable.is_negative or variable.is_nonpositive
+    if not _end_within(point, variable) or point == 0 and (
+            below and direction != "+" or above and direction != "-"):
+        return (f"{variable} → {point} ({direction}) leaves the domain of {variable}, where "
+                "the equation holds")
+    return None
 
 
 def _end_within(end: Any, symbol: sp.Symbol) -> bool:
