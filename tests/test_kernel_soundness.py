@@ -532,6 +532,22 @@ def test_twin_a_limit_inside_the_domain_proves():
         v, p.chain(f).equals(g, method="expand_log").limit(xp, 0, "+"))))
 
 
+# -- 15. a symbol not known to be real is checked at complex points too -------------------------
+
+def test_an_identity_of_the_reals_is_not_proved_for_a_complex_symbol():
+    """log(eᶻ) = z holds for real z, not for z = 3πi (log(e^{3πi}) = πi)."""
+    z = sp.Symbol("z")
+    result = verdict(sp.log(sp.exp(z)), z, lambda v, p: p.conclude(
+        v, p.chain(sp.log(sp.exp(z))).equals(z, method="expand_log")))
+    refused(result, "numerically .* at z=.*I")
+
+
+def test_twin_an_identity_of_the_complex_numbers_proves():
+    z = sp.Symbol("z")
+    proved(verdict((z + 1) ** 2, z**2 + 2 * z + 1, lambda v, p: p.conclude(
+        v, p.chain((z + 1) ** 2).equals(z**2 + 2 * z + 1))))
+
+
 # -- the seal ------------------------------------------------------------------------------------
 
 def test_judgements_and_theorems_are_made_only_by_the_kernel():

@@ -2,7 +2,8 @@
 
 SymPy's ``simplify``/``equals`` have known wrong answers, so every step SymPy accepts is also
 evaluated at random points of its symbols' domains, and a disagreement fails the step.
-Points respect the symbols' assumptions (positive, nonnegative, integer, ...) and, besides
+Points respect the symbols' assumptions (positive, nonnegative, integer, ...; a symbol not
+known to be real also gets complex values) and, besides
 ordinary values, reach large and tiny magnitudes, integer edges (0, 1) and the neighbourhood
 of poles (real roots of one-variable denominators). Symbols that bound a sum get small
 integers so the sum can be expanded; indexed entries (``q[i]``) and applications of undefined
@@ -160,7 +161,11 @@ def sample(symbol: sp.Symbol, rng: random.Random, bounding: bool = False,
 
 
 def _ordinary(symbol: sp.Symbol, rng: random.Random) -> sp.Expr:
-    """Small integers, or multiples of 1/13 below 5 in size."""
+    """Small integers, or multiples of 1/13 below 5 in size; for a symbol not known to be
+    real, half the time a complex number (an identity true on the reals only, log(eᶻ) = z,
+    must not pass for it)."""
+    if symbol.is_real is None and symbol.is_integer is None and rng.random() < 0.5:
+        return sp.Rational(rng.randint(1, 60) - 30, 13) + sp.I * sp.Rational(rng.randint(1, 60), 13)
     if symbol.is_integer:
         low = 1 if symbol.is_positive else 0 if symbol.is_nonnegative else -6
         high = -1 if symbol.is_negative else 9
