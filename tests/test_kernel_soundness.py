@@ -557,6 +557,38 @@ def test_twin_an_identity_of_the_complex_numbers_proves():
         v, p.chain((z + 1) ** 2).equals(z**2 + 2 * z + 1))))
 
 
+# -- 16. a lemma instance never lets a binder capture what is put in --------------------------
+
+SUM_OF_CONSTANTS = {"sum-of-constants": Statement("Σ_{i=1}^n x = n·x", n * x, sp.Sum(x, (i, 1, n)))}
+
+
+def test_a_lemma_instance_does_not_capture_a_bound_variable():
+    """Σ_{i=1}^n x = n·x does not give Σ_{i=1}^n i = n·i (it is n(n+1)/2)."""
+    total = sp.Sum(i, (i, 1, n))
+    for how in ({"rename": {x: i}}, {"mapping": {total: n * i}}):
+        result = verdict(total, n * i, lambda v, p, how=how: p.conclude(
+            v, p.chain(total).substitute(lemma="sum-of-constants", **how)),
+            lemmas=SUM_OF_CONSTANTS)
+        refused(result, "captured by the bound i")
+
+
+def test_an_entry_stands_for_its_base_only_where_it_is_the_only_entry():
+    """Σ_{i=1}^n (x_{i+1} − x_i) = x_{n+1} − x_1; putting 0 for x_i alone is no instance:
+    Σ_{i=1}^n x_{i+1} = x_{n+1} − x_1 is false (x = 1: n ≠ 0)."""
+    lemma = {"telescoping": Statement("telescoping", xi[n + 1] - xi[1],
+                                      sp.Sum(xi[i + 1] - xi[i], (i, 1, n)))}
+    total = sp.Sum(xi[i + 1], (i, 1, n))
+    result = verdict(total, xi[n + 1] - xi[1], lambda v, p: p.conclude(
+        v, p.chain(total).substitute(lemma="telescoping", rename={xi[i]: 0})), lemmas=lemma)
+    refused(result, "cannot stand for the whole of x")
+
+
+def test_twin_an_instance_free_of_the_binder_proves():
+    total = sp.Sum(n**2, (i, 1, n))
+    proved(verdict(total, n**3, lambda v, p: p.conclude(v, p.chain(total).substitute(
+        lemma="sum-of-constants", rename={x: n**2})), lemmas=SUM_OF_CONSTANTS))
+
+
 # -- the seal ------------------------------------------------------------------------------------
 
 def test_judgements_and_theorems_are_made_only_by_the_kernel():

@@ -465,8 +465,32 @@ def lemma_instance(claim_id: str, lhs: Any, relation: str, value: Any,
             wanted = [n for n in HYPOTHESES if getattr(key, f"is_{n}", None)]
             raise Rejected(f"claim {claim_id} holds for {key} {', '.join(wanted)}; "
                            f"{image} is not shown to be")
+        problem = _not_an_instance(key, image, (lhs, value))
+        if problem:
+            raise Rejected(f"claim {claim_id}: {problem}")
     return _make(lhs.xreplace(sigma), relation, value.xreplace(sigma), "lemma",
                  detail=f"claim {claim_id}", rests_on=frozenset(rests_on))
+
+
+def _not_an_instance(key: Any, image: Any, terms: tuple) -> str | None:
+    """Why putting ``image`` for ``key`` in ``terms`` is not an instance, or None: a bound
+    variable is no parameter; an image may not bring in a variable a binder of the terms would
+    capture (x ↦ i in Σ_i x), unless the key holds it too (x[i] ↦ g[i]² in Σ_i x[i]); and an
+    entry x[i] stands for its whole base only where x occurs with no other indices."""
+    binders = [n for t in terms for n in sp.preorder_traversal(t)
+               if isinstance(n, (sp.Sum, sp.Product, sp.Integral, sp.Limit, sp.Lambda))]
+    bound = set().union(*(_bound_symbols(n) for n in binders))
+    if key in bound:
+        return f"{key} is a bound variable, not a parameter"
+    captured = (term(image).free_symbols & bound) - term(key).free_symbols
+    if captured:
+        return f"{image} would be captured by the bound {', '.join(map(str, captured))}"
+    if isinstance(key, sp.Indexed):
+        others = {e for t in terms for e in t.atoms(sp.Indexed) if e.base == key.base} - {key}
+        if others:
+            return (f"{key.base} also occurs as {sorted(others, key=str)[0]}: an entry "
+                    f"{key} cannot stand for the whole of {key.base}")
+    return None
 
 
 # -- roots and induction ----------------------------------------------------------------------
