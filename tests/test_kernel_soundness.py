@@ -468,6 +468,18 @@ def _normal_mean(premises, law=True):
         rules.independence).apply(rules.mgf).apply(PRODUCT_OF_EXPS)), premises=premises)
 
 
+def test_independent_normal_entries_over_a_reversed_range_do_not_factor():
+    """Σ_{i=1}^{m} w_i for m = −2 is −(w_{−1} + w_0): E[exp(·)] = e, not e^{m/2} = e^{−1}."""
+    from tmath.engine.rules_gaussian import StandardNormal
+
+    w, m = sp.IndexedBase("w", real=True), sp.Symbol("m", integer=True)
+    law = "the w_i are independent N(0, 1)"
+    rules, lhs = StandardNormal((w,), law=law), E(sp.exp(sp.Sum(w[i], (i, 1, m))))
+    result = verdict(lhs, sp.exp(m / 2), lambda v, p: p.conclude(
+        v, p.chain(lhs).apply(rules.independence).apply(rules.mgf).evaluate()), premises=(law,))
+    refused(result, "not known to be a finite run of terms")
+
+
 def _rests_on(result, fragment):
     assert result.status == "proved-assuming", (result.status, result.reason)
     assert any(re.search(fragment, r) for r in result.rests_on), result.rests_on

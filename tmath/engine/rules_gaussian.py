@@ -8,7 +8,8 @@ independent N(0, 1) (its premise, named by ``law``, or the rules' results rest o
 * ``independence``: E[exp(Σ_i c_i·w[…, i])] = Π_i E[exp(c_i·w[…, i])]. The exponent may be
   given as several sums over the same range, products of exponentials or SymPy's
   ``Product(exp(…))``; they are merged into one sum, and the merge is checked at random
-  points. Side conditions, checked where it is applied: every term of the merged sum holds
+  points. Side conditions, checked where it is applied: the range is a finite run of terms
+  (not reversed: Karr's Σ_{1}^{-2} is minus a sum), every term of the merged sum holds
   exactly one random entry, that entry has the summation index among its indices (so distinct
   terms are distinct, independent entries) and its coefficient holds no random entry.
 * ``mgf``: E[exp(a + b·w)] = exp(a)·M(b) for one standard normal entry w and a, b free of
@@ -115,6 +116,11 @@ class StandardNormal:
                 return E(arg)
             outside, total = _merged(_exponent(arg), self.random)
             (index, low, high), = total.limits
+            count = sp.simplify(high - low + 1)
+            if count.has(sp.oo, -sp.oo, sp.zoo) or not (count.is_nonnegative or count == 0):
+                raise SideConditionFailed(f"the range of {index} is not known to be a finite "
+                                          f"run of terms ({show(high)} ≥ {show(low)} − 1): a "
+                                          "reversed sum is minus a sum (Karr)")
             problem, _ = numeric.disagreement(arg, sp.exp(outside + total), seed=11)
             if problem:
                 raise SideConditionFailed(f"merging the exponent of {show(arg)} is wrong: {problem}")
