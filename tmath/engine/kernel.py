@@ -47,6 +47,7 @@ RELATIONS = ("=", "<=", "<", ">=", ">")
 SHOWN = {"=": "=", "<=": "≤", ">=": "≥", "<": "<", ">": ">"}
 _MINTING = contextvars.ContextVar("tmath_kernel_minting", default=False)
 _VETTED = object()  # held by the engine's rule library (tmath.engine.rules.library_rule)
+_VETTING = contextvars.ContextVar("tmath_kernel_vetting", default=False)
 _HYPOTHESES = itertools.count()
 OPERATORS = (sp.Sum, sp.Product, sp.Integral, sp.Derivative, sp.Limit)
 HYPOTHESES = ("integer", "real", "positive", "negative", "nonnegative", "nonpositive",
@@ -75,9 +76,25 @@ class Rule:
     """What a vetted rule assumes of the claim's random variables (independence, a law): the
     text of the declared premise that says so, or the result rests on it."""
 
+    def __post_init__(self) -> None:
+        if self.token is _VETTED and not _VETTING.get():  # dataclasses.replace copies it
+            raise TypeError("a vetted Rule is made only by tmath.engine.kernel.vetted_rule "
+                            "(through the engine's rule library)")
+
     @property
     def vetted(self) -> bool:
         return self.token is _VETTED
+
+
+def vetted_rule(name: str, apply: Callable[[Any], Any], validate: Any = None,
+                bounds: Any = None, premise: str | None = None) -> Rule:
+    """A rule of the engine's library (:func:`tmath.engine.rules.library_rule`), the only
+    way to make one: a vetted rule cannot be copied with another ``apply``."""
+    token = _VETTING.set(True)
+    try:
+        return Rule(name, apply, validate, _VETTED, bounds, premise)
+    finally:
+        _VETTING.reset(token)
 
 
 @dataclass(frozen=True)

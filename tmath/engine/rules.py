@@ -21,7 +21,7 @@ import sympy as sp
 
 from tmath.engine import numeric
 from tmath.engine.decide import _generic, _sign, _univariate, sign_holds, solutions  # noqa: F401
-from tmath.engine.kernel import _VETTED, Rule
+from tmath.engine.kernel import Rule, vetted_rule
 from tmath.engine.proof import show
 from tmath.i18n.markers import N_
 
@@ -31,11 +31,13 @@ class SideConditionFailed(Exception):
 
 
 def library_rule(name: str, apply: Callable[[Any], Any], numeric_check: bool = True,
-                 premise: str | None = None) -> Rule:
-    """A vetted rule. With ``numeric_check`` each application is validated on random instances;
-    with ``premise`` its use rests on that text unless the claim declares it."""
-    validate = _numerically_equal if numeric_check else None
-    return Rule(name, _guarded(apply), validate, _VETTED, premise=premise)
+                 premise: str | None = None,
+                 validate: Callable[[Any, Any], str | None] | None = None) -> Rule:
+    """A vetted rule. With ``numeric_check`` each application is validated on random instances
+    (or by ``validate``); with ``premise`` its use rests on that text unless the claim
+    declares it."""
+    validate = validate or (_numerically_equal if numeric_check else None)
+    return vetted_rule(name, _guarded(apply), validate, premise=premise)
 
 
 def _guarded(apply: Callable[[Any], Any]) -> Callable[[Any], Any]:
@@ -258,7 +260,7 @@ def pointwise_bound(name: str, lower: Any, upper: Any, variable: sp.Symbol) -> R
                         f"{show(occurrence)}, so the rewrite is not a bound on that side")
         return None
 
-    return Rule(name, _guarded(apply), None, _VETTED, bounds)
+    return vetted_rule(name, _guarded(apply), bounds=bounds)
 
 
 _T = sp.Symbol("t", positive=True)
