@@ -601,6 +601,24 @@ def test_twin_an_instance_free_of_the_binder_proves():
         lemma="sum-of-constants", rename={x: n**2})), lemmas=SUM_OF_CONSTANTS))
 
 
+# -- 17. a derivative is evaluated only where it exists ------------------------------------------
+
+@pytest.mark.parametrize("function, formula", [(sp.Abs(x), sp.sign(x)),
+                                               (sp.Max(x, 0), sp.Heaviside(x))],
+                         ids=["abs", "relu"])
+def test_a_derivative_at_a_kink_is_not_given_a_value(function, formula):
+    """d/dx |x| = sign x and d/dx max(x, 0) = H(x) are false at x = 0, where neither
+    derivative exists (sign 0 = 0, H(0) = ½)."""
+    result = verdict(sp.Derivative(function, x), formula, lambda v, p: p.conclude(
+        v, p.chain(function).differentiate(x)))
+    refused(result, "not differentiable everywhere")
+
+
+def test_twin_a_smooth_derivative_proves():
+    proved(verdict(sp.Derivative(sp.exp(x) * sp.sin(x), x), sp.exp(x) * (sp.sin(x) + sp.cos(x)),
+                   lambda v, p: p.conclude(v, p.chain(sp.exp(x) * sp.sin(x)).differentiate(x))))
+
+
 # -- the seal ------------------------------------------------------------------------------------
 
 def test_judgements_and_theorems_are_made_only_by_the_kernel():

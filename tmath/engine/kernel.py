@@ -214,6 +214,9 @@ def evaluation(expr: Any, method: str = "simplify", seed: int = 0) -> Judgement:
     from tmath.engine import limits
 
     expr = term(expr)
+    kink = _kink(expr)
+    if kink:
+        raise Rejected(kink)
     try:
         if isinstance(expr, sp.Limit):
             body, variable, point, direction = expr.args
@@ -232,6 +235,19 @@ def evaluation(expr: Any, method: str = "simplify", seed: int = 0) -> Judgement:
         raise Rejected("SymPy could not evaluate it")
     inference = "evaluation" if expr.has(*OPERATORS) else "rewrite"
     return _make(expr, "=", result, inference, detail=how, points=points)
+
+
+def _kink(expr: sp.Basic) -> str | None:
+    """Why a derivative in ``expr`` may not exist everywhere, or None: its function holds a
+    kink or jump (|x|, max, a piecewise definition, …) in the variable, where SymPy's
+    formula (sign x, Heaviside x) gives a value to a derivative that has none."""
+    for derivative in expr.atoms(sp.Derivative):
+        variables = {v for v, _ in derivative.variable_count}
+        for node in sp.preorder_traversal(derivative.expr):
+            if isinstance(node, decide.NOT_SMOOTH) and node.free_symbols & variables:
+                return (f"{node} is not differentiable everywhere in "
+                        f"{', '.join(map(str, variables))}: the derivative is not shown to exist")
+    return None
 
 
 # -- equals for equals ------------------------------------------------------------------------
