@@ -544,6 +544,18 @@ def test_twin_a_limit_inside_the_domain_proves():
         v, p.chain(f).equals(g, method="expand_log").limit(xp, 0, "+"))))
 
 
+def test_an_equation_goes_into_a_substitution_only_at_points_of_its_domain():
+    """log(y²) = 2·log y holds for y > 0; put into (log y²)|_{y=−1}, whose value is 0, it
+    gave 2πi."""
+    at = sp.Subs(sp.log(yp**2), yp, -1)
+
+    def prove(v, p):
+        rule = p.fact(sp.log(yp**2), 2 * sp.log(yp), "expand the logarithm")
+        p.conclude(v, p.chain(at).substitute(from_chain=rule).evaluate())
+
+    refused(verdict(at, 2 * sp.pi * sp.I, prove), "point substituted leaves the domain")
+
+
 # -- 15. a symbol not known to be real is checked at complex points too -------------------------
 
 def test_an_identity_of_the_reals_is_not_proved_for_a_complex_symbol():

@@ -259,7 +259,7 @@ def _bound_symbols(node: sp.Basic) -> set:
         return {v for v, _ in node.variable_count}
     if isinstance(node, sp.Limit):
         return {node.args[1]}
-    if isinstance(node, sp.Lambda):
+    if isinstance(node, (sp.Lambda, sp.Subs)):
         return set(node.variables)
     return set()
 
@@ -283,6 +283,9 @@ def _replace(expr: sp.Basic, pairs: list[Judgement]) -> sp.Basic:
         for limit in getattr(expr, "limits", ()):
             if limit[0] in captured and not _range_within(*limit):
                 raise Rejected(f"the range of {limit[0]} leaves the domain the equation holds on")
+        if isinstance(expr, sp.Subs) and any(v in captured and not _satisfies(at, v)
+                                             for v, at in zip(expr.variables, expr.point)):
+            raise Rejected("the point substituted leaves the domain the equation holds on")
     args = [_replace(a, pairs) if isinstance(a, sp.Basic) else a for a in expr.args]
     return expr.func(*args) if any(x is not y for x, y in zip(args, expr.args)) else expr
 
