@@ -631,6 +631,27 @@ def test_twin_a_smooth_derivative_proves():
                    lambda v, p: p.conclude(v, p.chain(sp.exp(x) * sp.sin(x)).differentiate(x))))
 
 
+# -- 18. induction starts at a whole number -----------------------------------------------------
+
+def test_an_induction_from_a_half_proves_nothing_about_whole_numbers():
+    """1/Γ(½ − n) is 0 at n = ½ and 1/Γ(z − 1) = (z − 1)/Γ(z) carries 0 from n to n + 1, but
+    steps of 1 from ½ never reach a whole number: at n = 1 it is −1/(2√π)."""
+    z, half = sp.Symbol("z", real=True), sp.Rational(1, 2)
+    recursion = {"gamma-recursion": Statement("1/Γ(z − 1) = (z − 1)/Γ(z)", (z - 1) / sp.gamma(z),
+                                              1 / sp.gamma(z - 1))}
+    lhs = 1 / sp.gamma(half - n)
+
+    def prove(v, p):
+        induction = p.induction(n, half, lhs, 0)
+        induction.base(p.chain(lhs.xreplace({n: half}), "n = ½").evaluate())
+        step = p.chain(lhs.xreplace({n: n + 1}), "n + 1").substitute(
+            lemma="gamma-recursion", rename={z: half - n})
+        induction.step(induction.hypothesis(step).evaluate())
+        p.conclude(v, induction.result())
+
+    refused(verdict(lhs, 0, prove, lemmas=recursion), "must start at a whole number")
+
+
 # -- the seal ------------------------------------------------------------------------------------
 
 def test_judgements_and_theorems_are_made_only_by_the_kernel():

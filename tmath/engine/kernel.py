@@ -574,6 +574,8 @@ def induction(variable: sp.Symbol, first: Any, base: Judgement, step: Judgement,
     lhs, value = assumed.lhs, assumed.rhs
     if not variable.is_integer:
         raise Rejected(f"induction needs a whole-number variable: declare {variable} integer")
+    if not term(first).is_integer:  # steps of 1 from ½ never reach a whole number
+        raise Rejected(f"induction must start at a whole number, not at {first}")
     at = lambda e, v: e.xreplace({variable: v})  # noqa: E731
     for j, where, name in ((base, first, "base case"), (step, variable + 1, "step")):
         if j.relation != "=" or not (same(j.lhs, at(lhs, where)) and same(j.rhs, at(value, where))):
