@@ -69,7 +69,7 @@ class ProductTermMoments:
     Gaussian assumption is needed, only independence and the first two moments."""
 
     def prove(self, value, proof):
-        rules = Moments(random=(q, k))
+        rules = Moments(random=(q, k), independent="q_i and k_i are independent")
         mean = (proof.chain(E(q * k), "E[q_i k_i]").apply(rules.independence)
                 .substitute(dict(UNIT.equations), premise=UNIT))
         var = (proof.chain(Var(q * k), "Var(q_i k_i)")
@@ -113,7 +113,7 @@ class DotProductVariance:
     of raw attention scores grows like √d_k."""
 
     def prove(self, value, proof):
-        rules = Moments(random=(qv, kv))
+        rules = Moments((qv, kv), independent="all components q_i, k_i are mutually independent")
         term = qv[i] * kv[i]
         mean = (proof.chain(E(DOT), "E[qᵀk]").apply(rules.linearity)
                 .substitute({E(term): 0}, lemma="product-term-moments")

@@ -138,7 +138,7 @@ class PerformerUnbiased:
     def prove(self, value, proof):
         moments = Moments(random=(w,))
         mean = proof.chain(E(ESTIMATE), "E[φ(x)ᵀφ(y)]").apply(moments.linearity)
-        mean = normal_feature_moments(proof, mean, w, (x_, y_, i, d), NORMS)
+        mean = normal_feature_moments(proof, mean, w, (x_, y_, i, d), NORMS, GAUSSIAN)
         proof.conclude(value, mean.evaluate("m equal terms; the exponents cancel"))
 
     def check(self, value, experiment):
@@ -174,10 +174,10 @@ class PerformerVariance:
     |x+y|², sets the sample a 2 % variance test needs; xᵀy still ranges over [−3, 0.07]."""
 
     def prove(self, value, proof):
-        moments = Moments(random=(w,))
+        moments = Moments(random=(w,), independent=GAUSSIAN)
         var = (proof.chain(Var(ESTIMATE), "Var[φ(x)ᵀφ(y)]").apply(moments.bienayme)
                .apply(moments.variance_definition).apply(moments.linearity))
-        var = normal_feature_moments(proof, var, w, (x_, y_, i, d), NORMS)
+        var = normal_feature_moments(proof, var, w, (x_, y_, i, d), NORMS, GAUSSIAN)
         proof.conclude(value, var.evaluate("m identical terms"))
 
     def check(self, value, experiment):

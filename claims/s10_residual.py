@@ -197,7 +197,7 @@ class ResidualGradientEnergy:
     last weights are zero-mean and fresh; telescoping over blocks leaves ‖u_0‖²."""
 
     def prove(self, value, proof):
-        moments = Moments(random=(W2, P, Nn, Aa, Cc))
+        moments = Moments(random=(W2, P, Nn, Aa, Cc), independent=W2_LAW)
         cross = (proof.chain(E(Cc[k]), "E[C_k]").substitute(dict(CROSS.equations), premise=CROSS)
                  .apply(moments.linearity).apply(moments.independence)
                  .substitute({E(W2[k, r, q]): 0}, premise=W2_LAW).evaluate("sum of zeros"))
@@ -255,7 +255,7 @@ class GradientEnergyLinear:
     without the identity only the shrinking s²‖u‖² is left."""
 
     def prove(self, value, proof):
-        moments = Moments(random=(W2, R_))
+        moments = Moments(random=(W2, R_), independent=W_LAW)
         mean = (proof.chain(E(R_[q]), "E[(Wu)_q]").substitute(ROW, premise=W_LAW)
                 .apply(moments.linearity).substitute({E(W2[q, c]): 0}, premise=W_LAW)
                 .evaluate("sum of zeros"))

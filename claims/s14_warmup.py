@@ -317,7 +317,7 @@ class AdamCorrectedMeanVariance:
     t = 1 the estimate is one raw gradient; later it averages ≈ (1+β)/(1−β) of them."""
 
     def prove(self, value, proof):
-        rules = Moments(random=(g,))
+        rules = Moments(random=(g,), independent=VARIANCE)
         var = (proof.chain(Var(m[t] / (1 - beta**t)) / sigma**2, "Var(m̂_t)/σ²")
                .substitute(lemma="adam-ema-unrolled", rename={x: g})
                .apply(rules.variance_scaling).apply(rules.bienayme).apply(rules.variance_scaling)

@@ -102,7 +102,7 @@ class DifferenceVariance:
     """Independence kills the covariance term; the sign of B does not matter once squared."""
 
     def prove(self, value, proof):
-        rules = Moments(random=(A, B))
+        rules = Moments(random=(A, B), independent="A and B are independent")
         chain = (proof.chain(Var(A - B), "Var(A − B)").apply(rules.bienayme)
                  .apply(rules.variance_scaling))
         proof.conclude(value, chain)
@@ -204,9 +204,10 @@ def test_tmath_new_then_an_honest_statement_fails_on_the_wrong_formula(tmp_path,
     assert "lhs=PARSED.lhs" in source and "PARSED.rhs" in source
     honest = source.replace("PARSED.rhs,", "Var(A) + Var(B),").replace(
         "from tmath import", "from tmath.engine.moments import Moments, Var\nfrom tmath import")
-    honest = honest.replace("premises=(),", "premises=(),\n    statistical_tests=1,")
+    honest = honest.replace("premises=(),", 'premises=("A and B are independent",),\n'
+                            "    statistical_tests=1,")
     honest = honest.replace('        not_written_yet("prove()")', textwrap.indent(textwrap.dedent('''\
-        rules = Moments(random=(A, B))
+        rules = Moments(random=(A, B), independent="A and B are independent")
         proof.conclude(value, proof.chain(PARSED.lhs, "Var(A − B)").apply(rules.bienayme)
                        .apply(rules.variance_scaling))'''), " " * 8))
     honest = honest.replace('        not_written_yet("check()")', textwrap.indent(textwrap.dedent('''\

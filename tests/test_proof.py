@@ -127,8 +127,10 @@ def test_lemma_instance_with_renamed_symbols():
     qv, kv = sp.IndexedBase("q", real=True), sp.IndexedBase("k", real=True)
     lemma = Statement("moments", (0, 1), (E(qs * ks), Var(qs * ks)))
     total = sp.Sum(qv[i] * kv[i], (i, 1, n))
-    proof = derivation(Var(total), n, lemmas={"terms": lemma}, allowed=("terms",))
-    rules = Moments(random=(qv, kv))
+    independent = "the q_i, k_i are independent"
+    proof = derivation(Var(total), n, premises=(independent,), lemmas={"terms": lemma},
+                       allowed=("terms",))
+    rules = Moments(random=(qv, kv), independent=independent)
     chain = (proof.chain(Var(total), "Var(qᵀk)").apply(rules.bienayme)
              .substitute({Var(qv[i] * kv[i]): 1}, lemma="terms").evaluate("sum of ones"))
     proof.conclude(n, chain)

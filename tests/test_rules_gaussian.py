@@ -16,12 +16,14 @@ from tmath.engine.rules_gaussian import PRODUCT_OF_EXPS, StandardNormal, normal_
 d, r = sp.symbols("d r", positive=True, integer=True)
 i = sp.Symbol("i", positive=True, integer=True)
 w, x, y = sp.IndexedBase("w"), sp.IndexedBase("x", real=True), sp.IndexedBase("y", real=True)
-GAUSS = StandardNormal((w,))
+LAW = "the entries of w are independent N(0, 1)"
+GAUSS = StandardNormal((w,), law=LAW)
 PROJECTION = sp.Sum(w[r, i] * x[i], (i, 1, d))
 
 
 def _chain(start):
-    return Derivation(statement=Statement("s", start, start), value=start).chain(start, "start")
+    return Derivation(statement=Statement("s", start, start), value=start,
+                      premises=(LAW,)).chain(start, "start")
 
 
 def test_the_mgf_is_sympys_normal_mgf():

@@ -15,7 +15,8 @@ The inferences, and what each trusts:
 * :func:`evaluation`: an unevaluated operator (sum, integral, derivative, limit) is replaced
   by the value SymPy computes for it *where it stands*; checked at random points.
 * :func:`congruence` and :func:`under`: equals put for equals inside a term, and a relation
-  carried under a derivative, limit, sum or integral (never capturing a bound variable).
+  carried under a derivative, limit, sum or integral (never capturing a bound variable,
+  never leaving the domain the relation holds on).
 * :func:`rule_instance`, :func:`rule_bound`: a vetted rule with its side conditions checked on
   the instance; a claim-local rule is an assumption the result rests on.
 * :func:`premise`: an equation of a declared premise, itself checked (see there).
@@ -46,6 +47,7 @@ RELATIONS = ("=", "<=", "<", ">=", ">")
 SHOWN = {"=": "=", "<=": "≤", ">=": "≥", "<": "<", ">": ">"}
 _MINTING = contextvars.ContextVar("tmath_kernel_minting", default=False)
 _VETTED = object()  # held by the engine's rule library (tmath.engine.rules.library_rule)
+_VETTING = contextvars.ContextVar("tmath_kernel_vetting", default=False)
 _HYPOTHESES = itertools.count()
 OPERATORS = (sp.Sum, sp.Product, sp.Integral, sp.Derivative, sp.Limit)
 HYPOTHESES = ("integer", "real", "positive", "negative", "nonnegative", "nonpositive",
@@ -70,10 +72,29 @@ class Rule:
     validate: Callable[[Any, Any], str | None] | None = field(default=None, compare=False)
     token: object = field(default=None, compare=False, repr=False)
     bounds: Callable[[Any, str], str | None] | None = field(default=None, compare=False)
+    premise: str | None = field(default=None, compare=False)
+    """What a vetted rule assumes of the claim's random variables (independence, a law): the
+    text of the declared premise that says so, or the result rests on it."""
+
+    def __post_init__(self) -> None:
+        if self.token is _VETTED and not _VETTING.get():  # dataclasses.replace copies it
+            raise TypeError("a vetted Rule is made only by tmath.engine.kernel.vetted_rule "
+                            "(through the engine's rule library)")
 
     @property
     def vetted(self) -> bool:
         return self.token is _VETTED
+
+
+def vetted_rule(name: str, apply: Callable[[Any], Any], validate: Any = None,
+                bounds: Any = None, premise: str | None = None) -> Rule:
+    """A rule of the engine's library (:func:`tmath.engine.rules.library_rule`), the only
+    way to make one: a vetted rule cannot be copied with another ``apply``."""
+    token = _VETTING.set(True)
+    try:
+        return Rule(name, apply, validate, _VETTED, bounds, premise)
+    finally:
+        _VETTING.reset(token)
 
 
 @dataclass(frozen=True)
@@ -193,6 +214,9 @@ def evaluation(expr: Any, method: str = "simplify", seed: int = 0) -> Judgement:
     from tmath.engine import limits
 
     expr = term(expr)
+    kink = _kink(expr)
+    if kink:
+        raise Rejected(kink)
     try:
         if isinstance(expr, sp.Limit):
             body, variable, point, direction = expr.args
@@ -213,6 +237,19 @@ def evaluation(expr: Any, method: str = "simplify", seed: int = 0) -> Judgement:
     return _make(expr, "=", result, inference, detail=how, points=points)
 
 
+def _kink(expr: sp.Basic) -> str | None:
+    """Why a derivative in ``expr`` may not exist everywhere, or None: its function holds a
+    kink or jump (|x|, max, a piecewise definition, …) in the variable, where SymPy's
+    formula (sign x, Heaviside x) gives a value to a derivative that has none."""
+    for derivative in expr.atoms(sp.Derivative):
+        variables = {v for v, _ in derivative.variable_count}
+        for node in sp.preorder_traversal(derivative.expr):
+            if isinstance(node, decide.NOT_SMOOTH) and node.free_symbols & variables:
+                return (f"{node} is not differentiable everywhere in "
+                        f"{', '.join(map(str, variables))}: the derivative is not shown to exist")
+    return None
+
+
 # -- equals for equals ------------------------------------------------------------------------
 
 def _bound_symbols(node: sp.Basic) -> set:
@@ -222,7 +259,7 @@ def _bound_symbols(node: sp.Basic) -> set:
         return {v for v, _ in node.variable_count}
     if isinstance(node, sp.Limit):
         return {node.args[1]}
-    if isinstance(node, sp.Lambda):
+    if isinstance(node, (sp.Lambda, sp.Subs)):
         return set(node.variables)
     return set()
 
@@ -246,6 +283,9 @@ def _replace(expr: sp.Basic, pairs: list[Judgement]) -> sp.Basic:
         for limit in getattr(expr, "limits", ()):
             if limit[0] in captured and not _range_within(*limit):
                 raise Rejected(f"the range of {limit[0]} leaves the domain the equation holds on")
+        if isinstance(expr, sp.Subs) and any(v in captured and not _satisfies(at, v)
+                                             for v, at in zip(expr.variables, expr.point)):
+            raise Rejected("the point substituted leaves the domain the equation holds on")
     args = [_replace(a, pairs) if isinstance(a, sp.Basic) else a for a in expr.args]
     return expr.func(*args) if any(x is not y for x, y in zip(args, expr.args)) else expr
 
@@ -292,6 +332,9 @@ def under(j: Judgement, operator: str, *args: Any) -> Judgement:
         raise Rejected(f"the equation is about a particular value of {args[0]}")
     if operator == "limit":
         variable, point, direction = args
+        problem = _approach_outside(variable, term(point), str(direction))
+        if problem:
+            raise Rejected(problem)
         wrap = lambda e: sp.Limit(e, variable, point, direction)  # noqa: E731
         relation = j.relation if j.relation == "=" else j.relation[0] + "="
         if relation != "=":  # a bound passes to the limit only where the left side has one
@@ -314,6 +357,21 @@ def under(j: Judgement, operator: str, *args: Any) -> Judgement:
     else:
         raise Rejected(f"unknown operator {operator!r}")
     return _make(wrap(j.lhs), relation, wrap(j.rhs), "congruence", j)
+
+
+def _approach_outside(variable: sp.Symbol, point: sp.Basic, direction: str) -> str | None:
+    """Why ``variable → point`` (from ``direction``) leaves the domain the equation holds on,
+    or None: the point must lie in the domain's closure, be reached from inside it (0 only
+    from above for a positive variable), and a whole-number variable has limits at ±∞ only."""
+    if variable.is_integer and point not in (sp.oo, -sp.oo):
+        return f"{variable} is a whole number: it tends to ±∞ only"
+    below = variable.is_positive or variable.is_nonnegative
+    above = variable.is_negative or variable.is_nonpositive
+    if not _end_within(point, variable) or point == 0 and (
+            below and direction != "+" or above and direction != "-"):
+        return (f"{variable} → {point} ({direction}) leaves the domain of {variable}, where "
+                "the equation holds")
+    return None
 
 
 def _end_within(end: Any, symbol: sp.Symbol) -> bool:
@@ -339,9 +397,12 @@ def _limit_exists(expr: Any, variable: sp.Symbol, point: Any, direction: str) ->
 
 # -- rules, premises, lemmas ------------------------------------------------------------------
 
-def rule_instance(rule: Rule, expr: Any, declared: bool = False) -> Judgement:
+def rule_instance(rule: Rule, expr: Any, declared: bool = False,
+                  premises: Iterable[str] = ()) -> Judgement:
     """``expr = rule(expr)``: a vetted rule checks its side conditions (and, with ``validate``,
-    random instances); a claim-local rule must be ``declared`` and is assumed."""
+    random instances), and rests on what it assumes of the random variables unless that is
+    one of the claim's declared ``premises``; a claim-local rule must be ``declared`` and is
+    assumed."""
     if not rule.vetted and not declared:
         raise Rejected(f"rule {rule.name!r} is neither vetted nor a declared premise")
     expr = term(expr)
@@ -352,6 +413,8 @@ def rule_instance(rule: Rule, expr: Any, declared: bool = False) -> Judgement:
     if problem:
         raise Rejected(problem)
     rests = frozenset() if rule.vetted else frozenset({f"rule: {rule.name}"})
+    if rule.premise is not None and rule.premise not in set(premises):
+        rests |= {f"premise: {rule.premise} (not a declared premise of the claim)"}
     return _make(expr, "=", result, "rule", detail=rule.name, rests_on=rests)
 
 
@@ -438,8 +501,32 @@ def lemma_instance(claim_id: str, lhs: Any, relation: str, value: Any,
             wanted = [n for n in HYPOTHESES if getattr(key, f"is_{n}", None)]
             raise Rejected(f"claim {claim_id} holds for {key} {', '.join(wanted)}; "
                            f"{image} is not shown to be")
+        problem = _not_an_instance(key, image, (lhs, value))
+        if problem:
+            raise Rejected(f"claim {claim_id}: {problem}")
     return _make(lhs.xreplace(sigma), relation, value.xreplace(sigma), "lemma",
                  detail=f"claim {claim_id}", rests_on=frozenset(rests_on))
+
+
+def _not_an_instance(key: Any, image: Any, terms: tuple) -> str | None:
+    """Why putting ``image`` for ``key`` in ``terms`` is not an instance, or None: a bound
+    variable is no parameter; an image may not bring in a variable a binder of the terms would
+    capture (x ↦ i in Σ_i x), unless the key holds it too (x[i] ↦ g[i]² in Σ_i x[i]); and an
+    entry x[i] stands for its whole base only where x occurs with no other indices."""
+    binders = [n for t in terms for n in sp.preorder_traversal(t)
+               if isinstance(n, (sp.Sum, sp.Product, sp.Integral, sp.Limit, sp.Lambda))]
+    bound = set().union(*(_bound_symbols(n) for n in binders))
+    if key in bound:
+        return f"{key} is a bound variable, not a parameter"
+    captured = (term(image).free_symbols & bound) - term(key).free_symbols
+    if captured:
+        return f"{image} would be captured by the bound {', '.join(map(str, captured))}"
+    if isinstance(key, sp.Indexed):
+        others = {e for t in terms for e in t.atoms(sp.Indexed) if e.base == key.base} - {key}
+        if others:
+            return (f"{key.base} also occurs as {sorted(others, key=str)[0]}: an entry "
+                    f"{key} cannot stand for the whole of {key.base}")
+    return None
 
 
 # -- roots and induction ----------------------------------------------------------------------
@@ -487,6 +574,8 @@ def induction(variable: sp.Symbol, first: Any, base: Judgement, step: Judgement,
     lhs, value = assumed.lhs, assumed.rhs
     if not variable.is_integer:
         raise Rejected(f"induction needs a whole-number variable: declare {variable} integer")
+    if not term(first).is_integer:  # steps of 1 from ½ never reach a whole number
+        raise Rejected(f"induction must start at a whole number, not at {first}")
     at = lambda e, v: e.xreplace({variable: v})  # noqa: E731
     for j, where, name in ((base, first, "base case"), (step, variable + 1, "step")):
         if j.relation != "=" or not (same(j.lhs, at(lhs, where)) and same(j.rhs, at(value, where))):

@@ -2,7 +2,8 @@
 
 SymPy's ``simplify``/``equals`` have known wrong answers, so every step SymPy accepts is also
 evaluated at random points of its symbols' domains, and a disagreement fails the step.
-Points respect the symbols' assumptions (positive, nonnegative, integer, ...) and, besides
+Points respect the symbols' assumptions (positive, nonnegative, integer, ...; a symbol not
+known to be real also gets complex values) and, besides
 ordinary values, reach large and tiny magnitudes, integer edges (0, 1) and the neighbourhood
 of poles (real roots of one-variable denominators). Symbols that bound a sum get small
 integers so the sum can be expanded; indexed entries (``q[i]``) and applications of undefined
@@ -160,7 +161,11 @@ def sample(symbol: sp.Symbol, rng: random.Random, bounding: bool = False,
 
 
 def _ordinary(symbol: sp.Symbol, rng: random.Random) -> sp.Expr:
-    """Small integers, or multiples of 1/13 below 5 in size."""
+    """Small integers, or multiples of 1/13 below 5 in size; for a symbol not known to be
+    real, half the time a complex number (an identity true on the reals only, log(eᶻ) = z,
+    must not pass for it)."""
+    if symbol.is_real is None and symbol.is_integer is None and rng.random() < 0.5:
+        return sp.Rational(rng.randint(1, 60) - 30, 13) + sp.I * sp.Rational(rng.randint(1, 60), 13)
     if symbol.is_integer:
         low = 1 if symbol.is_positive else 0 if symbol.is_nonnegative else -6
         high = -1 if symbol.is_negative else 9
@@ -216,29 +221,34 @@ def _near_poles(expressions: list[sp.Basic], symbols: list[sp.Symbol],
 class _Opaque:
     """Random values for atoms SymPy treats as opaque (indexed entries, undefined functions),
     the same value for the same atom (``q[2]`` is keyed by its label and whole-number indices,
-    so the mpmath walk need not build the SymPy object)."""
+    so the mpmath walk need not build the SymPy object). With ``complex_values``, an atom not
+    known to be real gets a complex value half the time, as a plain symbol does."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, complex_values: bool = False) -> None:
         self.rng = rng
+        self.complex_values = complex_values
         self.values: dict[Any, sp.Expr] = {}
 
     def value(self, atom: sp.Basic) -> sp.Expr:
         if isinstance(atom, sp.Indexed) and all(i.is_Integer for i in atom.indices):
             return self.entry(atom.base, tuple(int(i) for i in atom.indices))
         if atom not in self.values:
-            self.values[atom] = self._draw(_known_positive(atom))
+            self.values[atom] = self._draw(_known_positive(atom), _known_real(atom))
         return self.values[atom]
 
     def entry(self, base: sp.IndexedBase, indices: tuple[int, ...]) -> sp.Expr:
         """The value of ``base[indices]``."""
         key = (base, indices)
         if key not in self.values:
-            self.values[key] = self._draw(base.label.is_positive)
+            self.values[key] = self._draw(base.label.is_positive, base.label.is_real)
         return self.values[key]
 
-    def _draw(self, positive: Any) -> sp.Expr:
+    def _draw(self, positive: Any, real: Any = True) -> sp.Expr:
         numerator = self.rng.randint(1, 60)
-        return sp.Rational(numerator if positive else numerator - 30, 17)
+        value = sp.Rational(numerator if positive else numerator - 30, 17)
+        if self.complex_values and not real and self.rng.random() < 0.5:
+            return value + sp.I * sp.Rational(self.rng.randint(1, 60), 13)
+        return value
 
     def replace(self, expr: sp.Basic) -> sp.Basic:
         atoms = list(expr.atoms(sp.Indexed)) + list(expr.atoms(AppliedUndef))
@@ -254,6 +264,16 @@ def _known_positive(atom: sp.Basic) -> bool:
         return bool(atom.base.label.is_positive)
     try:
         return bool(atom.is_positive)
+    except (TypeError, ValueError, AttributeError):
+        return False
+
+
+def _known_real(atom: sp.Basic) -> bool:
+    """Whether an opaque atom is known to be real (see :func:`_known_positive`)."""
+    if isinstance(atom, sp.Indexed):
+        return bool(atom.base.label.is_real)
+    try:
+        return bool(atom.is_real)
     except (TypeError, ValueError, AttributeError):
         return False
 
@@ -372,7 +392,7 @@ def evidence(before: Any, after: Any, seed: int = 0, tries: int = TRIES) -> Nume
         pairs = [(before, after)]
     checked = 0
     for k, point in enumerate(points([e for pair in pairs for e in pair], seed, tries)):
-        opaque = _Opaque(random.Random(seed + 7))
+        opaque = _Opaque(random.Random(seed + 7 + k), complex_values=True)
         road = k < SYMPY_TRIES
         values = [(_concrete(x, point, opaque, road), _concrete(y, point, opaque, road))
                   for x, y in pairs]

@@ -208,7 +208,8 @@ class Chain:
             return self._fail(rule.name, str(exc), value)
         if same(result, value):
             return self._noop(result, rule.name, "no change")
-        return self._step(rule.name, lambda: kernel.rule_instance(rule, value, declared), result)
+        return self._step(rule.name, lambda: kernel.rule_instance(
+            rule, value, declared, self._derivation.premise_texts), result)
 
     def substitute(self, mapping: Mapping[Any, Any] | None = None, premise: Any = None,
                    lemma: str | None = None, from_chain: Chain | None = None,
@@ -415,7 +416,12 @@ class Derivation:
 
     # -- premises, rules and lemmas ------------------------------------------------------------
     def declares(self, text: str) -> bool:
-        return any(getattr(p, "text", p) == text for p in self.premises)
+        return text in self.premise_texts
+
+    @property
+    def premise_texts(self) -> frozenset[str]:
+        """The texts of the claim's declared premises."""
+        return frozenset(getattr(p, "text", p) for p in self.premises)
 
     def assume(self, what: str) -> None:
         if what not in self.assumptions:

@@ -1,8 +1,9 @@
 """The engine's vetted rules: rewrites a derivation may rest on without assuming anything.
 
 Each rule here either checks its side conditions against the symbols' assumptions where it is
-applied (a sum swap needs ranges that do not depend on each other; sifting a Kronecker delta
-needs its argument inside the range), or is a computational rewrite that is validated by
+applied (a sum swap needs ranges that do not depend on each other, and finite ones or terms
+≥ 0; sifting a Kronecker delta needs its argument inside the range), or is a computational
+rewrite that is validated by
 evaluating before and after on random small instances (:mod:`tmath.engine.numeric`), or both.
 A claim that needs a rewrite not found here writes its own :class:`~tmath.engine.proof.Rule`
 and declares it as a premise: the claim is then *proved assuming* it.
@@ -20,7 +21,7 @@ import sympy as sp
 
 from tmath.engine import numeric
 from tmath.engine.decide import _generic, _sign, _univariate, sign_holds, solutions  # noqa: F401
-from tmath.engine.kernel import _VETTED, Rule
+from tmath.engine.kernel import Rule, vetted_rule
 from tmath.engine.proof import show
 from tmath.i18n.markers import N_
 
@@ -29,10 +30,14 @@ class SideConditionFailed(Exception):
     """A vetted rule was applied where its side condition does not hold."""
 
 
-def library_rule(name: str, apply: Callable[[Any], Any], numeric_check: bool = True) -> Rule:
-    """A vetted rule. With ``numeric_check`` each application is validated on random instances."""
-    validate = _numerically_equal if numeric_check else None
-    return Rule(name, _guarded(apply), validate, _VETTED)
+def library_rule(name: str, apply: Callable[[Any], Any], numeric_check: bool = True,
+                 premise: str | None = None,
+                 validate: Callable[[Any, Any], str | None] | None = None) -> Rule:
+    """A vetted rule. With ``numeric_check`` each application is validated on random instances
+    (or by ``validate``); with ``premise`` its use rests on that text unless the claim
+    declares it."""
+    validate = validate or (_numerically_equal if numeric_check else None)
+    return vetted_rule(name, _guarded(apply), validate, premise=premise)
 
 
 def _guarded(apply: Callable[[Any], Any]) -> Callable[[Any], Any]:
@@ -58,6 +63,11 @@ def _free_of(expr: Any, symbol: sp.Symbol) -> bool:
     return not sp.sympify(expr).has(symbol)
 
 
+def _infinite(*bounds: Any) -> bool:
+    """Is a bound infinite (the sum a series, not a finite sum)?"""
+    return any(sp.sympify(b).has(sp.oo, -sp.oo, sp.zoo) for b in bounds)
+
+
 def _swap_first(expr: sp.Basic) -> sp.Basic:
     for node in sp.preorder_traversal(expr):
         if isinstance(node, sp.Sum):
@@ -77,6 +87,10 @@ def _swap_first(expr: sp.Basic) -> sp.Basic:
                     f"the ranges of {i} and {j} depend on each other: the sums over "
                     f"{i} ∈ [{show(a1)}, {show(b1)}] and {j} ∈ [{show(a2)}, {show(b2)}] cannot "
                     "simply be exchanged")
+            if _infinite(a1, b1, a2, b2) and not _provably_nonnegative(body):
+                raise SideConditionFailed(
+                    f"the sums over {i} and {j} are not both finite and the terms are not known "
+                    "to be ≥ 0: exchanging infinite sums needs absolute convergence")
             swapped = sp.Sum(sp.Sum(body, (j, a2, b2)), (i, a1, b1))
             return expr.xreplace({node: swapped})
     return expr
@@ -246,7 +260,7 @@ def pointwise_bound(name: str, lower: Any, upper: Any, variable: sp.Symbol) -> R
                         f"{show(occurrence)}, so the rewrite is not a bound on that side")
         return None
 
-    return Rule(name, _guarded(apply), None, _VETTED, bounds)
+    return vetted_rule(name, _guarded(apply), bounds=bounds)
 
 
 _T = sp.Symbol("t", positive=True)

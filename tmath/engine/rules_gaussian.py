@@ -3,12 +3,13 @@
 Random-feature estimates (Performer's φ(x) = exp(Wx − |x|²/2)/√m) are exponentials of linear
 forms in the entries of a Gaussian matrix. :class:`StandardNormal` holds the rules a
 derivation needs about them, for the entries of the ``IndexedBase`` objects the claim declares
-independent N(0, 1) (its premise):
+independent N(0, 1) (its premise, named by ``law``, or the rules' results rest on it):
 
 * ``independence``: E[exp(Σ_i c_i·w[…, i])] = Π_i E[exp(c_i·w[…, i])]. The exponent may be
   given as several sums over the same range, products of exponentials or SymPy's
   ``Product(exp(…))``; they are merged into one sum, and the merge is checked at random
-  points. Side conditions, checked where it is applied: every term of the merged sum holds
+  points. Side conditions, checked where it is applied: the range is a finite run of terms
+  (not reversed: Karr's Σ_{1}^{-2} is minus a sum), every term of the merged sum holds
   exactly one random entry, that entry has the summation index among its indices (so distinct
   terms are distinct, independent entries) and its coefficient holds no random entry.
 * ``mgf``: E[exp(a + b·w)] = exp(a)·M(b) for one standard normal entry w and a, b free of
@@ -27,7 +28,7 @@ from typing import Any
 import sympy as sp
 
 from tmath.engine import numeric
-from tmath.engine.moments import E
+from tmath.engine.moments import E, owed_premise
 from tmath.engine.proof import Rule, show
 from tmath.engine.rules import SideConditionFailed, library_rule
 from tmath.i18n.markers import N_
@@ -83,8 +84,12 @@ def _merged(exponent: sp.Basic, random: Any) -> tuple[sp.Basic, sp.Sum]:
 class StandardNormal:
     """Rules for the entries of ``random`` (IndexedBase objects), independent N(0, 1)."""
 
-    def __init__(self, random: Any) -> None:
+    def __init__(self, random: Any, law: Any = True) -> None:
+        """``law``: the declared premise (a ``Premise`` or its text) that makes the entries
+        independent N(0, 1); ``True`` names none, so the rules' results rest on it."""
         self.random = tuple(random)
+        self.premise = owed_premise(law, f"the entries of {', '.join(map(str, self.random))} "
+                                    "are independent N(0, 1)")
 
     def _entries(self, expr: sp.Basic) -> set:
         return {e for e in expr.atoms(sp.Indexed) if e.base in self.random}
@@ -111,6 +116,11 @@ class StandardNormal:
                 return E(arg)
             outside, total = _merged(_exponent(arg), self.random)
             (index, low, high), = total.limits
+            count = sp.simplify(high - low + 1)
+            if count.has(sp.oo, -sp.oo, sp.zoo) or not (count.is_nonnegative or count == 0):
+                raise SideConditionFailed(f"the range of {index} is not known to be a finite "
+                                          f"run of terms ({show(high)} ≥ {show(low)} − 1): a "
+                                          "reversed sum is minus a sum (Karr)")
             problem, _ = numeric.disagreement(arg, sp.exp(outside + total), seed=11)
             if problem:
                 raise SideConditionFailed(f"merging the exponent of {show(arg)} is wrong: {problem}")
@@ -122,7 +132,8 @@ class StandardNormal:
             return sp.exp(outside) * sp.Product(E(body), (index, low, high))
 
         return library_rule(N_("independent normal entries: E[exp(Σ_i c_i w_i)] = Π_i E[exp(c_i w_i)]"),
-                            lambda e: e.replace(E, factor), numeric_check=False)
+                            lambda e: e.replace(E, factor), numeric_check=False,
+                            premise=self.premise)
 
     @property
     def mgf(self) -> Rule:
@@ -133,7 +144,8 @@ class StandardNormal:
             return sp.exp(rest) * normal_mgf()(sp.factor_terms(coefficient))
 
         return library_rule(N_("normal moment generating function: E[exp(b·w)] = exp(b²/2)"),
-                            lambda e: e.replace(E, moment), numeric_check=False)
+                            lambda e: e.replace(E, moment), numeric_check=False,
+                            premise=self.premise)
 
 
 def _product_of_exps(expr: sp.Basic) -> sp.Basic:

@@ -15,7 +15,6 @@ are compared with the rewrite's.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import random
 from functools import reduce
@@ -172,9 +171,8 @@ def _validate_memo(_before: str, _after: str, before: Any, after: Any) -> str | 
     return None
 
 
-SHAPE_STEP = dataclasses.replace(
-    library_rule(N_("the shape of a matrix expression, one operation down"), _step,
-                 numeric_check=False), validate=_validate)
+SHAPE_STEP = library_rule(N_("the shape of a matrix expression, one operation down"), _step,
+                          numeric_check=False, validate=_validate)
 
 
 def derive_shape(proof: Any, expr: Any, label: str) -> Any:

@@ -220,10 +220,10 @@ def log10_of(log_value: Any) -> float:
 
 # -- Performer, symbolically --------------------------------------------------------------------------
 def normal_feature_moments(proof: Any, chain: Any, w: sp.IndexedBase, vectors: tuple,
-                           norms: Any) -> Any:
+                           norms: Any, law: Any) -> Any:
     """Replace each E[exp(c·w_rᵀx + c·w_rᵀy)] of ``chain`` by exp(c²|x + y|²/2), each derived
     in a chain of its own with the vetted rules of :mod:`tmath.engine.rules_gaussian` (the
-    entries of ``w`` independent N(0, 1)); |x + y|² = Σ_i (x_i + y_i)² is written in the
+    entries of ``w`` independent N(0, 1), as the declared premise ``law`` says); |x + y|² = Σ_i (x_i + y_i)² is written in the
     symbols of the declared premise ``norms`` (|x|², |y|², xᵀy). ``vectors`` is
     (x, y, i, d): the two IndexedBase vectors, their index and their length."""
     from tmath.engine.moments import E
@@ -231,7 +231,7 @@ def normal_feature_moments(proof: Any, chain: Any, w: sp.IndexedBase, vectors: t
     from tmath.engine.rules_gaussian import PRODUCT_OF_EXPS, StandardNormal
 
     x, y, i, d = vectors
-    gauss = StandardNormal((w,))
+    gauss = StandardNormal((w,), law=law)
     norm = (proof.chain(sp.Sum((x[i] + y[i]) ** 2, (i, 1, d)), "|x + y|²").apply(SPLIT_SUM)
             .apply(FACTOR_OUT).substitute(dict(norms.equations), premise=norms))
     for mean in sorted(chain.value.atoms(E), key=sp.default_sort_key):
