@@ -12,7 +12,11 @@ from rich.text import Text
 
 from tmath.engine.figures import show_values
 from tmath.i18n import Translator
-from tmath.render import STEP_MARK, VERDICT_STYLE, command_line, kind_label
+from tmath.render import CHECK_MARK, VERDICT_STYLE, command_line, kind_label, sci
+from tmath.render.derivation import derivation_parts
+from tmath.render.foil_table import foil_parts
+from tmath.render.linear import minus_signs_in_text
+from tmath.render.location import source_location
 from tmath.render.tables import check_cell, proof_cell
 
 if TYPE_CHECKING:
@@ -55,32 +59,22 @@ def explain_page(audit: AuditResult, dependants: Sequence[str], tr: Translator |
     section("derivation")
     parts.append(proof_cell(result.proof, tr, info.kind))
     if result.proof.status == "none":
-        parts.append(Text(f"{tr.ui('reason')}: {tr.text(result.proof.reason or '', info)}",
+        parts.append(Text(f"{tr.ui('reason')}: "
+                          + minus_signs_in_text(tr.text(result.proof.reason or '', info)),
                           style="yellow"))
-    if result.proof.rests_on:
-        parts.append(Text(f"{tr.ui('rests on')}: "
-                          + "; ".join(tr.text(r, info) for r in result.proof.rests_on),
-                          style="yellow"))
-    for number, step in enumerate(result.proof.steps, 1):
-        parts.append(MathStep(number, step, tr.text(step.chain, info), tr.text(step.why, info),
-                              latex))
-    if result.proof.rules:
-        parts.append(Text(tr.ui("rules taken as premises (○)") + ": "
-                          + "; ".join(tr.text(r, info) for r in result.proof.rules), style="cyan"))
+    parts += derivation_parts(result.proof, tr, info, latex)
 
     section("randomized check")
-    parts.append(check_cell(result.empirical, tr))
-    tests = Table(box=None, header_style="bold", pad_edge=False)
-    for column in ("", "test", "at", "result", "resolution"):
-        tests.add_column(tr.ui(column), overflow="fold")
-    for t in result.empirical.tests:
-        mark = Text("✓", style="green") if t.passed else Text("✗", style="red")
-        detail = t.summary + (f", α={t.alpha:.2g}" if t.alpha else "")
-        resolution = tr.text(t.resolution or "") + (f" ({t.resolution_reason})"
-                                                    if t.resolution_reason else "")
-        tests.add_row(mark, Text(tr.text(t.label, info)), Text(t.at), Text(detail),
-                      Text(resolution))
-    parts.append(tests)
+    empirical = result.empirical
+    if empirical.tests and not empirical.reason:
+        mark, style = CHECK_MARK[empirical.status]
+        passed = sum(t.passed for t in empirical.tests)
+        parts.append(Text(f"{mark} {passed}/{len(empirical.tests)} {tr.ui('tests passed')}",
+                          style=style))
+    else:
+        cell = check_cell(empirical, tr)
+        parts.append(Text(minus_signs_in_text(cell.plain), style=cell.style))
+    parts += test_lines(result.empirical.tests, tr, info)
     if sketch:
         section("plot")
         parts += [Text(line) for line in sketch]
@@ -94,70 +88,55 @@ def explain_page(audit: AuditResult, dependants: Sequence[str], tr: Translator |
             ok = f.status == "accurate"
             figures.add_row(Text("✓" if ok else "✗", style="green" if ok else "yellow"),
                             Text(tr.text(f.label, info)), Text(f.printed),
-                            Text(show_values(f.true_value) or f.detail),
+                            Text(minus_signs_in_text(show_values(f.true_value) or f.detail)),
                             Text(tr.text(f.tolerance)))
         parts.append(figures)
 
-    section("foils (each must be rejected by both checks)")
-    for foil in audit.foils:
-        ok = foil.rejected
-        line = Text("✓ " if ok else "✗ ", style="green" if ok else "red")
-        line.append(tr.text(foil.text, info)
-                    + (f" [{tr.ui('automatic')}]" if foil.origin == "automatic" else ""),
-                    style="bold")
-        parts.append(line)
-        if foil.proof_rejects is not None:
-            parts.append(Text(f"    {tr.ui('proof')}: {tr.ui(foil.proof.status)} — "
-                              f"{foil.proof.reason}", style="dim"))
-        parts.append(Text(f"    {tr.ui('randomized check')}: {tr.ui(foil.empirical.status)} — "
-                          f"{foil.empirical.headline}", style="dim"))
+    if audit.foils:
+        section("foils (each must be rejected by both checks)")
+        parts += foil_parts(audit.foils, tr, info)
 
     parts += _closing(info, result, dependants, tr)
     return Group(*parts)
 
 
 class Formula:
-    """A formula on one line of Unicode math where it fits, else SymPy's 2D layout."""
+    """A statement's mathematics: each part (``a = b; c = d``) on one line of Unicode math
+    where it fits, else SymPy's 2D layout."""
 
     def __init__(self, line: str, block: str | None) -> None:
         self.line, self.block = line, block
 
     def __rich_console__(self, console, options):
-        if self.line and (len(self.line) + 2 <= options.max_width or not self.block):
-            yield Padding(Text(self.line), (0, 0, 0, 2))
+        parts = self.line.split("; ") if self.line else []
+        if parts and (all(len(p) + 2 <= options.max_width for p in parts) or not self.block):
+            for part in parts:
+                yield Padding(Text(part), (0, 0, 0, 2))
         elif self.block:
             yield Padding(Text(self.block, no_wrap=True, overflow="ellipsis"), (0, 0, 0, 2))
 
 
-class MathStep:
-    """One derivation step: ``before R after`` on one line of Unicode math where it fits the
-    terminal, else SymPy's 2D layout below the step's heading; LaTeX with ``--latex``."""
-
-    def __init__(self, number: int, step, chain: str, why: str, latex: bool) -> None:
-        self.number, self.step, self.chain, self.why, self.latex = number, step, chain, why, latex
-
-    def __rich_console__(self, console, options):
-        step = self.step
-        mark, style = STEP_MARK[step.kind]
-        head = Text(f"{self.number:>3}. ", style="dim")
-        head.append(f"{mark} ", style=style)
-        if self.chain:
-            head.append(f"[{self.chain}] ", style="dim")
-        relation = {"<=": "≤", ">=": "≥"}.get(step.relation, step.relation)
-        math = step.latex if self.latex and step.latex else (
-            f"{step.before}  {relation}  {step.after}" if step.before or step.after else "")
-        tail = Text(f"  {self.why}", style=style if step.kind != "checked" else "dim")
-        if step.detail:
-            tail.append(f"  ({step.detail})", style="red" if step.kind == "failed" else "dim")
-        one_line = head.copy()
-        one_line.append(math)
-        if one_line.cell_len + tail.cell_len <= options.max_width or self.latex or not step.block:
-            one_line.append_text(tail)
-            yield one_line
-            return
-        head.append_text(tail)
-        yield head
-        yield Padding(Text(step.block, no_wrap=True, overflow="ellipsis"), (0, 0, 0, 7))
+def test_lines(tests, tr: Translator, info=None) -> list[RenderableType]:
+    """Each test of the randomized check: where it ran, then what it found and how fine it is;
+    the significance level once when all tests share one."""
+    levels = {t.alpha for t in tests if t.alpha}
+    parts: list[RenderableType] = []
+    if len(levels) == 1:
+        parts.append(Text(f"{tr.ui('significance level per test')}: α={sci(levels.pop())}",
+                          style="dim"))
+    for t in tests:
+        line = Text("✓ ", style="green") if t.passed else Text("✗ ", style="red")
+        line.append(tr.text(t.label, info), style="bold")
+        if t.at:
+            line.append(f"  {t.at}")
+        parts.append(line)
+        detail = minus_signs_in_text(t.summary) + (f", α={sci(t.alpha)}" if t.alpha and levels
+                                                   else "")
+        if t.resolution:
+            detail += f"; {tr.ui('resolution')}: {tr.text(t.resolution)}" + (
+                f" ({t.resolution_reason})" if t.resolution_reason else "")
+        parts.append(Padding(Text(detail, style="dim"), (0, 0, 0, 4)))
+    return parts
 
 
 def _kind_section(info, tr: Translator) -> list[RenderableType]:
@@ -195,6 +174,6 @@ def _closing(info, result, dependants, tr: Translator) -> list[RenderableType]:
         parts.append(Text(f"{tr.ui('builds on')}: " + ", ".join(info.depends_on)))
     if dependants:
         parts.append(Text(f"{tr.ui('used by')}: " + ", ".join(dependants)))
-    parts.append(Text(f"{tr.ui('defined in')} {info.path}:{info.line}", style="dim"))
+    parts.append(Text(f"{tr.ui('defined in')} {source_location(info, tr)}", style="dim"))
     parts.append(command_line(f"{tr.ui('reproduce')}: {result.reproduce}"))
     return parts

@@ -1,0 +1,78 @@
+"""Foils on an explain page: the claim's own foils in full, the automatic near-misses in one
+compact table (what changed, the changed statement, which check rejected it)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from tmath.i18n.markers import N_
+from tmath.render.linear import minus_signs_in_text
+
+if TYPE_CHECKING:
+    from tmath.engine.results import FoilOutcome
+    from tmath.i18n import Translator
+
+COLUMNS = ("", N_("near-miss"), N_("changed statement"), N_("rejected by"))
+"""The table's columns ("check" there is the randomized check)."""
+
+
+def foil_parts(foils: Sequence[FoilOutcome], tr: Translator, info=None) -> list[RenderableType]:
+    """Each declared foil with both checks' verdicts, then the table of automatic ones."""
+    parts: list[RenderableType] = []
+    for foil in foils:
+        if foil.origin != "automatic":
+            parts += _declared(foil, tr, info)
+    automatic = [f for f in foils if f.origin == "automatic"]
+    if automatic:
+        parts.append(Text(tr.ui("automatic near-misses") + f" ({len(automatic)})", style="bold"))
+        parts.append(near_miss_table(automatic, tr, info))
+    return parts
+
+
+def _mark(ok: bool) -> Text:
+    return Text("✓" if ok else "✗", style="green" if ok else "red")
+
+
+def _declared(foil: FoilOutcome, tr: Translator, info) -> list[RenderableType]:
+    line = _mark(foil.rejected)
+    line.append(" " + tr.text(foil.text, info), style="bold")
+    parts: list[RenderableType] = [line]
+    if foil.proof_rejects is not None:
+        parts.append(Text(f"    {tr.ui('proof')}: {tr.ui(foil.proof.status)} — "
+                          f"{minus_signs_in_text(tr.text(foil.proof.reason or '', info))}",
+                          style="dim"))
+    parts.append(Text(f"    {tr.ui('randomized check')}: {tr.ui(foil.empirical.status)} — "
+                      f"{minus_signs_in_text(tr.text(foil.empirical.headline, info))}",
+                      style="dim"))
+    return parts
+
+
+def rejected_by(foil: FoilOutcome, tr: Translator) -> Text:
+    """Which checks rejected the foil, and in red which accepted it."""
+    shown = Text()
+    if foil.proof_rejects is not None:
+        shown.append(tr.ui("proof") if foil.proof_rejects else tr.ui("accepted by the proof"),
+                     style="" if foil.proof_rejects else "red")
+        shown.append(" · ")
+    shown.append(tr.ui("check") if foil.check_rejects
+                 else tr.ui("accepted by the check"),
+                 style="" if foil.check_rejects else "red")
+    return shown
+
+
+def near_miss_table(foils: Sequence[FoilOutcome], tr: Translator, info=None) -> Table:
+    """One row per automatic near-miss: ✓/✗, its kind, the changed statement, rejected by."""
+    from tmath.engine.foils import statement_and_kind
+
+    table = Table(box=None, header_style="bold", pad_edge=False)
+    for column in COLUMNS:
+        table.add_column(tr.ui(column), overflow="fold")
+    for foil in foils:
+        statement, kind = statement_and_kind(foil.text)
+        table.add_row(_mark(foil.rejected), Text(tr.ui(kind)), Text(statement),
+                      rejected_by(foil, tr))
+    return table
