@@ -41,6 +41,8 @@ x, y, z = sp.symbols("x y z")
     (q[i + 1], "q_{i + 1}"),
     (sp.Symbol("beta_1"), "β₁"),
     (sp.Symbol("d_model"), "d_model"),
+    (sp.Matrix([[x, -y], [2 * x, 1]]), "[[x, −y], [2·x, 1]]"),
+    (sp.ImmutableMatrix([[sp.Symbol("omega_i")]]), "[[ωᵢ]]"),
 ])
 def test_examples(expr, shown):
     assert linear(expr) == shown

@@ -77,7 +77,7 @@ def explain_page(audit: AuditResult, dependants: Sequence[str], tr: Translator |
     parts += test_lines(result.empirical.tests, tr, info)
     if sketch:
         section("plot")
-        parts += [Text(line) for line in sketch]
+        parts += [Text(minus_signs_in_text(line)) for line in sketch]
 
     if result.figures:
         section("figures printed in the notes")
@@ -128,7 +128,7 @@ def test_lines(tests, tr: Translator, info=None) -> list[RenderableType]:
         line = Text("✓ ", style="green") if t.passed else Text("✗ ", style="red")
         line.append(tr.text(t.label, info), style="bold")
         if t.at:
-            line.append(f"  {t.at}")
+            line.append(f"  {minus_signs_in_text(t.at)}")
         parts.append(line)
         detail = minus_signs_in_text(t.summary) + (f", α={sci(t.alpha)}" if t.alpha and levels
                                                    else "")

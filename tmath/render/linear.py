@@ -111,7 +111,11 @@ class LinearPrinter(StrPrinter):
         if exp.is_Integer and exp < 0:
             denominator = base if exp == -1 else sp.Pow(base, -exp, evaluate=False)
             return "1/" + self.parenthesize(denominator, PRECEDENCE["Mul"], strict=True)
-        shown = self.parenthesize(base, PRECEDENCE["Pow"], strict=True)
+        shown = self._print(base)
+        bare = base.is_Symbol or isinstance(base, (sp.Indexed, sp.Function)) or \
+            (base.is_Integer and base >= 0) or base in (sp.E, sp.pi)
+        if not bare:
+            shown = f"({shown})"
         if exp.is_Integer or (exp.is_Symbol and len(exp.name) == 1):
             small = script(str(exp), SUPERSCRIPTS)
             if small:
@@ -246,6 +250,8 @@ def linear(expr: Any) -> str:
     """One line of Unicode math for an expression (a tuple as a parenthesised list)."""
     if isinstance(expr, (tuple, list)):
         return "(" + ", ".join(linear(e) for e in expr) + ")"
+    if isinstance(expr, sp.MatrixBase) and not isinstance(expr, sp.Basic):
+        expr = sp.ImmutableMatrix(expr)  # a mutable matrix is no Basic: print it all the same
     if not isinstance(expr, sp.Basic):
         return str(expr)
     try:
