@@ -80,7 +80,7 @@ def _page(registry, audit, tr, latex: bool, plot: Optional[Path], timeout: float
 
         picture = _picture(registry, info, timeout, memory, no_cache)
         if picture is not None:
-            sketch = sketch_lines(picture)
+            sketch = sketch_lines(picture, tr=tr, info=info)
             if plot is not None:
                 write_bytes(plot, render_png(picture), inputs=inputs)
                 err.print(f"wrote {plot}", highlight=False, markup=False)

@@ -13,6 +13,7 @@ from rich.text import Text
 from tmath.i18n.markers import N_
 from tmath.render import STEP_MARK
 from tmath.render.linear import minus_signs_in_text
+from tmath.render.messages import proof_message
 from tmath.render.rule_conditions import side_condition
 
 if TYPE_CHECKING:
@@ -40,7 +41,8 @@ def derivation_parts(proof: ProofResult, tr: Translator, info=None,
         elif step.chain and step.chain != context:  # a lone comparison: named on its line
             label = tr.text(step.chain, info) + ": "
         context = step.chain or context
-        parts.append(MathStep(number, step, tr.text(step.why, info), latex, label))
+        detail = proof_message(step.detail, tr, info) if step.detail else ""
+        parts.append(MathStep(number, step, tr.text(step.why, info), latex, label, detail))
     parts += used_parts(proof, tr, info)
     return parts
 
@@ -87,8 +89,9 @@ class MathStep:
     ``--latex``."""
 
     def __init__(self, number: int, step: ProofStep, why: str, latex: bool = False,
-                 label: str = "") -> None:
+                 label: str = "", detail: str = "") -> None:
         self.number, self.step, self.why, self.latex, self.label = number, step, why, latex, label
+        self.detail = detail or step.detail
 
     @property
     def math(self) -> str:
@@ -107,7 +110,7 @@ class MathStep:
         head.append(self.label, style="bold")
         tail = Text(self.why, style=style if step.kind != "checked" else "dim")
         if step.detail:
-            tail.append(f" ({minus_signs_in_text(step.detail)})", style="red" if step.kind == "failed" else "dim")
+            tail.append(f" ({minus_signs_in_text(self.detail)})", style="red" if step.kind == "failed" else "dim")
         math = self.math
         whole = head.copy()
         whole.append(math + ("   " if math else ""))

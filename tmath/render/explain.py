@@ -16,6 +16,7 @@ from tmath.render import CHECK_MARK, VERDICT_STYLE, command_line, kind_label, sc
 from tmath.render.derivation import derivation_parts
 from tmath.render.foil_table import foil_parts
 from tmath.render.linear import minus_signs_in_text
+from tmath.render.messages import point_text, summary_text
 from tmath.render.location import source_location
 from tmath.render.tables import check_cell, proof_cell
 
@@ -127,14 +128,15 @@ def test_lines(tests, tr: Translator, info=None) -> list[RenderableType]:
     for t in tests:
         line = Text("✓ ", style="green") if t.passed else Text("✗ ", style="red")
         line.append(tr.text(t.label, info), style="bold")
-        if t.at:
-            line.append(f"  {minus_signs_in_text(t.at)}")
+        point = point_text(t, tr, info)
+        if point:
+            line.append(f"  {point}")
         parts.append(line)
-        detail = minus_signs_in_text(t.summary) + (f", α={sci(t.alpha)}" if t.alpha and levels
-                                                   else "")
+        detail = summary_text(t, tr, info) + (f", α={sci(t.alpha)}" if t.alpha and levels
+                                              else "")
         if t.resolution:
             detail += f"; {tr.ui('resolution')}: {tr.text(t.resolution)}" + (
-                f" ({t.resolution_reason})" if t.resolution_reason else "")
+                f" ({tr.text(t.resolution_reason, info)})" if t.resolution_reason else "")
         parts.append(Padding(Text(detail, style="dim"), (0, 0, 0, 4)))
     return parts
 

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tmath.i18n.markers import N_
-from tmath.render.linear import minus_signs_in_text
+from tmath.render.messages import check_headline, proof_message
 
 if TYPE_CHECKING:
     from tmath.engine.results import FoilOutcome
@@ -43,11 +43,9 @@ def _declared(foil: FoilOutcome, tr: Translator, info) -> list[RenderableType]:
     parts: list[RenderableType] = [line]
     if foil.proof_rejects is not None:
         parts.append(Text(f"    {tr.ui('proof')}: {tr.ui(foil.proof.status)} — "
-                          f"{minus_signs_in_text(tr.text(foil.proof.reason or '', info))}",
-                          style="dim"))
+                          f"{proof_message(foil.proof.reason or '', tr, info)}", style="dim"))
     parts.append(Text(f"    {tr.ui('randomized check')}: {tr.ui(foil.empirical.status)} — "
-                      f"{minus_signs_in_text(tr.text(foil.empirical.headline, info))}",
-                      style="dim"))
+                      f"{check_headline(foil.empirical, tr, info)}", style="dim"))
     return parts
 
 
