@@ -226,3 +226,18 @@ def test_chinese_pages_have_no_stray_english(registry):
 def test_the_stray_english_guard_can_fail():
     assert stray_english("✓ 已证明 proved by linearity\n定义于 claims/x.py:3", set()) == \
         ["proved", "linearity"]
+
+
+def test_2d_only_when_it_fits_else_the_linear_halves_wrap():
+    from tmath.render.derivation import MAX_BLOCK_LINES, math_lines
+
+    long = "Σᵢ₌₁ⁿ " + " + ".join(f"x{k}" for k in range(40))
+    tall = "\n".join(["x"] * (MAX_BLOCK_LINES + 1))
+    step = ProofStep("c", long, long, "why", "checked", block=tall)
+    lines = math_lines(f"{long} = {long}", step, 60)
+    assert [line.plain for line in lines] == [long, f"= {long}"]
+    small = ProofStep("c", long, long, "why", "checked", block="a\n─ = b\nc")
+    assert [line.plain for line in math_lines(f"{long} = {long}", small, 60)] == \
+        ["a\n─ = b\nc"]
+    short = ProofStep("c", "a", "b", "why", "checked", block="a = b")
+    assert [line.plain for line in math_lines("a = b", short, 60)] == ["a = b"]

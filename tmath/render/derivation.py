@@ -124,13 +124,22 @@ class MathStep:
             yield Padding(line, (0, 0, 0, STEP_INDENT))
 
 
+MAX_BLOCK_LINES = 8
+"""The tallest 2D layout shown; a taller or wider one is worse than linear math wrapped."""
+
+
 def math_lines(math: str, step: ProofStep, width: int, latex: bool = False) -> list[Text]:
     """A step's mathematics in ``width`` columns: one line; else broken before its relation
-    (``before`` on one line, ``= after`` on the next); else SymPy's 2D layout."""
-    if Text(math).cell_len <= width or latex or not step.block:
+    (``before`` on one line, ``= after`` on the next); else SymPy's 2D layout when it fits in
+    the width and in :data:`MAX_BLOCK_LINES`; else the two halves wrapped."""
+    if Text(math).cell_len <= width or latex or not (step.before or step.after):
         return [Text(math)]
     relation = RELATION.get(step.relation, step.relation)
-    halves = [step.before, f"{relation} {step.after}"]
-    if all(Text(h).cell_len <= width for h in halves):
-        return [Text(h) for h in halves]
-    return [Text(step.block, no_wrap=True, overflow="ellipsis")]
+    halves = [Text(step.before), Text(f"{relation} {step.after}")]
+    if all(h.cell_len <= width for h in halves):
+        return halves
+    block = step.block.splitlines()
+    if block and len(block) <= MAX_BLOCK_LINES and \
+            max(Text(line).cell_len for line in block) <= width:
+        return [Text(step.block, no_wrap=True)]
+    return halves

@@ -13,7 +13,7 @@ from rich.text import Text
 from tmath.engine.figures import show_values
 from tmath.i18n import Translator
 from tmath.render import CHECK_MARK, VERDICT_STYLE, command_line, kind_label, sci
-from tmath.render.derivation import derivation_parts
+from tmath.render.derivation import MAX_BLOCK_LINES, derivation_parts
 from tmath.render.foil_table import foil_parts
 from tmath.render.linear import minus_signs_in_text
 from tmath.render.messages import point_text, summary_text
@@ -103,18 +103,22 @@ def explain_page(audit: AuditResult, dependants: Sequence[str], tr: Translator |
 
 class Formula:
     """A statement's mathematics: each part (``a = b; c = d``) on one line of Unicode math
-    where it fits, else SymPy's 2D layout."""
+    where it fits; else SymPy's 2D layout when that fits (see :func:`math_lines`); else the
+    parts wrapped."""
 
     def __init__(self, line: str, block: str | None) -> None:
         self.line, self.block = line, block
 
     def __rich_console__(self, console, options):
+        width = options.max_width - 2
         parts = self.line.split("; ") if self.line else []
-        if parts and (all(len(p) + 2 <= options.max_width for p in parts) or not self.block):
-            for part in parts:
-                yield Padding(Text(part), (0, 0, 0, 2))
-        elif self.block:
-            yield Padding(Text(self.block, no_wrap=True, overflow="ellipsis"), (0, 0, 0, 2))
+        block = (self.block or "").splitlines()
+        if block and (not parts or any(Text(p).cell_len > width for p in parts)) and \
+                len(block) <= MAX_BLOCK_LINES and max(Text(b).cell_len for b in block) <= width:
+            yield Padding(Text(self.block, no_wrap=True), (0, 0, 0, 2))
+            return
+        for part in parts:
+            yield Padding(Text(part), (0, 0, 0, 2))
 
 
 def test_lines(tests, tr: Translator, info=None) -> list[RenderableType]:
