@@ -1,4 +1,5 @@
-"""The ``tmath explain ID`` page: statement, premises, derivation, evidence, figures, foils."""
+"""The ``tmath explain ID`` page: statement, premises, derivation (:mod:`.derivation`),
+evidence, figures, foils (:mod:`.foil_table`), sources and where the claim is defined."""
 
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
 
 def explain_page(audit: AuditResult, dependants: Sequence[str], tr: Translator | None = None,
                  latex: bool = False, sketch: Sequence[str] = ()) -> RenderableType:
+    """One claim's page, in ``tr``'s language: what it says, what it assumes, how it is proved
+    and checked, the figures of the notes, its foils, and where it comes from."""
     tr = tr or Translator()
     info, result = audit.info, audit.statement
     parts: list[RenderableType] = []
