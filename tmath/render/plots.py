@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 from typing import TYPE_CHECKING, Any, Sequence
 
+from rich.cells import cell_len
+
 from tmath.engine.plots import Plot
 from tmath.errors import UsageError
 
@@ -50,7 +52,9 @@ def sketch_lines(plot: Plot, width: int = 40, tr: Translator | None = None,
         lines.append(f"  ({ui('one axis for every curve')}: {axis}"
                      + (f", {ui('log scale')})" if plot.logy else ")"))
     for s, y in zip(plot.series, ys):
-        lines.append(f"  {text(s.label):<28} {sparkline(y, width, low, high)}")
+        label = text(s.label)
+        padding = " " * max(0, 28 - cell_len(label))  # wide (CJK) characters count twice
+        lines.append(f"  {label}{padding} {sparkline(y, width, low, high)}")
     if plot.heatmap:
         rows = plot.heatmap
         cells = [v for row in rows for v in row]
