@@ -24,7 +24,8 @@ runner = CliRunner()
 WIDTH = {"COLUMNS": "80"}
 PAGES = ("dot-product-variance", "softmax-jacobian", "product-term-moments")
 TWO_D = re.compile(r"[⎛⎜⎝⎞⎟⎠⎡⎢⎣⎤⎥⎦‾╲╱]")
-ENTRY_IN_BRACKETS = re.compile(r"\b[A-Za-z]\[[a-z](?:, ?[a-z])*\]")
+ENTRY_IN_BRACKETS = re.compile(r"\b(?!E\[)[A-Za-z]\[[a-z](?:, ?[a-z])*\]")
+"""q[i] or A[i, j] (E[x] is an expectation)."""
 ASCII_MINUS = re.compile(r"(?<![\w\-])-(?=[\d∞(√A-Za-zα-ω])|(?<= )-(?= )")
 
 
