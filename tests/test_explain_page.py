@@ -58,6 +58,13 @@ def test_a_step_that_fits_is_one_line_of_linear_math(english):
         assert not TWO_D.search(page), f"2D layout in {claim_id} at 80 columns"
 
 
+def test_a_chain_of_equalities_reads_on_from_the_step_above(english):
+    page = english["dot-product-variance"]
+    assert re.search(r"  2\. ↳ = Σᵢ₌₁\^\{dₖ\} 0\s+by claim product-term-moments\n", page)
+    assert re.search(r"  3\. ✓ = 0\s+sum of d_k zeros", page)
+    assert "  7. ✓ E[qᵀk]: 0 = 0" in page  # a comparison named by its chain shows both sides
+
+
 def test_a_long_step_breaks_before_its_relation_not_into_2d(english):
     lines = english["softmax-jacobian"].splitlines()
     first = next(k for k, line in enumerate(lines) if line.startswith("  1. ✓"))

@@ -33,16 +33,22 @@ def derivation_parts(proof: ProofResult, tr: Translator, info=None,
     then the vetted rules, the premises and what the proof rests on, each under its name."""
     parts: list[RenderableType] = []
     context = headed = None  # the chain the reader is in; the chain last named by a heading
+    previous = None
     for number, step in enumerate(proof.steps, 1):
-        label = ""
+        label, named = "", False
         if step.chain and step.derives and (step.chain != headed or step.chain != context):
             parts.append(Text(tr.text(step.chain, info), style="bold"))
-            headed = step.chain
+            headed, named = step.chain, True
         elif step.chain and step.chain != context:  # a lone comparison: named on its line
             label = tr.text(step.chain, info) + ": "
         context = step.chain or context
+        # a chain of equalities reads "a = b", then "= c": a step starting where the last ended
+        continues = not (named or label or latex) and previous is not None and \
+            bool(step.before) and step.before == previous.after and step.chain == previous.chain
         detail = proof_message(step.detail, tr, info) if step.detail else ""
-        parts.append(MathStep(number, step, tr.text(step.why, info), latex, label, detail))
+        parts.append(MathStep(number, step, tr.text(step.why, info), latex, label, detail,
+                              continues))
+        previous = step if step.before or step.after else previous
     parts += used_parts(proof, tr, info)
     return parts
 
@@ -89,9 +95,11 @@ class MathStep:
     ``--latex``."""
 
     def __init__(self, number: int, step: ProofStep, why: str, latex: bool = False,
-                 label: str = "", detail: str = "") -> None:
+                 label: str = "", detail: str = "", continues: bool = False) -> None:
         self.number, self.step, self.why, self.latex, self.label = number, step, why, latex, label
         self.detail = detail or step.detail
+        self.continues = continues
+        """The step starts where the one above ended: only ``R after`` is shown."""
 
     @property
     def math(self) -> str:
@@ -100,7 +108,10 @@ class MathStep:
             return step.latex
         if not (step.before or step.after):
             return ""
-        return f"{step.before} {RELATION.get(step.relation, step.relation)} {step.after}"
+        relation = RELATION.get(step.relation, step.relation)
+        if self.continues:
+            return f"{relation} {step.after}"
+        return f"{step.before} {relation} {step.after}"
 
     def __rich_console__(self, console, options):
         step = self.step
@@ -120,7 +131,9 @@ class MathStep:
             return
         head.append_text(tail)
         yield head
-        for line in math_lines(math, step, options.max_width - STEP_INDENT, self.latex):
+        lines = [Text(math)] if self.continues else \
+            math_lines(math, step, options.max_width - STEP_INDENT, self.latex)
+        for line in lines:
             yield Padding(line, (0, 0, 0, STEP_INDENT))
 
 
