@@ -249,3 +249,17 @@ def test_2d_only_when_it_fits_else_the_linear_halves_wrap():
         ["a\n─ = b\nc"]
     short = ProofStep("c", "a", "b", "why", "checked", block="a = b")
     assert [line.plain for line in math_lines("a = b", short, 60)] == ["a = b"]
+
+
+def test_a_near_miss_names_the_part_it_changes():
+    from tmath.render.foil_table import changed_value
+
+    assert changed_value("Var(x) = 2·dₖ", ["Var(x)"]) == "= 2·dₖ"
+    assert changed_value("Var(x) = 2·dₖ", ["E[x]", "Var(x)"]) == "(2) = 2·dₖ"
+    assert changed_value("part 1 of the value: 3", ["E[x]"]) == "part 1 of the value: 3"
+
+
+def test_several_parts_of_a_statement_are_numbered(english):
+    page = english["dot-product-variance"]
+    assert "  (1) E[Σᵢ₌₁^{dₖ} kᵢ·qᵢ] = 0" in page and "  (2) Var(Σᵢ₌₁^{dₖ} kᵢ·qᵢ) = dₖ" in page
+    assert re.search(r"one less\s+\(1\) = −1\s+proof · check", page)

@@ -3,6 +3,7 @@ evidence, figures, foils (:mod:`.foil_table`), sources and where the claim is de
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Sequence
 
 from rich.console import Group, RenderableType
@@ -73,8 +74,13 @@ def explain_page(audit: AuditResult, dependants: Sequence[str], tr: Translator |
     if empirical.tests and not empirical.reason:
         mark, style = CHECK_MARK[empirical.status]
         passed = sum(t.passed for t in empirical.tests)
-        parts.append(Text(f"{mark} {passed}/{len(empirical.tests)} {tr.ui('tests passed')}",
-                          style=style))
+        levels = {t.alpha for t in empirical.tests if t.alpha}
+        line = Text(f"{mark} {passed}/{len(empirical.tests)} {tr.ui('tests passed')}",
+                    style=style)
+        if len(levels) == 1:
+            line.append(f" · {tr.ui('significance level per test')}: α={sci(levels.pop())}",
+                        style="dim")
+        parts.append(line)
     else:
         cell = check_cell(empirical, tr)
         parts.append(Text(minus_signs_in_text(cell.plain), style=cell.style))
@@ -98,7 +104,7 @@ def explain_page(audit: AuditResult, dependants: Sequence[str], tr: Translator |
 
     if audit.foils:
         section("foils (each must be rejected by both checks)")
-        parts += foil_parts(audit.foils, tr, info)
+        parts += foil_parts(audit.foils, tr, info, statement_sides(info))
 
     parts += _closing(info, result, dependants, tr)
     return Group(*parts)
@@ -116,22 +122,30 @@ class Formula:
         width = options.max_width - 2
         parts = self.line.split("; ") if self.line else []
         block = (self.block or "").splitlines()
+        numbered = len(parts) > 1  # near-misses name a part by its number
         if block and (not parts or any(Text(p).cell_len > width for p in parts)) and \
                 len(block) <= MAX_BLOCK_LINES and max(Text(b).cell_len for b in block) <= width:
-            yield Padding(Text(self.block, no_wrap=True), (0, 0, 0, 2))
+            for number, piece in enumerate(self.block.split("\n\n"), 1):
+                if numbered:
+                    yield Padding(Text(f"({number})"), (0, 0, 0, 2))
+                yield Padding(Text(piece, no_wrap=True), (0, 0, 0, 2))
             return
-        for part in parts:
-            yield Padding(Text(part), (0, 0, 0, 2))
+        for number, part in enumerate(parts, 1):
+            yield Padding(Text((f"({number}) " if numbered else "") + part), (0, 0, 0, 2))
+
+
+def statement_sides(info) -> list[str]:
+    """The left-hand sides of the statement's parts, as its one-line form writes them."""
+    line = getattr(info, "statement_linear", None) or ""
+    return [re.split(r" [=≤≥<>] ", part, maxsplit=1)[0] for part in line.split("; ") if part]
 
 
 def test_lines(tests, tr: Translator, info=None) -> list[RenderableType]:
     """Each test of the randomized check: where it ran, then what it found and how fine it is;
     the significance level once when all tests share one."""
     levels = {t.alpha for t in tests if t.alpha}
+    several = len(levels) > 1  # one level is said with the count of tests passed
     parts: list[RenderableType] = []
-    if len(levels) == 1:
-        parts.append(Text(f"{tr.ui('significance level per test')}: α={sci(levels.pop())}",
-                          style="dim"))
     for t in tests:
         line = Text("✓ ", style="green") if t.passed else Text("✗ ", style="red")
         line.append(tr.text(t.label, info), style="bold")
@@ -139,7 +153,7 @@ def test_lines(tests, tr: Translator, info=None) -> list[RenderableType]:
         if point:
             line.append(f"  {point}")
         parts.append(line)
-        detail = summary_text(t, tr, info) + (f", α={sci(t.alpha)}" if t.alpha and levels
+        detail = summary_text(t, tr, info) + (f", α={sci(t.alpha)}" if t.alpha and several
                                               else "")
         if t.resolution:
             detail += f"; {tr.ui('resolution')}: {tr.text(t.resolution)}" + (

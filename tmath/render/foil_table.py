@@ -20,8 +20,10 @@ COLUMNS = ("", N_("near-miss"), N_("changed statement"), N_("rejected by"))
 """The table's columns ("check" there is the randomized check)."""
 
 
-def foil_parts(foils: Sequence[FoilOutcome], tr: Translator, info=None) -> list[RenderableType]:
-    """Each declared foil with both checks' verdicts, then the table of automatic ones."""
+def foil_parts(foils: Sequence[FoilOutcome], tr: Translator, info=None,
+               sides: Sequence[str] = ()) -> list[RenderableType]:
+    """Each declared foil with both checks' verdicts, then the table of automatic ones
+    (``sides``: the left-hand sides of the statement's parts, see :func:`changed_value`)."""
     parts: list[RenderableType] = []
     for foil in foils:
         if foil.origin != "automatic":
@@ -29,7 +31,7 @@ def foil_parts(foils: Sequence[FoilOutcome], tr: Translator, info=None) -> list[
     automatic = [f for f in foils if f.origin == "automatic"]
     if automatic:
         parts.append(Text(tr.ui("automatic near-misses") + f" ({len(automatic)})", style="bold"))
-        parts.append(near_miss_table(automatic, tr, info))
+        parts.append(near_miss_table(automatic, tr, info, sides))
     return parts
 
 
@@ -62,7 +64,18 @@ def rejected_by(foil: FoilOutcome, tr: Translator) -> Text:
     return shown
 
 
-def near_miss_table(foils: Sequence[FoilOutcome], tr: Translator, info=None) -> Table:
+def changed_value(statement: str, sides: Sequence[str]) -> str:
+    """A near-miss's statement as the page shows it: ``= value`` when the statement has one
+    part with that left-hand side, ``(k) = value`` for part k of several (the statement above
+    numbers them), else in full."""
+    side, equals, value = statement.partition(" = ")
+    if not equals or side not in sides:
+        return statement
+    return f"= {value}" if len(sides) == 1 else f"({sides.index(side) + 1}) = {value}"
+
+
+def near_miss_table(foils: Sequence[FoilOutcome], tr: Translator, info=None,
+                    sides: Sequence[str] = ()) -> Table:
     """One row per automatic near-miss: ✓/✗, its kind, the changed statement, rejected by."""
     from tmath.engine.foils import statement_and_kind
 
@@ -71,6 +84,6 @@ def near_miss_table(foils: Sequence[FoilOutcome], tr: Translator, info=None) -> 
         table.add_column(tr.ui(column), overflow="fold")
     for foil in foils:
         statement, kind = statement_and_kind(foil.text)
-        table.add_row(_mark(foil.rejected), Text(tr.ui(kind)), Text(statement),
-                      rejected_by(foil, tr))
+        table.add_row(_mark(foil.rejected), Text(tr.ui(kind)),
+                      Text(changed_value(statement, sides)), rejected_by(foil, tr))
     return table
