@@ -94,7 +94,7 @@ def test_no_ascii_hyphen_as_a_minus_in_math_or_numbers(english):
 
 def test_named_foils_in_full_near_misses_one_row_each(english):
     page = english["dot-product-variance"]
-    assert "✓ Var(qᵀk) = √d_k\n" in page and "    proof: failed — Var(qᵀk): derived" in page
+    assert "✓ Var(qᵀk) = √d_k\n    proof: Var(qᵀk): derived dₖ, stated √dₖ; numerically" in page
     lines = page.splitlines()
     head = next(k for k, line in enumerate(lines) if line.startswith("automatic near-misses"))
     count = int(re.search(r"\((\d+)\)", lines[head]).group(1))

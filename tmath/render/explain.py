@@ -145,7 +145,11 @@ def test_lines(tests, tr: Translator, info=None) -> list[RenderableType]:
     the significance level once when all tests share one."""
     levels = {t.alpha for t in tests if t.alpha}
     several = len(levels) > 1  # one level is said with the count of tests passed
+    resolutions = {_resolution(t, tr, info) for t in tests}
     parts: list[RenderableType] = []
+    if len(resolutions) == 1 and "" not in resolutions:  # said once, above the tests
+        parts.append(Text(f"{tr.ui('resolution')}: {resolutions.pop()}", style="dim"))
+        resolutions = set()
     for t in tests:
         line = Text("✓ ", style="green") if t.passed else Text("✗ ", style="red")
         line.append(tr.text(t.label, info), style="bold")
@@ -155,11 +159,18 @@ def test_lines(tests, tr: Translator, info=None) -> list[RenderableType]:
         parts.append(line)
         detail = summary_text(t, tr, info) + (f", α={sci(t.alpha)}" if t.alpha and several
                                               else "")
-        if t.resolution:
-            detail += f"; {tr.ui('resolution')}: {tr.text(t.resolution)}" + (
-                f" ({tr.text(t.resolution_reason, info)})" if t.resolution_reason else "")
+        if resolutions and t.resolution:
+            detail += f"; {tr.ui('resolution')}: {_resolution(t, tr, info)}"
         parts.append(Padding(Text(detail, style="dim"), (0, 0, 0, 4)))
     return parts
+
+
+def _resolution(test, tr: Translator, info=None) -> str:
+    """How small a deviation the test resolves, and why it is coarse when it is."""
+    if not test.resolution:
+        return ""
+    return tr.text(test.resolution) + (f" ({tr.text(test.resolution_reason, info)})"
+                                        if test.resolution_reason else "")
 
 
 def _kind_section(info, tr: Translator) -> list[RenderableType]:

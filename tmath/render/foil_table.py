@@ -40,14 +40,19 @@ def _mark(ok: bool) -> Text:
 
 
 def _declared(foil: FoilOutcome, tr: Translator, info) -> list[RenderableType]:
+    """The foil, then why each check rejected it (its status only when it did not fail)."""
     line = _mark(foil.rejected)
     line.append(" " + tr.text(foil.text, info), style="bold")
     parts: list[RenderableType] = [line]
     if foil.proof_rejects is not None:
-        parts.append(Text(f"    {tr.ui('proof')}: {tr.ui(foil.proof.status)} — "
-                          f"{proof_message(foil.proof.reason or '', tr, info)}", style="dim"))
-    parts.append(Text(f"    {tr.ui('randomized check')}: {tr.ui(foil.empirical.status)} — "
-                      f"{check_headline(foil.empirical, tr, info)}", style="dim"))
+        status = "" if foil.proof_rejects else f"{tr.ui(foil.proof.status)} — "
+        parts.append(Text(f"    {tr.ui('proof')}: {status}"
+                          f"{proof_message(foil.proof.reason or '', tr, info)}",
+                          style="dim" if foil.proof_rejects else "red"))
+    status = "" if foil.check_rejects else f"{tr.ui(foil.empirical.status)} — "
+    parts.append(Text(f"    {tr.ui('randomized check')}: {status}"
+                      f"{check_headline(foil.empirical, tr, info)}",
+                      style="dim" if foil.check_rejects else "red"))
     return parts
 
 
