@@ -27,7 +27,7 @@ Each claim carries a SymPy proof whose every step is checked, a randomized check
   tmath list -s 1              claims of section 1
   tmath verify all             prove and check every claim
   tmath verify ID --seed 7     one claim, with another seed
-  tmath explain ID             its derivation, evidence and foils
+  tmath explain ID [ID ...]    a page per claim: derivation, evidence, foils
   tmath audit all              show that every check can fail
   tmath check notes.md         gate a document: figures, formulas
   tmath new --from notes.md:42  start a claim for the formula at a line

@@ -1,4 +1,4 @@
-"""``tmath explain``: one claim's statement, derivation, evidence, figures and foils."""
+"""``tmath explain``: a page per claim: statement, derivation, evidence, figures and foils."""
 
 from __future__ import annotations
 
@@ -20,8 +20,9 @@ from tmath.exitcodes import ExitCode
 
 
 def explain(
-    claim_id: Annotated[str, typer.Argument(metavar="ID", help="The claim to explain.",
-                                            autocompletion=complete_ids)],
+    claim_ids: Annotated[list[str], typer.Argument(
+        metavar="ID", help="The claims to explain (one page each).",
+        autocompletion=complete_ids)],
     claims: ClaimsOption = None,
     no_builtin: NoBuiltinOption = False,
     seed: SeedOption = str(DEFAULT_SEED),
@@ -36,9 +37,9 @@ def explain(
              "a read-only file, a folder, a device or a FIFO is refused.")] = None,
     verbose: VerboseOption = False,
 ) -> None:
-    """Explain one claim: statement, premises, derivation steps, evidence, figures, foils.
+    """Explain claims, one page each: statement, premises, derivation, evidence, figures, foils.
 
-    Runs the claim's proof and randomized check, then both checks against every foil, and shows each step with its check mark, the notes' printed figures against the true values, why each foil is rejected, and anything the claim printed.
+    Runs each claim's proof and randomized check, then both checks against every foil, and shows each step on one line of mathematics where it fits, the engine's vetted rules apart from the premises, the notes' printed figures against the true values, the claim's own foils in full and its automatic near-misses in one table. The exit code is the worst of the claims'.
     """
     run_seed = parse_seed(seed)
     timeout, memory = parse_timeout(timeout), parse_max_memory(max_memory)
@@ -46,38 +47,50 @@ def explain(
     registry = load_catalog(claims, no_builtin)
     inputs = registry.input_files()
     check_output(plot, inputs)
-    info = registry.get(claim_id)
-    if plot is not None and not info.has_plot:
+    infos = [registry.get(claim_id) for claim_id in dict.fromkeys(claim_ids)]
+    if plot is not None and len(infos) > 1:
+        raise UsageError("--plot writes one figure: give one claim id with it")
+    if plot is not None and not infos[0].has_plot:
         with_plots = [i.id for i in registry if i.has_plot]
-        raise UsageError(f"claim {info.id} has no figure to plot"
+        raise UsageError(f"claim {infos[0].id} has no figure to plot"
                          + (f"; claims with one: {', '.join(with_plots)}" if with_plots else ""))
     from tmath.engine.session import audit as run_audit
+
+    audits = run_audit(registry, infos, run_seed, 1, timeout, result_cache(no_cache), memory)
+    codes = [ExitCode.LOAD_ERROR] if registry.errors else []
+    for number, audit in enumerate(audits):
+        if number:
+            out.print()
+        codes.append(_page(registry, audit, tr, latex, plot, timeout, memory, no_cache, inputs))
+        if verbose:
+            print_tracebacks([audit])
+    raise typer.Exit(max(codes, default=ExitCode.OK))
+
+
+def _page(registry, audit, tr, latex: bool, plot: Optional[Path], timeout: float, memory,
+          no_cache: bool, inputs) -> ExitCode:
+    """Print one claim's page (and write its figure with ``--plot``); its exit code."""
+    from tmath.engine.results import PASSING
     from tmath.render.explain import explain_page
 
-    [audit] = run_audit(registry, [info], run_seed, 1, timeout, result_cache(no_cache), memory)
+    info = audit.info
     sketch = []
     if info.has_plot:
         from tmath.render.plots import render_png, sketch_lines
 
         picture = _picture(registry, info, timeout, memory, no_cache)
         if picture is not None:
-            sketch = sketch_lines(picture)
+            sketch = sketch_lines(picture, tr=tr, info=info)
             if plot is not None:
                 write_bytes(plot, render_png(picture), inputs=inputs)
                 err.print(f"wrote {plot}", highlight=False, markup=False)
     out.print(explain_page(audit, registry.dependants(info.id), tr, latex, sketch), crop=False)
     if audit.output:
-        out.print("[bold]what the claim printed[/]")
+        out.print(f"[bold]{tr.ui('what the claim printed')}[/]")
         out.print(audit.output.rstrip("\n"), markup=False, highlight=False)
-    if verbose:
-        print_tracebacks([audit])
-    if registry.errors:
-        raise typer.Exit(ExitCode.LOAD_ERROR)
     if plot is not None and not sketch:
-        raise typer.Exit(ExitCode.FAILED)
-    from tmath.engine.results import PASSING
-
-    raise typer.Exit(ExitCode.OK if audit.statement.verdict in PASSING else ExitCode.FAILED)
+        return ExitCode.FAILED
+    return ExitCode.OK if audit.statement.verdict in PASSING else ExitCode.FAILED
 
 
 def _picture(registry, info, timeout: float, memory, no_cache: bool):

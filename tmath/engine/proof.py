@@ -653,7 +653,7 @@ class Derivation:
         except Rejected as exc:
             raise ProofFailure(str(exc)) from None
         self.record("", "", "", f"premise: {text}", "premise",
-                    "rewrites the stated value in the chains' terms")
+                    N_("rewrites the stated value in the chains' terms"))
         return found
 
     # -- after prove() returns -----------------------------------------------------------------

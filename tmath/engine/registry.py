@@ -189,8 +189,8 @@ def unknown_id_message(claim_id: str, known: Iterable[str]) -> str:
 
     close = difflib.get_close_matches(claim_id, known, n=3, cutoff=0.5)
     close += [k for k in known if claim_id in k and k not in close][: 5 - len(close)]
-    hint = f"; did you mean {', '.join(close)}?" if close else "; `tmath list` shows every id"
-    return f"no claim with id {claim_id!r}{hint}"
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    return f"no claim with id {claim_id!r}{hint} (`tmath list` shows every id)"
 
 
 # -- importing ------------------------------------------------------------------------------------

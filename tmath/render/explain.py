@@ -1,7 +1,9 @@
-"""The ``tmath explain ID`` page: statement, premises, derivation, evidence, figures, foils."""
+"""The ``tmath explain ID`` page: statement, premises, derivation (:mod:`.derivation`),
+evidence, figures, foils (:mod:`.foil_table`), sources and where the claim is defined."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Sequence
 
 from rich.console import Group, RenderableType
@@ -12,7 +14,12 @@ from rich.text import Text
 
 from tmath.engine.figures import show_values
 from tmath.i18n import Translator
-from tmath.render import STEP_MARK, VERDICT_STYLE, command_line, kind_label
+from tmath.render import CHECK_MARK, VERDICT_STYLE, command_line, kind_label, sci
+from tmath.render.derivation import MAX_BLOCK_LINES, derivation_parts
+from tmath.render.foil_table import foil_parts
+from tmath.render.linear import minus_signs_in_text
+from tmath.render.messages import point_text, summary_text
+from tmath.render.location import source_location
 from tmath.render.tables import check_cell, proof_cell
 
 if TYPE_CHECKING:
@@ -21,6 +28,8 @@ if TYPE_CHECKING:
 
 def explain_page(audit: AuditResult, dependants: Sequence[str], tr: Translator | None = None,
                  latex: bool = False, sketch: Sequence[str] = ()) -> RenderableType:
+    """One claim's page, in ``tr``'s language: what it says, what it assumes, how it is proved
+    and checked, the figures of the notes, its foils, and where it comes from."""
     tr = tr or Translator()
     info, result = audit.info, audit.statement
     parts: list[RenderableType] = []
@@ -55,35 +64,30 @@ def explain_page(audit: AuditResult, dependants: Sequence[str], tr: Translator |
     section("derivation")
     parts.append(proof_cell(result.proof, tr, info.kind))
     if result.proof.status == "none":
-        parts.append(Text(f"{tr.ui('reason')}: {tr.text(result.proof.reason or '', info)}",
+        parts.append(Text(f"{tr.ui('reason')}: "
+                          + minus_signs_in_text(tr.text(result.proof.reason or '', info)),
                           style="yellow"))
-    if result.proof.rests_on:
-        parts.append(Text(f"{tr.ui('rests on')}: "
-                          + "; ".join(tr.text(r, info) for r in result.proof.rests_on),
-                          style="yellow"))
-    for number, step in enumerate(result.proof.steps, 1):
-        parts.append(MathStep(number, step, tr.text(step.chain, info), tr.text(step.why, info),
-                              latex))
-    if result.proof.rules:
-        parts.append(Text(tr.ui("rules taken as premises (○)") + ": "
-                          + "; ".join(tr.text(r, info) for r in result.proof.rules), style="cyan"))
+    parts += derivation_parts(result.proof, tr, info, latex)
 
     section("randomized check")
-    parts.append(check_cell(result.empirical, tr))
-    tests = Table(box=None, header_style="bold", pad_edge=False)
-    for column in ("", "test", "at", "result", "resolution"):
-        tests.add_column(tr.ui(column), overflow="fold")
-    for t in result.empirical.tests:
-        mark = Text("✓", style="green") if t.passed else Text("✗", style="red")
-        detail = t.summary + (f", α={t.alpha:.2g}" if t.alpha else "")
-        resolution = tr.text(t.resolution or "") + (f" ({t.resolution_reason})"
-                                                    if t.resolution_reason else "")
-        tests.add_row(mark, Text(tr.text(t.label, info)), Text(t.at), Text(detail),
-                      Text(resolution))
-    parts.append(tests)
+    empirical = result.empirical
+    if empirical.tests and not empirical.reason:
+        mark, style = CHECK_MARK[empirical.status]
+        passed = sum(t.passed for t in empirical.tests)
+        levels = {t.alpha for t in empirical.tests if t.alpha}
+        line = Text(f"{mark} {passed}/{len(empirical.tests)} {tr.ui('tests passed')}",
+                    style=style)
+        if len(levels) == 1:
+            line.append(f" · {tr.ui('significance level per test')}: α={sci(levels.pop())}",
+                        style="dim")
+        parts.append(line)
+    else:
+        cell = check_cell(empirical, tr)
+        parts.append(Text(minus_signs_in_text(cell.plain), style=cell.style))
+    parts += test_lines(result.empirical.tests, tr, info)
     if sketch:
         section("plot")
-        parts += [Text(line) for line in sketch]
+        parts += [Text(minus_signs_in_text(line)) for line in sketch]
 
     if result.figures:
         section("figures printed in the notes")
@@ -94,70 +98,79 @@ def explain_page(audit: AuditResult, dependants: Sequence[str], tr: Translator |
             ok = f.status == "accurate"
             figures.add_row(Text("✓" if ok else "✗", style="green" if ok else "yellow"),
                             Text(tr.text(f.label, info)), Text(f.printed),
-                            Text(show_values(f.true_value) or f.detail),
+                            Text(minus_signs_in_text(show_values(f.true_value) or f.detail)),
                             Text(tr.text(f.tolerance)))
         parts.append(figures)
 
-    section("foils (each must be rejected by both checks)")
-    for foil in audit.foils:
-        ok = foil.rejected
-        line = Text("✓ " if ok else "✗ ", style="green" if ok else "red")
-        line.append(tr.text(foil.text, info)
-                    + (f" [{tr.ui('automatic')}]" if foil.origin == "automatic" else ""),
-                    style="bold")
-        parts.append(line)
-        if foil.proof_rejects is not None:
-            parts.append(Text(f"    {tr.ui('proof')}: {tr.ui(foil.proof.status)} — "
-                              f"{foil.proof.reason}", style="dim"))
-        parts.append(Text(f"    {tr.ui('randomized check')}: {tr.ui(foil.empirical.status)} — "
-                          f"{foil.empirical.headline}", style="dim"))
+    if audit.foils:
+        section("foils (each must be rejected by both checks)")
+        parts += foil_parts(audit.foils, tr, info, statement_sides(info))
 
     parts += _closing(info, result, dependants, tr)
     return Group(*parts)
 
 
 class Formula:
-    """A formula on one line of Unicode math where it fits, else SymPy's 2D layout."""
+    """A statement's mathematics: each part (``a = b; c = d``) on one line of Unicode math
+    where it fits; else SymPy's 2D layout when that fits (see :func:`math_lines`); else the
+    parts wrapped."""
 
     def __init__(self, line: str, block: str | None) -> None:
         self.line, self.block = line, block
 
     def __rich_console__(self, console, options):
-        if self.line and (len(self.line) + 2 <= options.max_width or not self.block):
-            yield Padding(Text(self.line), (0, 0, 0, 2))
-        elif self.block:
-            yield Padding(Text(self.block, no_wrap=True, overflow="ellipsis"), (0, 0, 0, 2))
-
-
-class MathStep:
-    """One derivation step: ``before R after`` on one line of Unicode math where it fits the
-    terminal, else SymPy's 2D layout below the step's heading; LaTeX with ``--latex``."""
-
-    def __init__(self, number: int, step, chain: str, why: str, latex: bool) -> None:
-        self.number, self.step, self.chain, self.why, self.latex = number, step, chain, why, latex
-
-    def __rich_console__(self, console, options):
-        step = self.step
-        mark, style = STEP_MARK[step.kind]
-        head = Text(f"{self.number:>3}. ", style="dim")
-        head.append(f"{mark} ", style=style)
-        if self.chain:
-            head.append(f"[{self.chain}] ", style="dim")
-        relation = {"<=": "≤", ">=": "≥"}.get(step.relation, step.relation)
-        math = step.latex if self.latex and step.latex else (
-            f"{step.before}  {relation}  {step.after}" if step.before or step.after else "")
-        tail = Text(f"  {self.why}", style=style if step.kind != "checked" else "dim")
-        if step.detail:
-            tail.append(f"  ({step.detail})", style="red" if step.kind == "failed" else "dim")
-        one_line = head.copy()
-        one_line.append(math)
-        if one_line.cell_len + tail.cell_len <= options.max_width or self.latex or not step.block:
-            one_line.append_text(tail)
-            yield one_line
+        width = options.max_width - 2
+        parts = self.line.split("; ") if self.line else []
+        block = (self.block or "").splitlines()
+        numbered = len(parts) > 1  # near-misses name a part by its number
+        if block and (not parts or any(Text(p).cell_len > width for p in parts)) and \
+                len(block) <= MAX_BLOCK_LINES and max(Text(b).cell_len for b in block) <= width:
+            for number, piece in enumerate(self.block.split("\n\n"), 1):
+                if numbered:
+                    yield Padding(Text(f"({number})"), (0, 0, 0, 2))
+                yield Padding(Text(piece, no_wrap=True), (0, 0, 0, 2))
             return
-        head.append_text(tail)
-        yield head
-        yield Padding(Text(step.block, no_wrap=True, overflow="ellipsis"), (0, 0, 0, 7))
+        for number, part in enumerate(parts, 1):
+            yield Padding(Text((f"({number}) " if numbered else "") + part), (0, 0, 0, 2))
+
+
+def statement_sides(info) -> list[str]:
+    """The left-hand sides of the statement's parts, as its one-line form writes them."""
+    line = getattr(info, "statement_linear", None) or ""
+    return [re.split(r" [=≤≥<>] ", part, maxsplit=1)[0] for part in line.split("; ") if part]
+
+
+def test_lines(tests, tr: Translator, info=None) -> list[RenderableType]:
+    """Each test of the randomized check: where it ran, then what it found and how fine it is;
+    the significance level once when all tests share one."""
+    levels = {t.alpha for t in tests if t.alpha}
+    several = len(levels) > 1  # one level is said with the count of tests passed
+    resolutions = {_resolution(t, tr, info) for t in tests}
+    parts: list[RenderableType] = []
+    if len(resolutions) == 1 and "" not in resolutions:  # said once, above the tests
+        parts.append(Text(f"{tr.ui('resolution')}: {resolutions.pop()}", style="dim"))
+        resolutions = set()
+    for t in tests:
+        line = Text("✓ ", style="green") if t.passed else Text("✗ ", style="red")
+        line.append(tr.text(t.label, info), style="bold")
+        point = point_text(t, tr, info)
+        if point:
+            line.append(f"  {point}")
+        parts.append(line)
+        detail = summary_text(t, tr, info) + (f", α={sci(t.alpha)}" if t.alpha and several
+                                              else "")
+        if resolutions and t.resolution:
+            detail += f"; {tr.ui('resolution')}: {_resolution(t, tr, info)}"
+        parts.append(Padding(Text(detail, style="dim"), (0, 0, 0, 4)))
+    return parts
+
+
+def _resolution(test, tr: Translator, info=None) -> str:
+    """How small a deviation the test resolves, and why it is coarse when it is."""
+    if not test.resolution:
+        return ""
+    return tr.text(test.resolution) + (f" ({tr.text(test.resolution_reason, info)})"
+                                        if test.resolution_reason else "")
 
 
 def _kind_section(info, tr: Translator) -> list[RenderableType]:
@@ -195,6 +208,6 @@ def _closing(info, result, dependants, tr: Translator) -> list[RenderableType]:
         parts.append(Text(f"{tr.ui('builds on')}: " + ", ".join(info.depends_on)))
     if dependants:
         parts.append(Text(f"{tr.ui('used by')}: " + ", ".join(dependants)))
-    parts.append(Text(f"{tr.ui('defined in')} {info.path}:{info.line}", style="dim"))
+    parts.append(Text(f"{tr.ui('defined in')} {source_location(info, tr)}", style="dim"))
     parts.append(command_line(f"{tr.ui('reproduce')}: {result.reproduce}"))
     return parts

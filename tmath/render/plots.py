@@ -4,10 +4,15 @@ PNG with matplotlib (the optional ``plot`` extra)."""
 from __future__ import annotations
 
 import io
-from typing import Sequence
+from typing import TYPE_CHECKING, Any, Sequence
+
+from rich.cells import cell_len
 
 from tmath.engine.plots import Plot
 from tmath.errors import UsageError
+
+if TYPE_CHECKING:
+    from tmath.i18n import Translator
 
 SPARKS = "▁▂▃▄▅▆▇█"
 
@@ -29,20 +34,27 @@ def sparkline(values: Sequence[float], width: int = 40, low: float | None = None
                    for v in values)
 
 
-def sketch_lines(plot: Plot, width: int = 40) -> list[str]:
+def sketch_lines(plot: Plot, width: int = 40, tr: Translator | None = None,
+                 info: Any = None) -> list[str]:
     """Text lines sketching a plot: a sparkline per curve, or per heat-map row (a few), all on
-    one shared axis (so a flat curve looks flat next to a peaked one)."""
+    one shared axis (so a flat curve looks flat next to a peaked one). With ``tr``, the title
+    and curve labels are looked up in the claim's catalog."""
     import math
 
-    lines = [plot.title]
+    text = (lambda t: tr.text(t, info)) if tr is not None else (lambda t: t)
+    ui = tr.ui if tr is not None else (lambda t: t)
+    lines = [text(plot.title)]
     ys = [[math.log10(v) if plot.logy and v > 0 else v for v in s.y] for s in plot.series]
     finite = [v for y in ys for v in y if math.isfinite(v)]
     low, high = (min(finite), max(finite)) if finite else (None, None)
     if plot.series:
         axis = f"{min(min(s.y) for s in plot.series):.3g} … {max(max(s.y) for s in plot.series):.3g}"
-        lines.append(f"  (one axis for every curve: {axis}" + (", log scale)" if plot.logy else ")"))
+        lines.append(f"  ({ui('one axis for every curve')}: {axis}"
+                     + (f", {ui('log scale')})" if plot.logy else ")"))
     for s, y in zip(plot.series, ys):
-        lines.append(f"  {s.label:<28} {sparkline(y, width, low, high)}")
+        label = text(s.label)
+        padding = " " * max(0, 28 - cell_len(label))  # wide (CJK) characters count twice
+        lines.append(f"  {label}{padding} {sparkline(y, width, low, high)}")
     if plot.heatmap:
         rows = plot.heatmap
         cells = [v for row in rows for v in row]
