@@ -219,7 +219,8 @@ def summary_text(report: Report, tr: Translator | None = None) -> Group:
         Text(f"{ui('figures')}: "
              + counts(fig, ("accurate", "inaccurate", "missing", "unverified")) + unreadable
              + f"    {ui('formulas')}: "
-             + counts(form, ("covered", "changed", "uncovered", "missing"))
+             + counts({**form, "contradicts": report.count("formula", "contradicts")},
+                      ("covered", "contradicts", "changed", "uncovered", "missing"))
              + unverified_formulas),
     ]
     if sum(stmt.values()):
