@@ -175,7 +175,7 @@ def verify_summary(results: Sequence[ClaimResult], seed: int, seconds: float,
             figure_line += f"; the notes print {len(wrong)} wrong (true values below)"
         lines.append(Text(figure_line, style="yellow" if wrong else "green"))
         for claim_id, f in wrong:
-            true = show_values(f.true_value)
+            true = show_values(f.true_value, f.printed)
             lines.append(Text(f"  {claim_id}: {f.label}: printed {f.printed}, true {true}"
                               + (f" ({f.detail})" if f.detail else ""), style="yellow"))
     for r in results:
