@@ -114,11 +114,47 @@ def verify_table(results: Sequence[ClaimResult], tr: Translator | None = None,
         claim_text = Text(r.info.id, style=VERDICT_STYLE[r.verdict])
         if r.verdict == "blocked":
             claim_text.append(f"\n ({tr.ui('blocked')}: {', '.join(r.blocked_by)})", style="red")
+        unread = unread_formulas(r)
+        if unread:
+            claim_text.append(f"\n ({tr.ui('formulas unread')}: {len(unread)})", style="yellow")
         proof = proof_cell(r.proof, tr, r.info.kind) if wide else _short_proof(r, tr)
         check = check_cell(r.empirical, tr) if wide else _short_check(r, tr)
         table.add_row(claim_text, r.info.section, proof, check, figures_cell(r),
                       tr.ui("cached") if r.cached else f"{r.seconds:.1f}s")
     return table
+
+
+UNREAD = ("unparsed", "not-compared")
+"""What a recorded formula may be found to mean that leaves ``tmath check`` only its spelling."""
+
+
+def unread_formulas(result: ClaimResult) -> list:
+    """The claim's recorded formulas (one per formula) that were not read by meaning."""
+    return list({f.formula: f for f in getattr(result, "formulas", ())
+                 if f.meaning in UNREAD}.values())
+
+
+def unread_formula_lines(results: Sequence[ClaimResult]) -> list[Text]:
+    """For each claim with recorded formulas not read by meaning, the first one's reason,
+    and the command that shows every formula's meaning."""
+    lines = []
+    for r in results:
+        unread = unread_formulas(r)
+        if unread:
+            first = unread[0]
+            lines.append(Text(f"  {r.info.id}: {len(unread)} unread ({first.meaning}: "
+                              f"{_clip(first.detail, 60)})", style="yellow"))
+    if lines:
+        example = next(r for r in results if unread_formulas(r))
+        lines.insert(0, Text("recorded formulas not read by meaning (tmath check matches them "
+                             "by spelling only):", style="yellow"))
+        lines.append(command_line(f"  why, formula by formula: {example.reproduce} -f json"))
+    return lines
+
+
+def _clip(text: str, width: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[:width - 1] + "…"
 
 
 def _short_proof(result: ClaimResult, tr: Translator) -> Text:
@@ -167,6 +203,7 @@ def verify_summary(results: Sequence[ClaimResult], seed: int, seconds: float,
         lines.append(Text("kinds: " + " · ".join(f"{n} {k}" for k, n in by_kind.items() if n)
                           + " (only a theorem can be verified; empirical results and facts "
                             "are cited)", style="dim"))
+    lines += unread_formula_lines(results)
     wrong = [(r.info.id, f) for r in results for f in r.wrong_figures]
     total = sum(len(r.figures) for r in results)
     if total:
