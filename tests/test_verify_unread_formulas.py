@@ -1,7 +1,7 @@
 """``verify`` says when a claim's recorded formulas were not read by meaning (``unparsed`` or
 ``not-compared``): ``tmath check`` can then match them by spelling only, which passed
-silently before. The table marks the claim, the summary gives the first reason and the
-command whose JSON shows every formula's meaning."""
+silently before. The table marks the claim, and a line below it says what that means and
+which command's JSON shows every formula's meaning and why."""
 
 from __future__ import annotations
 
@@ -47,15 +47,16 @@ def test_an_unread_recorded_formula_is_said_in_the_table_and_the_summary(claims_
     done = verify(claims_dir, r"\frac{d}{dx} s(x) = s(x) (1 - s(x))")
     assert done.exit_code == ExitCode.OK, done.output   # not a failure: a note
     assert "(formulas unread: 1)" in done.output
-    assert "recorded formulas not read by meaning" in done.output
-    assert "slope: 1 unread (unparsed: d/dx (Leibniz notation) is not read" in done.output
-    assert "tmath verify slope --seed" in done.output and "-f json" in done.output
+    said = " ".join(done.output.split())
+    assert "formulas unread (marked above): recorded formulas not read by meaning" in said
+    assert "tmath verify ID -f json" in said
 
 
 def test_the_json_the_note_points_to_shows_each_formulas_meaning(claims_dir):
     done = verify(claims_dir, r"\frac{d}{dx} s(x) = s(x) (1 - s(x))", "-f", "json")
     [claim] = json.loads(done.stdout)["claims"]
-    assert [f["meaning"] for f in claim["formulas"]] == ["unparsed"]
+    [formula] = claim["formulas"]
+    assert formula["meaning"] == "unparsed" and "d/dx (Leibniz notation)" in formula["detail"]
 
 
 def test_a_formula_read_by_meaning_gives_no_note(claims_dir):

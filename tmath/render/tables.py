@@ -135,26 +135,13 @@ def unread_formulas(result: ClaimResult) -> list:
 
 
 def unread_formula_lines(results: Sequence[ClaimResult]) -> list[Text]:
-    """For each claim with recorded formulas not read by meaning, the first one's reason,
-    and the command that shows every formula's meaning."""
-    lines = []
-    for r in results:
-        unread = unread_formulas(r)
-        if unread:
-            first = unread[0]
-            lines.append(Text(f"  {r.info.id}: {len(unread)} unread ({first.meaning}: "
-                              f"{_clip(first.detail, 60)})", style="yellow"))
-    if lines:
-        example = next(r for r in results if unread_formulas(r))
-        lines.insert(0, Text("recorded formulas not read by meaning (tmath check matches them "
-                             "by spelling only):", style="yellow"))
-        lines.append(command_line(f"  why, formula by formula: {example.reproduce} -f json"))
-    return lines
-
-
-def _clip(text: str, width: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[:width - 1] + "…"
+    """Below the table, when a claim is marked "formulas unread": what that means and the
+    command whose JSON says why, formula by formula (ids stay in the table only)."""
+    if not any(unread_formulas(r) for r in results):
+        return []
+    return [Text("formulas unread (marked above): recorded formulas not read by meaning, which "
+                 "tmath check matches by spelling only; tmath verify ID -f json gives each "
+                 "formula's meaning and why", style="yellow")]
 
 
 def _short_proof(result: ClaimResult, tr: Translator) -> Text:
