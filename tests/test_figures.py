@@ -62,3 +62,27 @@ def test_a_small_integer_printed_plainly_is_a_count_exact_to_the_unit():
     assert parse_number("≈ 10").half_unit == 5          # a rough mark: trailing zero loose
     assert parse_number("61400").half_unit == 50        # a large integer: as before
     assert parse_number("10%").half_unit == 0.5 and parse_number("1.0").half_unit == 0.05
+
+
+# -- the true value beside a printed one ---------------------------------------------------------
+
+@pytest.mark.parametrize("printed, shown", [
+    ("≈ 1000.693", "1000.693"),        # 7 digits printed: 7 shown (6 is the floor)
+    ("≈ 1000.3012", "1000.6931"),
+    ("0.25", "1000.69"),               # fewer digits printed: the usual 6
+    (None, "1000.69"),
+])
+def test_the_true_value_shows_at_least_the_digits_printed(printed, shown):
+    from tmath.engine.figures import show_values
+
+    assert show_values((1000 + math.log(2),), printed) == shown
+
+
+def test_a_figure_row_does_not_round_the_true_value_below_the_printed_digits():
+    """The trial read "printed 1000.693, true 1000.69" as a mismatch at first glance."""
+    from tmath.gate.findings import Finding
+    from tmath.render.gate import describe
+
+    finding = Finding("figure", "inaccurate", "notes.md", "1.3", 47, label="log-sum-exp",
+                      printed="1000.301", expected=(1000 + math.log(2),), relative_error=4e-4)
+    assert "printed 1000.301, true 1000.693," in describe(finding)

@@ -283,3 +283,80 @@ def test_a_file_that_appears_while_new_runs_is_never_overwritten(doc, tmp_path, 
     assert result.exit_code == ExitCode.USAGE and "appeared meanwhile" in result.output
     assert target.read_text() == "# written by hand meanwhile\n"
     assert [p.name for p in target.parent.iterdir()] == [target.name]  # no temporary file
+
+
+TRIAL = """\
+# Notes
+
+## 1. Three formulas
+
+$$\\log \\sum_{i=1}^{n} e^{x_i} = m + \\log \\sum_{i=1}^{n} e^{x_i - m}$$
+
+$$\\sigma(x) = \\frac{1}{1 + e^{-x}}$$
+
+$$\\frac{d}{dx} \\sigma(x) = \\sigma(x) (1 - \\sigma(x))$$
+"""
+
+
+@pytest.fixture
+def trial(tmp_path, monkeypatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "trial.md"
+    path.write_text(TRIAL, encoding="utf-8")
+    return path
+
+
+def skeleton_of(trial: Path, fragment: str) -> tuple[str, str]:
+    """(the module written for the formula holding ``fragment``, what new said on stderr)."""
+    line = next(n for n, text in enumerate(TRIAL.split("\n"), 1) if fragment in text)
+    result = new("--from", f"{trial}:{line}", "--claims", "mine")
+    assert result.exit_code == ExitCode.OK, result.output
+    source = (trial.parent / "mine" / f"trial_line_{line}.py").read_text(encoding="utf-8")
+    skeleton_loads_as_not_written_yet(trial.parent / "mine", f"trial-line-{line}")
+    return source, result.output
+
+
+def test_a_sum_over_entries_declares_the_base_and_whole_number_indices_not_eulers_e(trial):
+    """The trial's log-sum-exp: e^{…} is Euler's number, n and x are declared although they
+    are printed inside exponents, x_i is the entry x[i], and i and n are whole numbers."""
+    source, _ = skeleton_of(trial, "\\log \\sum")
+    declared = source.split("FORMULA =")[0]
+    assert "x = sp.IndexedBase('x')" in declared
+    assert "i, n = sp.symbols('i n', integer=True)" in declared
+    assert "m = sp.Symbol('m')" in declared
+    assert "'e'" not in declared and " e," not in declared and "e = " not in declared
+    assert "NOT READ" not in source
+
+
+def test_a_function_applied_in_the_formula_is_declared_as_one(trial):
+    source, _ = skeleton_of(trial, "\\sigma(x) = \\frac")
+    assert "sigma = sp.Function('sigma')" in source and "x = sp.Symbol('x')" in source
+
+
+def test_a_formula_the_reader_does_not_read_is_said_in_the_module_and_on_stderr(trial):
+    source, said = skeleton_of(trial, "\\frac{d}{dx}")
+    assert "# NOT READ:" in source and "d/dx (Leibniz notation) is not read" in source
+    assert 'Statement("TODO: the statement, in your own words", None)' in source
+    assert "PARSED" not in source
+    note = [line for line in said.splitlines() if line.startswith("note:")]
+    assert len(note) == 1 and "was not read" in note[0] and "d/dx" in note[0]
+
+
+def test_a_read_formula_gives_no_note(trial):
+    _, said = skeleton_of(trial, "\\log \\sum")
+    assert "note:" not in said
+
+
+def test_a_formula_without_a_relation_says_why_it_has_no_statement(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("f.md").write_text("# F\n\n$$a + b$$\n", encoding="utf-8")
+    result = new("--from", "f.md:3", "--id", "bare", "--claims", "mine")
+    assert result.exit_code == ExitCode.OK, result.output
+    assert "no relation a Statement can hold" in result.output
+    assert "# NOT READ:" in (tmp_path / "mine" / "bare.py").read_text(encoding="utf-8")
+    skeleton_loads_as_not_written_yet(tmp_path / "mine", "bare")
+
+
+def test_transposes_and_eulers_e_are_not_symbols_but_exponents_are_read():
+    assert symbol_names("A^{\\top} B + e^{t} + C^T + y^{k}") == ["A", "B", "t", "C", "y", "k"]
+    assert symbol_names("e_i + e") == ["e_i", "e"]

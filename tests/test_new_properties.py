@@ -20,8 +20,8 @@ from tmath.errors import UsageError
 from tmath.gate.document import read_document
 from tmath.gate.skeleton import at_line, claim_source
 
-CALLS = {"sp.Symbol", "sp.symbols", "Statement", "Foil", "Figure", "claim", "not_written_yet",
-         "NotImplementedError"}
+CALLS = {"sp.Symbol", "sp.symbols", "sp.IndexedBase", "sp.Function", "Statement", "Foil",
+         "Figure", "claim", "not_written_yet", "NotImplementedError"}
 """Everything a skeleton may call: a call to anything else would run what a document says."""
 
 PAYLOADS = ['"""', "'''", '"', "'", "\\", '__import__("os").system("touch PWNED")', "{x}",

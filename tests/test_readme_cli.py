@@ -289,6 +289,18 @@ def test_audit_help_names_every_kind_of_automatic_near_miss():
     assert not missing and "one part at a time" in shown, missing
 
 
+def test_check_help_names_every_formula_status_and_the_reading_by_meaning():
+    """`check --help`'s Formulas paragraph names each status the formula gate gives (read
+    from its source) and the readings that fall back to spelling."""
+    source = (ROOT / "tmath" / "gate" / "formulas.py").read_text(encoding="utf-8")
+    statuses = set(re.findall(r'status="(\w+)"', source)) | {"missing"}
+    assert {"covered", "contradicts", "changed", "unverified", "uncovered"} <= statuses
+    shown = " ".join(runner.invoke(app, ["check", "--help"], terminal_width=200).output.split())
+    paragraph = shown.split("Formulas.", 1)[1].split("Examples", 1)[0]
+    assert not [s for s in statuses if s not in paragraph], paragraph
+    assert all(words in paragraph for words in ("by meaning", "unparsed", "not-compared"))
+
+
 def test_the_serial_command_pyproject_names_runs():
     """The comment beside addopts names how to run the tests in one process; it works."""
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")

@@ -89,7 +89,7 @@ def check(
     verbose: VerboseOption = False,
     builtin: BuiltinOption = False,
 ) -> None:
-    """Check documents against the claims that vouch for them: wrong figures, changed or unverified formulas, line by line.
+    """Check documents against the claims that vouch for them: wrong figures, contradicted, changed or unverified formulas, line by line.
 
     [bold]Which claims.[/bold] The built-in claims and those of each --claims DIR (--no-builtin: only those). A claim set holds a document when the document contains enough of the formulas (or technical terms) the set records; a claim the document pins with [bold]<!-- tmath: claim-id -->[/bold] is always held to it. With no --claims, a document no claim set vouches for is [bold]recognised[/bold] instead: every formula it prints (display and inline) is compared by meaning with what the built-in claims prove or define, under the document's own names (d for d_k, Attn for Attention: the mapping is reported). A formula that means a claim's is recognised; the near form of a claim's formula with another meaning contradicts it (an error, with the claim's form in the document's names); a relation between numbers only (\\sqrt{64} = 8, 512/8 = 64, 2π·10000 ≈ 62832) is checked as arithmetic at its printed precision; the rest is not a finding. Nothing recognised: exit 0 with a one-line note. With --claims, a document no claim set vouches for is a usage error (exit 2), said in one line.
 
@@ -97,7 +97,7 @@ def check(
 
     [bold]Statements and citations.[/bold] A prose claim's passage is located by the terms it uses within its section (anchored, or missing at the closest paragraph). Reference entries and author-year mentions are checked against the works the claims record: wrong, misspelt or misordered authors, a wrong year or title, a result credited to a work that does not contain it.
 
-    [bold]Formulas.[/bold] Each $$…$$ display formula is covered (a claim that verified records it, one of its rows, or a link of its chain of equalities, up to spaces, \\left/\\right, \\tfrac, \\cdot), unverified (its claim did not verify), changed (a near match of a recorded formula; both are shown) or uncovered (a warning).
+    [bold]Formulas.[/bold] Each $$…$$ display formula is read and compared with the claims' recorded formulas by meaning: covered when each of its relations means what a relation of a verified claim means (sides swapped, other index letters, terms moved across), contradicts (an error, with a point where the two differ) when one is the near form of a claim's relation with another meaning. A formula the reader cannot read (unparsed) or that no claim's relation means (not-compared) is matched by spelling: covered when a verified claim records it (a row, or a link of a chain a = b = c), unverified (its claim did not verify), changed (a near match of a recorded formula; both are shown) or uncovered (a warning). A recorded formula found neither way is missing; -f json gives each formula's "meaning".
 
     [bold]Examples[/bold]
 

@@ -34,7 +34,7 @@ def new(
 ) -> None:
     """Write the skeleton of a claim for the display formula or the figures at DOC:LINE.
 
-    The formula is recorded verbatim (formulas=), each number printed on the line becomes a Figure with its anchor, and the symbols of the formula are declared for the Statement (read by a tokenizer: the document is never evaluated). prove() and check() raise "not written yet", so until you write them the claim is an error, never a pass, and [bold]tmath check DOC --claims DIR[/bold] reports its formula as claimed-but-unverified (exit 1). An existing file is never overwritten.
+    The formula is recorded verbatim (formulas=), each number printed on the line becomes a Figure with its anchor, and the symbols of the formula are declared for the Statement (read by a tokenizer, with the kinds tmath's reader gives them: entries of an IndexedBase, whole-number indices, functions; the document is never evaluated). A formula the reader does not read leaves the Statement for you to write, and says so (a NOT READ comment, a note on stderr). prove() and check() raise "not written yet", so until you write them the claim is an error, never a pass, and [bold]tmath check DOC --claims DIR[/bold] reports its formula as claimed-but-unverified (exit 1). An existing file is never overwritten.
 
     [bold]Examples[/bold]
 
@@ -45,7 +45,7 @@ def new(
     Exit codes: 0 written · 2 usage error (bad DOC:LINE, a line past the end, nothing to claim there, an id or file that exists) · 4 the file could not be written.
     """
     from tmath.gate.document import read_document
-    from tmath.gate.skeleton import at_line, claim_source
+    from tmath.gate.skeleton import at_line, claim_source, unread_reason
 
     path, line = _parse_source(source)
     claims = claims if claims is not None else _default_folder()
@@ -83,6 +83,11 @@ def new(
     err.print(f"wrote {target}: claim {claim_id} ({what}, §{content.section}); write its "
               f"statement, prove() and check(). Until then `tmath check {path} --claims "
               f"{claims}` reports it as unverified.", highlight=False, markup=False)
+    unread = unread_reason(content.formula) if content.formula is not None else None
+    if unread:
+        err.print(f"note: the formula at {path}:{line} was not read ({unread}); its Statement "
+                  "is left for you to write (see the NOT READ comment in the module).",
+                  highlight=False, markup=False)
     raise typer.Exit(ExitCode.OK)
 
 

@@ -21,13 +21,20 @@ SIMPLIFIERS: dict[str, Callable[[Any], Any]] = {
     "expand_trig": lambda e: sp.simplify(sp.expand_trig(e)),
     "factor": sp.factor,
     "cancel": sp.cancel,
+    "together": sp.together,
+    "ratsimp": sp.ratsimp,
+    "radsimp": sp.radsimp,
     "powsimp": lambda e: sp.powsimp(e, force=True),
     "logcombine": lambda e: sp.simplify(sp.logcombine(e, force=True)),
     "expand_log": lambda e: sp.simplify(sp.expand_log(e, force=True)),
     "doit": lambda e: sp.simplify(e.doit()),
+    "none": lambda e: e,
 }
-"""The ways a step may ask SymPy to reduce a difference to zero. ``force=True`` ignores branch
-conditions, so a difference reduced that way must also pass the random points."""
+"""The ways a step may ask SymPy to reduce a difference to zero (``method=`` of a step), or to
+bring an evaluated result into shape (``none`` keeps it as SymPy computed it). Each is an
+equivalence; ``force=True`` ignores branch conditions, so a difference reduced that way must
+also pass the random points, as every step must."""
+
 
 SYMPY_FAILURES = (NotImplementedError, StopIteration, RecursionError, sp.PolynomialError)
 """What SymPy raises when it cannot decide (StopIteration inside sum_simplify,

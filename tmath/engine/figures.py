@@ -278,19 +278,31 @@ def judge(figure: Figure, printed: Sequence[Printed], true: Sequence[float]) -> 
                         "accurate" if ok else "inaccurate", worst, tolerance)
 
 
-def show_value(value: float) -> str:
-    """A true value for people: whole numbers in full with separators, else 6 digits."""
+def show_value(value: float, digits: int = 6) -> str:
+    """A true value for people: whole numbers in full with separators, else ``digits``
+    significant digits."""
     if not math.isfinite(value):
         return str(value)
     if value == int(value) and abs(value) >= 1e4 and abs(value) < 1e16:
         return f"{int(value):,}"
-    return f"{value:.6g}"
+    return f"{value:.{digits}g}"
 
 
-def show_values(values: Sequence[float]) -> str:
-    """One value as is, several as a bracketed list."""
-    shown = [show_value(v) for v in values]
+def show_values(values: Sequence[float], printed: str | None = None) -> str:
+    """One value as is, several as a bracketed list; beside a ``printed`` figure, with at
+    least as many significant digits as it prints (``printed 1000.693, true 1000.69`` would
+    hide where the two differ)."""
+    digits = max(6, printed_digits(printed)) if printed else 6
+    shown = [show_value(v, digits) for v in values]
     return shown[0] if len(shown) == 1 else "[" + ", ".join(shown) + "]"
+
+
+def printed_digits(printed: str) -> int:
+    """The most significant digits a number in ``printed`` shows (``1000.693``: 7), at most
+    17, the digits a float holds."""
+    found = [re.sub(r"\D", "", number).lstrip("0")
+             for number in re.findall(r"\d[\d,]*(?:\.\d+)?", printed)]
+    return min(17, max((len(n) for n in found), default=0))
 
 
 def _json_number(x: float) -> float | None:

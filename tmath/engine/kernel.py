@@ -210,7 +210,8 @@ def rewrite(a: Any, b: Any, relation: str = "=", method: str = "simplify",
 def evaluation(expr: Any, method: str = "simplify", seed: int = 0) -> Judgement:
     """``expr`` = its unevaluated operators replaced by the values SymPy computes for them
     where they stand (a top-level limit by :mod:`tmath.engine.limits`), then simplified by
-    ``method`` (an equivalence SymPy trusts, as for a rewrite); checked at random points."""
+    ``method`` (an equivalence SymPy trusts, as for a rewrite; ``none`` leaves the result as
+    ``doit`` gives it); checked at random points."""
     from tmath.engine import limits
 
     expr = term(expr)
@@ -223,7 +224,8 @@ def evaluation(expr: Any, method: str = "simplify", seed: int = 0) -> Judgement:
             result, how = limits.limit(body, variable, point, str(direction))
             problem, points = limits.cross_check(body, variable, point, str(direction), result)
         else:
-            result, how = SIMPLIFIERS[method](expr.doit()), f"SymPy doit + {method}"
+            result = SIMPLIFIERS[method](expr.doit())
+            how = "SymPy doit" if method == "none" else f"SymPy doit + {method}"
             problem, points = numeric.disagreement(expr, result, seed=seed)
     except SYMPY_FAILURES as exc:
         raise Rejected(f"SymPy could not evaluate ({type(exc).__name__}: {exc})") from None

@@ -157,11 +157,26 @@ class Point:
     def substitutions(self) -> dict:
         return {s: v for s, (_, v) in zip(self.symbols, self.values) if not isinstance(s, str)}
 
-    def value(self, expr: Any) -> Any:
+    def value(self, expr: Any, data: Mapping[Any, Any] | None = None) -> Any:
         """``expr`` at this point as floats (a tuple stays a tuple, a matrix becomes an array);
         a part that does not evaluate to a finite real number becomes NaN, so the test that
-        uses it fails instead of raising."""
-        return evaluate(expr, self.substitutions())
+        uses it fails instead of raising.
+
+        The point's numbers are put in and SymPy evaluates in double precision, operation by
+        operation as ``expr`` is written. ``data`` maps an ``IndexedBase`` to the array of its
+        entries, numbered from 1 (``x[1]`` is ``values[0]``): sums over them are then added
+        up in NumPy (:func:`tmath.reference.indexed.values`); an entry outside the array, as
+        a foil with a shifted index asks for, makes the value NaN."""
+        if data is None:
+            return evaluate(expr, self.substitutions())
+        if isinstance(expr, (tuple, list)):
+            return tuple(self.value(e, data) for e in expr)
+        from tmath.reference.indexed import values
+
+        scalars = {s: v for s, v in self.substitutions().items()
+                   if isinstance(v, (int, float, np.integer, np.floating))}
+        found = values(expr, arrays=data, values=scalars)
+        return float(found) if np.ndim(found) == 0 else found
 
 
 def evaluate(expr: Any, substitutions: Mapping[Any, Any] | None = None) -> Any:

@@ -38,7 +38,8 @@ if TYPE_CHECKING:
     from tmath.engine.model import Statement
 
 __all__ = ["Chain", "Derivation", "Fact", "Induction", "ProofDefinitionError", "ProofFailure",
-           "Rule", "SIMPLIFIERS", "SYMPY_FAILURES", "equal", "equal_and_method", "show"]
+           "Rule", "SIMPLIFIERS", "SYMPY_FAILURES", "equal", "equal_and_method", "known_method",
+           "show"]
 
 RELATIONS = kernel.RELATIONS
 SYMPY_ONLY = "SymPy only: no random point could be evaluated"
@@ -84,6 +85,15 @@ def _shown(expr: sp.Basic) -> str:
     return linear(expr)
 
 
+def known_method(method: str) -> str:
+    """``method`` if it names one of :data:`SIMPLIFIERS`; a wrong name is the author's
+    mistake, said in one line with the names there are."""
+    if method not in SIMPLIFIERS:
+        raise ProofDefinitionError(f"method={method!r} is not one of tmath's SymPy methods; "
+                                   f"use one of: {', '.join(SIMPLIFIERS)}")
+    return method
+
+
 def equal_and_method(a: Any, b: Any, method: str = "simplify") -> tuple[bool, str, str]:
     """:func:`equal`, and the SymPy method that showed it (``expand`` when that sufficed)."""
     ok, detail, used, _ = _decide_equal(a, b, method)
@@ -117,7 +127,9 @@ class Chain:
 
     # -- SymPy-checked steps -----------------------------------------------------------------
     def equals(self, expr: Any, why: str = N_("algebra"), method: str = "simplify") -> Chain:
-        """Move to ``expr``; SymPy must reduce the difference to zero and random points agree."""
+        """Move to ``expr``; SymPy must reduce the difference to zero by ``method`` (or by the
+        term-by-term expansion tried first) and random points agree."""
+        known_method(method)
         if same(expr, self.value):
             return self._noop(expr, why, "no change")
         return self._step(why, lambda: kernel.rewrite(self.value, expr, "=", method,
@@ -125,7 +137,9 @@ class Chain:
 
     def evaluate(self, why: str = N_("evaluate"), method: str = "simplify") -> Chain:
         """Let SymPy evaluate the sums, integrals, limits and derivatives where they stand
-        (``doit``) and simplify; without any, just simplify."""
+        (``doit``) and bring the result into shape by ``method`` (``simplify``; ``none`` keeps
+        it as ``doit`` gives it); without any operator, just ``method``."""
+        known_method(method)
         value = self.value
         try:
             result = kernel.evaluation(value, method, self._derivation.seed)
@@ -136,10 +150,11 @@ class Chain:
         return self._step(why, lambda: result)
 
     def differentiate(self, variable: sp.Symbol, times: int = 1,
-                      why: str = N_("differentiate")) -> Chain:
+                      why: str = N_("differentiate"), method: str = "simplify") -> Chain:
         """Differentiate both ends: the chain now runs from d/dx of its start (the statement's
-        left side is then a ``Derivative`` of it) to the derivative SymPy computes."""
-        return self._operator(f"{why} d/d{variable}", "diff", variable, times)
+        left side is then a ``Derivative`` of it) to the derivative SymPy computes, brought
+        into shape by ``method`` as in :meth:`evaluate` (``none``: as SymPy's rules give it)."""
+        return self._operator(f"{why} d/d{variable}", "diff", variable, times, method=method)
 
     def limit(self, variable: sp.Symbol, point: Any, direction: str = "+",
               given: Fact | Sequence[Fact] = ()) -> Chain:
@@ -150,13 +165,14 @@ class Chain:
         return self._operator(f"limit {variable} → {_point(point, direction)}", "limit",
                               variable, point, direction)
 
-    def _operator(self, why: str, operator: str, *args: Any) -> Chain:
+    def _operator(self, why: str, operator: str, *args: Any, method: str = "simplify") -> Chain:
+        known_method(method)
         try:
             lifted = kernel.under(self.judgement, operator, *args)
         except Rejected as exc:
             return self._fail(why, str(exc), self.value)
         self.judgement = lifted
-        return self._step(why, lambda: kernel.evaluation(lifted.rhs, "simplify",
+        return self._step(why, lambda: kernel.evaluation(lifted.rhs, method,
                                                          self._derivation.seed))
 
     # -- relations ---------------------------------------------------------------------------
@@ -552,6 +568,7 @@ class Derivation:
         one instance of the statement (``{n: 3}``): the chains start from the left side at
         that instance, and the result is proved for the cases concluded.
         """
+        known_method(method)
         if not chains or any(c.steps == 0 for c in chains):
             raise ProofDefinitionError("conclude() needs chains with at least one step each")
         if self.value is not None and not _same_value(stated, self.value):

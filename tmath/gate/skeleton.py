@@ -21,10 +21,11 @@ import ast
 import keyword
 import re
 from dataclasses import dataclass, field
-from typing import Collection, Sequence
+from typing import Any, Collection, Sequence
 
 from tmath.gate.document import Document
 from tmath.gate.numbers import scan
+from tmath.gate.skeleton_symbols import declaration_lines, declarations
 
 MAX_SYMBOLS = 40
 """Symbols declared at most (a longer formula gets the first ones and a note)."""
@@ -36,6 +37,8 @@ _GREEK = {"alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "e
           "varphi", "chi", "psi", "omega", "Gamma", "Delta", "Theta", "Lambda", "Sigma", "Phi",
           "Psi", "Omega"}
 _TEXT_NAME = re.compile(r"\\(?:text|mathrm|operatorname|textrm)\{([A-Za-z][A-Za-z0-9 ]{0,40})\}")
+_TRANSPOSE = re.compile(r"\^\s*(?:\{\s*(?:T|\\top)\s*\}|T(?![A-Za-z])|\\top(?![A-Za-z]))")
+_EULER = re.compile(r"(?<![A-Za-z\\])e(?=\s*\^)")
 _NAME = re.compile(r"(?:\\([A-Za-z]{1,20})|((?<![A-Za-z\\])[A-Za-z](?:[A-Za-z]|\\_){0,40}))"
                    r"(?:_(?:\{([A-Za-z0-9, ]{1,20})\}|([A-Za-z0-9])))?")
 
@@ -91,7 +94,8 @@ def symbol_names(latex: str) -> list[str]:
     commands other than Greek letters are not symbols."""
     operators = {m.group(1).replace(" ", "") for m in _TEXT_NAME.finditer(latex)}
     stripped = _TEXT_NAME.sub(" ", latex)
-    stripped = re.sub(r"\^\{[^{}]{0,60}\}|\^.", " ", stripped)  # exponents name nothing new
+    stripped = _TRANSPOSE.sub(" ", stripped)  # ^T, ^{T}, ^\top: a transpose, not a name
+    stripped = _EULER.sub(" ", stripped)      # e^{…} is Euler's number, never a symbol
     found: dict[str, None] = {}
     for match in _NAME.finditer(stripped):
         command, word, braced, single = match.groups()
@@ -135,7 +139,10 @@ def claim_source(content: AtLine, claim_id: str, where: str) -> str:
     as a string literal checked by parsing it back, and every name is a valid identifier that
     is not a keyword and shadows nothing the skeleton uses, so any document, file name or id
     gives a module that compiles, loads and runs nothing of what it records."""
-    symbols = python_names(symbol_names(content.formula) if content.formula else [])
+    reading = _read(content.formula)
+    declared = declarations(symbol_names(content.formula), _trees(reading)) \
+        if content.formula else []
+    symbols = python_names([d.printed for d in declared])
     class_name = _class_name(claim_id, taken=set(symbols))
     lines = [
         _literal(f"A claim for {where}, started by `tmath new`: write its statement, premises, "
@@ -148,12 +155,9 @@ def claim_source(content: AtLine, claim_id: str, where: str) -> str:
         "",
     ]
     if symbols:
-        names = [s.rstrip("_") or s for s in symbols]
-        declared = (f"{symbols[0]} = sp.Symbol({names[0]!r})" if len(symbols) == 1 else
-                    f"{', '.join(symbols)} = sp.symbols({' '.join(names)!r})")
-        lines += ["# The formula's symbols (read by a tokenizer; nothing was evaluated).",
-                  declared, ""]
-    parsed = _first_relation(content.formula) if content.formula is not None else None
+        lines += ["# The formula's symbols (names read by a tokenizer, kinds by tmath's reader;",
+                  "# nothing was evaluated).", *declaration_lines(declared, symbols), ""]
+    parsed = _first_relation(reading) if reading is not None else None
     if parsed is not None:
         lines.insert(lines.index("from tmath import Figure, Foil, Statement, claim") + 1,
                      "from tmath.latex import read")
@@ -164,6 +168,8 @@ def claim_source(content: AtLine, claim_id: str, where: str) -> str:
             lines += ["# Its first relation as tmath's LaTeX reader parses it (nothing is evaluated)"
                       + (f":\n# {shown}" if shown else ""),
                       "PARSED = read(FORMULA).relations[0]"]
+        else:
+            lines += _unread_comment(unread_reason(content.formula))
         lines += ["", ""]
     lines += [
         "def not_written_yet(what):",
@@ -208,12 +214,45 @@ def claim_source(content: AtLine, claim_id: str, where: str) -> str:
 _STATED = {"=": "=", "<=": "<=", ">=": ">=", "<": "<", ">": ">"}
 
 
-def _first_relation(formula: str) -> tuple[str, str] | None:
-    """The first relation of ``formula`` as the reader parses it, when it is one a Statement
-    can state: (its text for a comment, or "" if unprintable; the relation)."""
+def _read(formula: str | None) -> Any:
+    """The reader's :class:`~tmath.latex.Reading` of ``formula`` (None without one)."""
     from tmath.latex import read
 
-    reading = read(formula)
+    return read(formula) if formula is not None else None
+
+
+def _trees(reading: Any) -> list | None:
+    """The SymPy sides of a parsed reading's relations and expressions, or None."""
+    if reading is None or not reading.parsed:
+        return None
+    return [side for r in reading.relations for side in (r.lhs, r.rhs)] + \
+        list(reading.expressions)
+
+
+def unread_reason(formula: str) -> str | None:
+    """Why the skeleton of ``formula`` has no statement to start from (the reader did not
+    read it, or it states no relation a Statement holds), or None when it has one."""
+    reading = _read(formula)
+    if not reading.parsed:
+        return f"tmath's LaTeX reader did not read it: {reading.reason}"
+    if _first_relation(reading) is None:
+        return "it states no relation a Statement can hold (=, <, ≤, >, ≥)"
+    return None
+
+
+def _unread_comment(reason: str | None) -> list[str]:
+    """Comment lines saying the formula was not read, and what that leaves to the author."""
+    shown = reason if reason and len(reason) <= 200 and reason.isprintable() else \
+        "tmath's LaTeX reader did not read it"
+    return ["# NOT READ: this formula gives the Statement nothing to start from, because",
+            f"# {shown}.",
+            "# Write its value and lhs yourself. Until the formula is read, tmath check matches",
+            "# it by its spelling only, not by its meaning."]
+
+
+def _first_relation(reading: Any) -> tuple[str, str] | None:
+    """The first relation of a ``reading`` when it is one a Statement can state: (its text
+    for a comment, or "" if unprintable; the relation)."""
     if not reading.parsed or not reading.relations or reading.relations[0].op not in _STATED:
         return None
     relation = reading.relations[0]

@@ -36,10 +36,10 @@ def _short(text: str | None, width: int = SHORT) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _number(values: Sequence[float] | None) -> str:
+def _number(values: Sequence[float] | None, printed: str | None = None) -> str:
     if not values:
         return "?"
-    return show_values(values)
+    return show_values(values, printed)
 
 
 STATUS_NAMES = (N_("accurate"), N_("inaccurate"), N_("missing"), N_("unverified"),
@@ -81,8 +81,9 @@ def describe(finding: Finding, tr: Translator | None = None, label: str | None =
                 if f.relative_error is not None and f.relative_error == f.relative_error \
                 and f.relative_error != float("inf") else ""
             extra = f" ({f.detail})" if f.detail and not f.detail.startswith("printed") else ""
-            return f"{label}: {printed} {f.printed}, {true} {_number(f.expected)}{error}{extra}"
-        return f"{label}: {printed} {f.printed}, {true} {_number(f.expected)}"
+            return (f"{label}: {printed} {f.printed}, {true} "
+                    f"{_number(f.expected, f.printed)}{error}{extra}")
+        return f"{label}: {printed} {f.printed}, {true} {_number(f.expected, f.printed)}"
     if f.status == "changed":
         return (f"document: {_short(f.formula, 70)}  ≠  claim {f.claim} records: "
                 f"{_short(f.recorded, 70)} (similarity {f.similarity:.0%})")
@@ -219,9 +220,8 @@ def summary_text(report: Report, tr: Translator | None = None) -> Group:
         Text(f"{ui('figures')}: "
              + counts(fig, ("accurate", "inaccurate", "missing", "unverified")) + unreadable
              + f"    {ui('formulas')}: "
-             + counts(form, ("covered", "changed", "uncovered", "missing"))
-             + unverified_formulas
-             + (f" · {form['contradicts']} {ui('contradicts')}" if form["contradicts"] else "")),
+             + counts(form, ("covered", "contradicts", "changed", "uncovered", "missing"))
+             + unverified_formulas),
     ]
     if sum(stmt.values()):
         lines.append(Text(f"{ui('statements')}: "

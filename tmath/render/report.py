@@ -212,7 +212,7 @@ def _html_claim(audit: AuditResult, tr: Translator, picture: bytes | None,
                      f"<tr><th></th><th>{_e(tr.ui('figures'))}</th><th>{_e(tr.ui('printed'))}</th>"
                      f"<th>{_e(tr.ui('true value'))}</th></tr>")
         for f in result.figures:
-            true = show_values(f.true_value)
+            true = show_values(f.true_value, f.printed)
             parts.append(f"<tr><td>{'✓' if f.status == 'accurate' else '✗'}</td>"
                          f"<td>{_e(tr.text(f.label, info))}</td><td>{_e(f.printed)}</td>"
                          f"<td>{_e(true)}</td></tr>")
@@ -320,7 +320,7 @@ def _markdown_claim(audit: AuditResult, tr: Translator, audited: bool) -> list[s
         lines += [f"| {tr.ui('figures')} | {tr.ui('printed')} | {tr.ui('true value')} |",
                   "| --- | --- | --- |"]
         lines += [f"| {tr.text(f.label, info)} | {f.printed} | "
-                  f"{show_values(f.true_value)} |" for f in result.figures] + [""]
+                  f"{show_values(f.true_value, f.printed)} |" for f in result.figures] + [""]
     if audit.foils:
         lines += [f"{tr.ui('foil')}: " + "; ".join(
             ("✓ " if f.rejected else "✗ ") + tr.text(f.text, info) for f in audit.foils), ""]

@@ -114,11 +114,34 @@ def verify_table(results: Sequence[ClaimResult], tr: Translator | None = None,
         claim_text = Text(r.info.id, style=VERDICT_STYLE[r.verdict])
         if r.verdict == "blocked":
             claim_text.append(f"\n ({tr.ui('blocked')}: {', '.join(r.blocked_by)})", style="red")
+        unread = unread_formulas(r)
+        if unread:
+            claim_text.append(f"\n ({tr.ui('formulas unread')}: {len(unread)})", style="yellow")
         proof = proof_cell(r.proof, tr, r.info.kind) if wide else _short_proof(r, tr)
         check = check_cell(r.empirical, tr) if wide else _short_check(r, tr)
         table.add_row(claim_text, r.info.section, proof, check, figures_cell(r),
                       tr.ui("cached") if r.cached else f"{r.seconds:.1f}s")
     return table
+
+
+UNREAD = ("unparsed", "not-compared")
+"""What a recorded formula may be found to mean that leaves ``tmath check`` only its spelling."""
+
+
+def unread_formulas(result: ClaimResult) -> list:
+    """The claim's recorded formulas (one per formula) that were not read by meaning."""
+    return list({f.formula: f for f in getattr(result, "formulas", ())
+                 if f.meaning in UNREAD}.values())
+
+
+def unread_formula_lines(results: Sequence[ClaimResult]) -> list[Text]:
+    """Below the table, when a claim is marked "formulas unread": what that means and the
+    command whose JSON says why, formula by formula (ids stay in the table only)."""
+    if not any(unread_formulas(r) for r in results):
+        return []
+    return [Text("formulas unread (marked above): recorded formulas not read by meaning, which "
+                 "tmath check matches by spelling only; tmath verify ID -f json gives each "
+                 "formula's meaning and why", style="yellow")]
 
 
 def _short_proof(result: ClaimResult, tr: Translator) -> Text:
@@ -167,6 +190,7 @@ def verify_summary(results: Sequence[ClaimResult], seed: int, seconds: float,
         lines.append(Text("kinds: " + " · ".join(f"{n} {k}" for k, n in by_kind.items() if n)
                           + " (only a theorem can be verified; empirical results and facts "
                             "are cited)", style="dim"))
+    lines += unread_formula_lines(results)
     wrong = [(r.info.id, f) for r in results for f in r.wrong_figures]
     total = sum(len(r.figures) for r in results)
     if total:
@@ -175,7 +199,7 @@ def verify_summary(results: Sequence[ClaimResult], seed: int, seconds: float,
             figure_line += f"; the notes print {len(wrong)} wrong (true values below)"
         lines.append(Text(figure_line, style="yellow" if wrong else "green"))
         for claim_id, f in wrong:
-            true = show_values(f.true_value)
+            true = show_values(f.true_value, f.printed)
             lines.append(Text(f"  {claim_id}: {f.label}: printed {f.printed}, true {true}"
                               + (f" ({f.detail})" if f.detail else ""), style="yellow"))
     for r in results:
