@@ -174,6 +174,13 @@ def test_the_exit_code_is_the_worst_of_the_pages(claims_dir):
     assert set(pages(both.output)) == {"die-mean", "die-wrong"}
 
 
+def test_all_explains_every_claim_as_verify_and_audit_accept_it(claims_dir):
+    folder = claims_dir({"die.py": die_claim("die-mean") + die_claim("die-wrong", "3")})
+    every = runner.invoke(app, ["explain", "--claims", str(folder), "--no-builtin", "all"])
+    assert set(pages(every.output)) == {"die-mean", "die-wrong"}
+    assert every.exit_code == ExitCode.FAILED   # the worst page: die-wrong
+
+
 def test_plot_takes_one_id(tmp_path: Path):
     result = runner.invoke(app, ["explain", "dot-product-variance", "softmax-jacobian",
                                  "--plot", str(tmp_path / "x.png")])

@@ -21,7 +21,7 @@ from tmath.exitcodes import ExitCode
 
 def explain(
     claim_ids: Annotated[list[str], typer.Argument(
-        metavar="ID", help="The claims to explain (one page each).",
+        metavar="ID", help="The claims to explain (one page each); all: every claim.",
         autocompletion=complete_ids)],
     claims: ClaimsOption = None,
     no_builtin: NoBuiltinOption = False,
@@ -47,7 +47,8 @@ def explain(
     registry = load_catalog(claims, no_builtin)
     inputs = registry.input_files()
     check_output(plot, inputs)
-    infos = [registry.get(claim_id) for claim_id in dict.fromkeys(claim_ids)]
+    infos = registry.select(["all"]) if "all" in claim_ids else \
+        [registry.get(claim_id) for claim_id in dict.fromkeys(claim_ids)]
     if plot is not None and len(infos) > 1:
         raise UsageError("--plot writes one figure: give one claim id with it")
     if plot is not None and not infos[0].has_plot:
