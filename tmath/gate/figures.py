@@ -83,7 +83,7 @@ def judge_figure(anchor: Anchor, documents: Sequence[Document], info: ClaimInfo,
                            figure.rel_tol), values, true)
     detail = ""
     if outcome.status == "inaccurate":
-        detail = outcome.detail or f"printed {printed.strip()}, true {show_values(true)}"
+        detail = outcome.detail or f"printed {printed.strip()}, true {show_values(true, printed)}"
     return Finding(status=outcome.status, expected=true, relative_error=outcome.relative_error,
                    tolerance=outcome.tolerance, detail=detail, **common)
 

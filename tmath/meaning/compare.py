@@ -141,8 +141,8 @@ def differing_point(mine: Form, theirs: Form, limit: int = 4) -> str:
             continue
         where = ", ".join(f"{name} = {value_of(name, point):.4g}"
                           for name in mine.names[:limit])
-        return (f"at {where or 'a random point'}: rhs − lhs is {_number(g)} here, "
-                f"{_number(h)} in the claim's form")
+        return (f"at {where or 'a random point'}, right side minus left side is "
+                f"{_number(g)} in this formula and {_number(h)} in the claim's")
     return ""
 
 
