@@ -134,6 +134,26 @@ def test_a_function_the_document_defines_is_never_the_ground_for_an_error(librar
         (3, "contradicts")]
 
 
+def test_the_documents_own_function_is_read_with_its_definition_in_force(library):
+    """s is defined twice; the weight written with s uses the definition above it: with the
+    scaled score, √d outside the exponential is wrong; under the first s it would be right."""
+    text = textwrap.dedent(r"""
+        # W
+
+        $$s(\mathbf{q}, \mathbf{k}_i) = \mathbf{q}^\top \mathbf{k}_i$$
+
+        $$s(\mathbf{q}, \mathbf{k}_i) = \mathbf{q}^\top \mathbf{k}_i / \sqrt{d}$$
+
+        $$\mathrm{softmax}(s(\mathbf{q}, \mathbf{k}_i)) = \frac{\exp(\mathbf{q}^\top \mathbf{k}_i)}{\sqrt{d} \sum_j \exp(\mathbf{q}^\top \mathbf{k}_j)}$$
+        """).lstrip()
+    assert [(f.line, f.status) for f in problems(recognise(text, library))] == [
+        (7, "contradicts")]
+    right = text.replace(r"\exp(\mathbf{q}^\top \mathbf{k}_i)}{\sqrt{d} \sum_j \exp("
+                         r"\mathbf{q}^\top \mathbf{k}_j)}", r"\exp(\mathbf{q}^\top \mathbf{k}_i"
+                         r" / \sqrt{d})}{\sum_j \exp(\mathbf{q}^\top \mathbf{k}_j / \sqrt{d})}")
+    assert right != text and not problems(recognise(right, library))
+
+
 def test_a_name_the_document_also_uses_is_never_a_target(library):
     """A document that writes d_k itself means something else by d: d is not renamed, and
     Var(q·k) = d is then neither recognised nor called wrong (other names, not a near form)."""

@@ -84,6 +84,9 @@ class Facts:
     votes: tuple[tuple[str, str], ...]
     arithmetic: tuple[tuple[str, float, float, float], ...]
     plain: tuple[Said, ...]
+    defines: tuple[str, ...] = ()
+    """Functions the formula defines, ``a(q, k_i) = qᵀk_i/√d``: the document's own names,
+    put in where its other formulas use them."""
 
 
 class _Cache:
@@ -108,7 +111,7 @@ class _Cache:
         self.store.put(self.key(*parts), value, hint)
 
 
-FORMAT = 1
+FORMAT = 2
 """The version of :class:`Facts` and :class:`Said` as stored."""
 USE_CACHE = True
 """Off with ``tmath check --no-cache`` (:func:`tmath.gate.meaning.use_cache`)."""
@@ -125,10 +128,13 @@ def recognise(document: Document, known: Sequence) -> Recognition:
     from tmath.meaning.recognise import choose_mapping
 
     mapping = choose_mapping([v for f in facts for v in f.votes], used, known)
+    definitions = _definitions(formulas, facts)
     findings, claims = [], []
     for math, fact in zip(formulas, facts):
         mine = tuple(sorted((k, v) for k, v in mapping.items() if k in fact.names))
-        verdicts = fact.plain if not mine else _verdicts(math.latex, known, mine, cache)
+        defined = _in_force(definitions, fact.names, math)
+        verdicts = fact.plain if not (mine or defined) else \
+            _verdicts(math.latex, known, mine, cache, defined)
         section = document.section_at(math.start)
         common = dict(kind="formula", document=document.path,
                       section=section.number if section else None, line=math.line,
@@ -163,20 +169,59 @@ def _facts(latex: str, known: Sequence, cache: _Cache) -> Facts:
         relations = relations_of(latex)
         names = sorted({n for r in relations for n in r.names | r.functions})
         votes = tuple(v for r in relations for v in witnesses(r, known))
+        library = {f for k in known for f in k.functions}
+        defines = tuple(d for d in (defined_function(r) for r in relations)
+                        if d is not None and d[0] not in library)
         found = Facts(tuple(names), votes, _arithmetic(latex, relations),
-                      _judged(relations, known, {}))
+                      _judged(relations, known, {}), tuple(d[0] for d in defines))
         cache.put(found, Facts, latex)
     return found
 
 
-def _verdicts(latex: str, known: Sequence, mine: tuple, cache: _Cache) -> tuple[Said, ...]:
-    found = cache.get(tuple[Said, ...], latex, mine)
-    if found is None:
-        from tmath.meaning.recognise import relations_of
+def _definitions(formulas: Sequence[Math], facts: Sequence[Facts]) -> dict[str, list]:
+    """Where the document defines each function: (offset, formula), in reading order."""
+    seen: dict[str, list[tuple[int, str]]] = {}
+    for math, fact in zip(formulas, facts):
+        for name in fact.defines:
+            seen.setdefault(name, []).append((math.start, math.latex))
+    return seen
 
-        found = _judged(relations_of(latex), known, dict(mine))
-        cache.put(found, tuple[Said, ...], latex, mine)
+
+def _in_force(definitions: Mapping[str, list], names: Sequence[str], math: Math) -> tuple:
+    """The definitions a formula reads with: of each function it uses, the last one before it
+    (a document may define a function again), or else the first after it ("where a(q, k) =
+    …"); never the formula's own."""
+    found = []
+    for name in names:
+        places = [(at, latex) for at, latex in definitions.get(name, ()) if at != math.start]
+        before = [p for p in places if p[0] < math.start]
+        chosen = before[-1] if before else places[0] if places else None
+        if chosen is not None:
+            found.append((name, chosen[1]))
+    return tuple(sorted(found))
+
+
+def _verdicts(latex: str, known: Sequence, mine: tuple, cache: _Cache,
+              defined: tuple = ()) -> tuple[Said, ...]:
+    found = cache.get(tuple[Said, ...], latex, mine, defined)
+    if found is None:
+        from tmath.meaning.recognise import put_in, relations_of
+
+        relations = relations_of(latex)
+        for name, definition in defined:
+            rule = next((d for d in map(defined_function, relations_of(definition))
+                         if d is not None and d[0] == name), None)
+            if rule is not None:
+                relations = [put_in(r, *rule) for r in relations]
+        found = _judged(relations, known, dict(mine))
+        cache.put(found, tuple[Said, ...], latex, mine, defined)
     return found
+
+
+def defined_function(relation) -> tuple | None:
+    from tmath.meaning.recognise import defined_function as found
+
+    return found(relation)
 
 
 def _judged(relations: Sequence, known: Sequence, mapping: Mapping[str, str]

@@ -153,6 +153,34 @@ def _families(expr: sp.Basic) -> sp.Basic:
     return expr.xreplace(swaps) if swaps else expr
 
 
+def defined_function(read: Read) -> tuple[str, tuple, sp.Basic] | None:
+    """``f(x, y_i) = body`` of a function the reader does not know (the document's own
+    definition): (name, parameters, body); None for any other relation."""
+    lhs = read.lhs
+    if read.op not in ("=", ":=", "equiv") or \
+            not isinstance(lhs, sp.core.function.AppliedUndef) or \
+            not all(isinstance(a, (sp.Symbol, sp.Indexed)) for a in lhs.args) or \
+            len(set(lhs.args)) != len(lhs.args) or read.rhs.has(lhs.func):
+        return None
+    return type(lhs).__name__, tuple(lhs.args), read.rhs
+
+
+def put_in(read: Read, name: str, parameters: tuple, body: sp.Basic) -> Read:
+    """``read`` with each application of the document's function ``name`` replaced by its
+    definition at the arguments (a(q, k_j) → qᵀk_j/√d)."""
+    def expand(e: sp.Basic) -> sp.Basic:
+        return e.replace(
+            lambda x: isinstance(x, sp.core.function.AppliedUndef) and type(x).__name__ == name
+            and len(x.args) == len(parameters),
+            lambda x: body.xreplace(dict(zip(parameters, x.args))))
+
+    if type(read.lhs).__name__ == name:   # its own definition: left as it is
+        return read
+    lhs, rhs = expand(read.lhs), expand(read.rhs)
+    names, functions = vocabulary(lhs, rhs)
+    return Read(lhs, read.op, rhs, names, functions, read.text)
+
+
 def form_of(read: Read, mapping: Mapping[str, str]) -> Form | None:
     """The canonical form of ``read`` with ``mapping``'s names put in."""
     from tmath.meaning.forms import form
