@@ -1,0 +1,300 @@
+"""Markdown: CommonMark (markdown-it-py) with the math of MyST and MathJax (mdit-py-plugins).
+
+* display formulas: a ``$$…$$`` block, ``\\[ … \\]``, an amsmath environment
+  (``\\begin{align}`` …, starred too), and a ``$$…$$`` or ``\\[…\\]`` inside a paragraph that
+  stands on lines of its own; one with prose on its line (kramdown's inline ``$$``) is inline;
+* ``$…$`` and ``\\( … \\)`` are inline formulas;
+* code is never read: fenced and indented code blocks, code spans and HTML (blocks and inline
+  tags) are not prose, and no formula is found in them; ``<!-- tmath: id -->`` comments pin;
+* headings (ATX and setext) open sections; prose lines are also read for plain-text headings.
+
+markdown-it gives block tokens their lines but inline tokens no offsets: each code span and
+formula of a paragraph is found again in the source, in order, from where the previous one
+ended. The block rules for math search for their closing delimiter only as far as
+:data:`MAX_BLOCK_LINES` lines, and only when a line that could close them exists, so a text
+full of unclosed delimiters is read in linear time.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Callable
+
+from tmath.gate.readers.regions import (Display, Heading, Regions, comment_pins, find_unescaped,
+                                        line_of, line_starts)
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
+
+MAX_BLOCK_LINES = 400
+"""Lines a display formula may span; an opening delimiter not closed within them is text."""
+MAX_INLINE_MATH = 20_000
+"""Characters a formula inside a paragraph may span."""
+_BLOCK_MATH = {"math_block", "math_block_label", "math_block_eqno"}
+_INLINE_MATH = {"math_inline": ("$", "$"), "math_inline_double": ("$$", "$$"),
+                "math_inline_paren": ("\\(", "\\)"), "math_inline_bracket": ("\\[", "\\]")}
+_DOLLAR_CLOSE = re.compile(r"\$\$[ \t]*(?:\([^)\n]*\))?[ \t]*$", re.MULTILINE)
+_END_ENVIRONMENT = re.compile(r"\\end\{[a-zA-Z]+\*?\}[ \t]*$", re.MULTILINE)
+_TRAILING = {"", ".", ",", ";", ":"}
+
+
+def read_markdown(text: str) -> Regions:
+    """The headings, display formulas, code and pins of a Markdown text."""
+    starts = line_starts(text)
+    env: dict[str, Any] = {"closers": _closing_lines(text, starts)}
+    tokens = _parser().parse(text, env)
+    regions = Regions(plain_headings=True)
+    for k, token in enumerate(tokens):
+        if token.map is None:
+            continue
+        first, last = token.map
+        span = (starts[first], _line_end(text, starts, last - 1))
+        if token.type in ("fence", "code_block"):
+            regions.hidden.append(span)
+            regions.skip_lines.update(range(first, last))
+        elif token.type == "html_block":
+            regions.hidden.append(span)
+            regions.skip_lines.update(range(first, last))
+            regions.pins += comment_pins(text, span[0], span[1], starts)
+        elif token.type in _BLOCK_MATH or token.type == "amsmath":
+            last = last + 1 if token.type == "amsmath" else last  # amsmath maps its last line
+            span = (starts[first], _line_end(text, starts, last - 1))
+            regions.formulas += _block_formulas(text, span, token)
+            regions.skip_lines.update(range(first, last))
+        elif token.type == "heading_open" and token.level == 0:
+            regions.headings.append(_heading(text, starts, token, tokens[k + 1]))
+            regions.skip_lines.update(range(first, last))
+        elif token.type == "inline":
+            _read_inline(text, starts, span, token, regions)
+    return regions
+
+
+@lru_cache(maxsize=1)
+def _parser() -> "MarkdownIt":
+    """CommonMark with tables, ``$``/``$$`` (Pandoc's rules: no space inside, no digit after
+    the closing ``$``, so prices are not math), amsmath environments, ``\\(…\\)`` and
+    ``\\[…\\]``; the math block rules bounded (:func:`_bounded`)."""
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.amsmath import amsmath_plugin
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+    md = MarkdownIt("commonmark").enable("table")
+    md.use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
+    md.use(amsmath_plugin)
+    block = md.block.ruler
+    for name, closers in (("math_block", "dollar"), ("amsmath", "environment")):
+        rule = block.__rules__[block.__find__(name)]
+        block.at(name, _bounded(rule.fn, closers), {"alt": rule.alt})
+    block.before("fence", "math_block_bracket", _bracket_block,
+                 {"alt": ["paragraph", "reference", "blockquote", "list"]})
+    md.inline.ruler.before("escape", "math_inline_paren", _inline_rule("\\(", "\\)"))
+    md.inline.ruler.before("escape", "math_inline_bracket", _inline_rule("\\[", "\\]"))
+    return md
+
+
+def _closing_lines(text: str, starts: list[int]) -> dict[str, list[int]]:
+    """The lines (0-based, ascending) that could close each kind of display block."""
+    def lines(pattern: re.Pattern[str] | str) -> list[int]:
+        if isinstance(pattern, str):
+            found, at = [], text.find(pattern)
+            while at >= 0:
+                found.append(line_of(starts, at))
+                at = text.find(pattern, at + 1)
+            return sorted(set(found))
+        return sorted({line_of(starts, m.start()) for m in pattern.finditer(text)})
+
+    return {"dollar": lines(_DOLLAR_CLOSE), "environment": lines(_END_ENVIRONMENT),
+            "bracket": lines("\\]")}
+
+
+def _bounded(rule: Callable[..., bool], kind: str) -> Callable[..., bool]:
+    """``rule`` tried only when a line that could close it lies within MAX_BLOCK_LINES, and
+    searching no further than that line."""
+    def bounded(state: Any, start: int, end: int, silent: bool) -> bool:
+        closers = state.env.get("closers", {}).get(kind) if isinstance(state.env, dict) else None
+        if closers is None:
+            return rule(state, start, min(end, start + MAX_BLOCK_LINES), silent)
+        k = bisect.bisect_left(closers, start)
+        if k == len(closers) or closers[k] >= min(end, start + MAX_BLOCK_LINES):
+            return False
+        return rule(state, start, min(end, start + MAX_BLOCK_LINES), silent)
+    return bounded
+
+
+def _bracket_block(state: Any, start: int, end: int, silent: bool) -> bool:
+    """``\\[ … \\]`` starting a line and closed at the end of a line (within MAX_BLOCK_LINES)."""
+    if state.sCount[start] - state.blkIndent >= 4:
+        return False
+    begin = state.bMarks[start] + state.tShift[start]
+    if not state.src.startswith("\\[", begin):
+        return False
+    closers = state.env.get("closers", {}).get("bracket", []) if isinstance(state.env, dict) \
+        else []
+    k = bisect.bisect_left(closers, start)
+    while k < len(closers) and closers[k] < min(end, start + MAX_BLOCK_LINES):
+        line = closers[k]
+        close = state.src.find("\\]", begin + 2 if line == start else state.bMarks[line],
+                               state.eMarks[line])
+        if close >= 0 and not state.src[close + 2:state.eMarks[line]].strip():
+            if not silent:
+                token = state.push("math_block", "math", 0)
+                token.block = True
+                token.content = state.src[begin + 2:close]
+                token.markup = "\\["
+                token.map = [start, line + 1]
+            state.line = line + 1
+            return True
+        if close >= 0:
+            return False  # closed with text after it: an inline formula of the paragraph
+        k += 1
+    return False
+
+
+def _inline_rule(opening: str, closing: str) -> Callable[[Any, bool], bool]:
+    """An inline rule for ``opening … closing`` (MathJax's ``\\(…\\)``, ``\\[…\\]``)."""
+    name = "math_inline_paren" if opening == "\\(" else "math_inline_bracket"
+
+    def rule(state: Any, silent: bool) -> bool:
+        if not state.src.startswith(opening, state.pos):
+            return False
+        close = state.src.find(closing, state.pos + 2, state.pos + 2 + MAX_INLINE_MATH)
+        if close < 0 or not state.src[state.pos + 2:close].strip():
+            return False
+        if not silent:
+            token = state.push(name, "math", 0)
+            token.content = state.src[state.pos + 2:close]
+            token.markup = opening
+        state.pos = close + 2
+        return True
+    return rule
+
+
+def _line_end(text: str, starts: list[int], line: int) -> int:
+    """Offset of the end of line ``line`` (its "\\n" excluded)."""
+    line = min(line, len(starts) - 1)
+    return starts[line + 1] - 1 if line + 1 < len(starts) else len(text)
+
+
+def _block_formulas(text: str, span: tuple[int, int], token: "Token") -> list[Display]:
+    """The formulas of a math block token, placed in the source: ``$$a$$$$b$$`` is two."""
+    if token.type == "amsmath":
+        at = text.find(token.content, span[0], span[1] + 1)
+        if at >= 0:
+            return [Display(at, at + len(token.content), at, token.content)]
+        return [Display(span[0], span[1], -1, token.content.strip())]
+    opening = token.markup
+    closing = "\\]" if opening == "\\[" else "$$"
+    open_at = text.find(opening, span[0], span[1])
+    close_at = text.rfind(closing, span[0], span[1])
+    if open_at < 0 or close_at <= open_at:
+        return [Display(span[0], span[1], -1, token.content.strip())] \
+            if token.content.strip() else []
+    if text[open_at + len(opening):close_at] != token.content:
+        return [Display(open_at, close_at + 2, -1, token.content.strip())] \
+            if token.content.strip() else []
+    pieces = token.content.split("$$") if opening == "$$" else [token.content]
+    found, at = [], open_at + len(opening)
+    for k, piece in enumerate(pieces):
+        if k % 2 == 0 and piece.strip():
+            inner = at + len(piece) - len(piece.lstrip())
+            found.append(Display(at - len(opening), at + len(piece) + 2, inner, piece.strip()))
+        at += len(piece) + 2
+    return found
+
+
+def _heading(text: str, starts: list[int], opening: "Token", inline: "Token") -> Heading:
+    """An ATX (``## Title``) or setext (``Title`` over ``===``) heading."""
+    first = opening.map[0] if opening.map else 0
+    line = text[starts[first]:_line_end(text, starts, first)]
+    level = int(opening.tag[1:]) if opening.tag[1:].isdigit() else 1
+    title = inline.content.strip()
+    if opening.markup.startswith("#"):
+        stripped = line.lstrip(" ")
+        rest = stripped.lstrip("#")
+        title_at = len(line) - len(rest) + (len(rest) - len(rest.lstrip()))
+    else:
+        title_at = len(line) - len(line.lstrip())
+    return Heading(first, level, title, title_at)
+
+
+def _read_inline(text: str, starts: list[int], span: tuple[int, int], token: "Token",
+                 regions: Regions) -> None:
+    """Place the code spans, formulas and HTML of a paragraph (or heading) in the source."""
+    cursor, stop = span
+    for child in token.children or ():
+        if child.type == "code_inline":
+            placed = _code_span(text, cursor, stop, len(child.markup))
+            if placed:
+                regions.hidden.append(placed)
+                cursor = placed[1]
+        elif child.type in _INLINE_MATH:
+            opening, closing = _INLINE_MATH[child.type]
+            placed = _inline_math(text, cursor, stop, opening, closing, child.content)
+            if placed is None:
+                continue
+            start, end, inner = placed
+            cursor = end
+            if opening in ("$$", "\\[") and child.content.strip() and _own_lines(text, start, end):
+                latex = child.content.strip()
+                if inner >= 0:
+                    inner += len(child.content) - len(child.content.lstrip())
+                regions.formulas.append(Display(start, end, inner, latex))
+                regions.skip_lines.update(range(line_of(starts, start), line_of(starts, end) + 1))
+        elif child.type == "html_inline":
+            at = text.find(child.content, cursor, stop)
+            if at >= 0:
+                regions.hidden.append((at, at + len(child.content)))
+                regions.pins += comment_pins(text, at, at + len(child.content), starts)
+                cursor = at + len(child.content)
+        elif child.type == "text" and "$$" in child.content:
+            at = find_unescaped(text, "$$", cursor, stop)
+            if at >= 0:
+                regions.unclosed.append(at)
+
+
+def _code_span(text: str, start: int, stop: int, ticks: int) -> tuple[int, int] | None:
+    """The next code span opened by exactly ``ticks`` backticks: (start, end)."""
+    opening = _backtick_run(text, start, stop, ticks)
+    if opening < 0:
+        return None
+    closing = _backtick_run(text, opening + ticks, stop, ticks)
+    return (opening, closing + ticks) if closing >= 0 else None
+
+
+def _backtick_run(text: str, start: int, stop: int, ticks: int) -> int:
+    at = text.find("`" * ticks, start, stop)
+    while at >= 0:
+        end = at
+        while end < stop and text[end] == "`":
+            end += 1
+        if end - at == ticks and (at == start or text[at - 1] != "`"):
+            return at
+        at = text.find("`" * ticks, end, stop)
+    return -1
+
+
+def _inline_math(text: str, start: int, stop: int, opening: str, closing: str,
+                 content: str) -> tuple[int, int, int] | None:
+    """(start, end, inner) of the next formula ``opening content closing``; inner is -1 when
+    the content is not as written (a formula over lines of a block quote, say)."""
+    whole = opening + content + closing
+    at = find_unescaped(text, whole, start, stop)
+    if at >= 0:
+        return at, at + len(whole), at + len(opening)
+    at = find_unescaped(text, opening, start, stop)
+    if at < 0:
+        return None
+    end = text.find(closing, at + len(opening), stop)
+    return (at, end + len(closing), -1) if end >= 0 else None
+
+
+def _own_lines(text: str, start: int, end: int) -> bool:
+    """Nothing but spaces (or a block quote's ``>``) before ``start`` on its line, and at most a
+    punctuation mark after ``end`` on its line: a displayed formula, not kramdown's inline."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    return not text[line_start:start].strip(" \t>") and text[end:line_end].strip() in _TRAILING
