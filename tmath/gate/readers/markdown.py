@@ -82,6 +82,7 @@ def _parser() -> "MarkdownIt":
     from mdit_py_plugins.dollarmath import dollarmath_plugin
 
     md = MarkdownIt("commonmark").enable("table")
+    md.disable(["emphasis", "link", "image", "autolink", "entity"])  # prose either way: not read
     md.use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
     md.use(amsmath_plugin)
     block = md.block.ruler
