@@ -110,6 +110,10 @@ class _Walk:
     def math(self, node: Any) -> None:
         opening, closing = node.delimiters
         start, end = node.pos, node.pos + node.len
+        if end - start < len(opening) + len(closing) or \
+                self.text[end - len(closing):end] != closing:
+            self.regions.unclosed.append(start)  # pylatexenc ran it to the end of the text
+            return
         content = self.text[start + len(opening):end - len(closing)]
         if content.strip():
             inner = start + len(opening) + len(content) - len(content.lstrip())
@@ -124,6 +128,9 @@ class _Walk:
         name = _environment(node)
         if name in DISPLAY:
             latex = self.text[node.pos:node.pos + node.len]
+            if not latex.endswith(f"\\end{{{name}}}"):
+                self.regions.unclosed.append(node.pos)
+                return
             self.add(Display(node.pos, node.pos + node.len, node.pos, latex))
             for inside in node.nodelist or []:  # \label{eq:1} is no figure of the formula
                 if getattr(inside, "macroname", None) in NOT_PROSE:

@@ -6,7 +6,8 @@
 * ``$…$`` and ``\\( … \\)`` are inline formulas;
 * code is never read: fenced and indented code blocks, code spans and HTML (blocks and inline
   tags) are not prose, and no formula is found in them; ``<!-- tmath: id -->`` comments pin;
-* headings (ATX and setext) open sections; prose lines are also read for plain-text headings.
+* headings (ATX and setext) open sections; prose lines are also read for plain-text headings;
+* a YAML front matter and link reference definitions (``[1]: https://…``) are not prose.
 
 markdown-it gives block tokens their lines but inline tokens no offsets: each code span and
 formula of a paragraph is found again in the source, in order, from where the previous one
@@ -47,12 +48,16 @@ def read_markdown(text: str) -> Regions:
     env: dict[str, Any] = {"closers": _closing_lines(text, starts)}
     tokens = _parser().parse(text, env)
     regions = Regions(plain_headings=True)
+    covered = bytearray(len(starts))  # lines some block holds (the others: link definitions)
     for k, token in enumerate(tokens):
         if token.map is None:
             continue
         first, last = token.map
+        if token.level == 0:
+            covered[first:last + (token.type == "amsmath")] = b"\1" * (
+                last + (token.type == "amsmath") - first)
         span = (starts[first], _line_end(text, starts, last - 1))
-        if token.type in ("fence", "code_block"):
+        if token.type in ("fence", "code_block", "front_matter"):
             regions.hidden.append(span)
             regions.skip_lines.update(range(first, last))
         elif token.type == "html_block":
@@ -69,6 +74,11 @@ def read_markdown(text: str) -> Regions:
             regions.skip_lines.update(range(first, last))
         elif token.type == "inline":
             _read_inline(text, starts, span, token, regions)
+    for line in (i for i, held in enumerate(covered) if not held):
+        end = _line_end(text, starts, line)
+        if text[starts[line]:end].strip():  # "[1]: https://…": a link's address, not prose
+            regions.hidden.append((starts[line], end))
+            regions.skip_lines.add(line)
     return regions
 
 
@@ -80,11 +90,13 @@ def _parser() -> "MarkdownIt":
     from markdown_it import MarkdownIt
     from mdit_py_plugins.amsmath import amsmath_plugin
     from mdit_py_plugins.dollarmath import dollarmath_plugin
+    from mdit_py_plugins.front_matter import front_matter_plugin
 
     md = MarkdownIt("commonmark").enable("table")
     md.disable(["emphasis", "link", "image", "autolink", "entity"])  # prose either way: not read
     md.use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
     md.use(amsmath_plugin)
+    md.use(front_matter_plugin)  # a blog post's "---" header is no heading and no prose
     block = md.block.ruler
     for name, closers in (("math_block", "dollar"), ("amsmath", "environment")):
         rule = block.__rules__[block.__find__(name)]
