@@ -157,6 +157,27 @@ def test_many_unclosed_delimiters_read_quickly():
     assert doc.formulas == ()
 
 
+def test_front_matter_and_link_definitions_are_not_prose():
+    doc = md("""\
+        ---
+        title: 2.5 reasons
+        ---
+        # Notes
+
+        See [the paper][1] for 4.5.
+
+        [1]: https://example.org/3.75
+        """)
+    assert [s.title for s in doc.sections] == ["Notes"]
+    assert "2.5" not in doc.masked and "3.75" not in doc.masked and "4.5" in doc.masked
+
+
+def test_markdown_keeps_plain_text_headings():
+    doc = md("三、甲\n\n3.1 子节\n\n正文 $$a = 1$$ 里\n")
+    assert [(s.number, s.title) for s in doc.sections] == [("3", "甲"), ("3.1", "子节")]
+    assert doc.formulas == ()
+
+
 # -- LaTeX -------------------------------------------------------------------------------------
 
 LATEX = r"""\documentclass{article}
@@ -216,6 +237,13 @@ def test_latex_non_prose_is_blanked():
                  "tmath:", "usepackage", "1976"):
         assert gone not in doc.masked, gone
     assert "a 9 page link" in doc.masked
+
+
+@pytest.mark.parametrize("source", ["Text $$ a\n\nmore 3.5\n", "Text \\[ a\n\nmore 3.5\n",
+                                    "A \\begin{equation} a\n\nmore 3.5\n"])
+def test_unclosed_latex_math_is_noted_not_read(source):
+    doc = parse_as(".tex", source, "t.tex")
+    assert doc.formulas == () and doc.unclosed_math == (1,)
 
 
 @pytest.mark.parametrize("source", [
