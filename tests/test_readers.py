@@ -178,6 +178,17 @@ def test_markdown_keeps_plain_text_headings():
     assert doc.formulas == ()
 
 
+@pytest.mark.parametrize("suffix", [".md", ".tex"])
+def test_a_text_too_long_to_parse_is_read_as_plain_text_and_says_so(monkeypatch, suffix):
+    import tmath.gate.document as document
+
+    monkeypatch.setattr(document, "MAX_PARSED", 100)
+    monkeypatch.setattr(document, "MAX_PARSED_LATEX", 100)
+    doc = parse_as(suffix, "Prose 1.5.\n\n$$a = 1$$\n" * 20, "long" + suffix)
+    assert doc.kind == "text" and len(doc.formulas) == 20
+    assert "read as plain text" in doc.notes[0]
+
+
 # -- LaTeX -------------------------------------------------------------------------------------
 
 LATEX = r"""\documentclass{article}
@@ -347,7 +358,7 @@ PROSE = st.sampled_from(["Some words 1.5 here.", "A line with $x$ inline.", "Cos
                          "Kramdown $$k = 1$$ inline.", "", "> quoted 2.5", "- item 3.5"])
 CODE = st.sampled_from(["`span 7.77 $$c = 1$$`", "``double ` 7.77 $$c = 2$$``"])
 FENCE = st.sampled_from(["```\n7.77 $$c = 3$$\n```", "~~~\n$$c = 4$$ 7.77\n~~~",
-                         "    indented 7.77 $$c = 5$$"])
+                         "Code:\n\n    indented 7.77 $$c = 5$$"])  # not inside a list item
 MATH = st.sampled_from(["$$\nm = 1\n$$", "$$m = 2$$", "\\[ m = 3 \\]",
                         "\\begin{equation}\nm = 4\n\\end{equation}"])
 

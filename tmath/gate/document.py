@@ -258,6 +258,14 @@ def read_document(path: Path | str, max_bytes: int = MAX_BYTES) -> Document:
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 LATEX_SUFFIXES = (".tex",)
 NOTEBOOK_SUFFIXES = (".ipynb",)
+MAX_PARSED = 500_000
+"""Characters of Markdown (or a notebook's Markdown cells) read by its parser; a longer text is
+read as plain text, and a note says so (markdown-it reads about 0.5 MB of prose a second and
+0.25 MB of hostile input, such as a sea of ``$a$``: this keeps the gate's bound on a 5 MB
+document)."""
+MAX_PARSED_LATEX = 250_000
+"""Characters of a LaTeX source read by pylatexenc (about 0.1 MB a second); a longer source is
+read as plain text, and a note says so."""
 
 
 def parse_as(suffix: str, text: str, path: str = "<text>") -> Document:
@@ -265,10 +273,14 @@ def parse_as(suffix: str, text: str, path: str = "<text>") -> Document:
     if suffix in MARKDOWN_SUFFIXES:
         from tmath.gate.readers.markdown import read_markdown
 
+        if len(text) > MAX_PARSED:
+            return _as_plain_text(text, path, "Markdown", MAX_PARSED)
         return parse_document(text, path, read_markdown, "markdown")
     if suffix in LATEX_SUFFIXES:
         from tmath.gate.readers.latex import UnreadableSource, read_latex
 
+        if len(text) > MAX_PARSED_LATEX:
+            return _as_plain_text(text, path, "LaTeX", MAX_PARSED_LATEX)
         try:
             return parse_document(text, path, read_latex, "latex")
         except UnreadableSource as exc:
@@ -280,10 +292,20 @@ def parse_as(suffix: str, text: str, path: str = "<text>") -> Document:
         from tmath.gate.readers.notebook import markdown_cells
 
         cells = markdown_cells(text, path)
-        document = parse_document(cells.text, path, read_markdown, "notebook")
+        if len(cells.text) > MAX_PARSED:
+            document = _as_plain_text(cells.text, path, "Markdown cells", MAX_PARSED)
+        else:
+            document = parse_document(cells.text, path, read_markdown, "notebook")
         document.cells = cells.starts
         return document
     return parse_document(text, path)
+
+
+def _as_plain_text(text: str, path: str, what: str, limit: int) -> Document:
+    document = parse_document(text, path)
+    document.notes = (f"{what} longer than {limit:,} characters: read as plain text (code is "
+                      "told apart only by its fences); check it in parts to have it parsed",)
+    return document
 
 
 def decode(data: bytes, path: Path) -> tuple[str, bool]:
@@ -378,7 +400,7 @@ def assemble(document: Document, lines: list[str], regions: "Regions") -> Docume
     document.formulas = tuple(
         Math(f.latex, document.line_of(f.start), document.line_of(max(f.start, f.end - 1)),
              f.start, True, f.end, f.inner) for f in formulas[:MAX_FORMULAS])
-    document.skipped_formulas = max(0, len(formulas) - MAX_FORMULAS)
+    document.skipped_formulas = max(0, len(formulas) - MAX_FORMULAS) + regions.uncounted
     document.unclosed_math = tuple(sorted({document.line_of(at) for at in regions.unclosed}))
     document._display = (array("q", [f.start for f in formulas]),
                          array("q", [f.end for f in formulas]))

@@ -120,7 +120,7 @@ class _Walk:
             self.add(Display(start, end, inner, content.strip()))
 
     def add(self, formula: Display) -> None:
-        self.regions.formulas.append(formula)
+        self.regions.add(formula)
         first, last = line_of(self.starts, formula.start), line_of(self.starts, formula.end)
         self.regions.skip_lines.update(range(first, last + 1))
 

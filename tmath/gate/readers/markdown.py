@@ -21,7 +21,7 @@ from __future__ import annotations
 import bisect
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from tmath.gate.readers.regions import (Display, Heading, Regions, comment_pins, find_unescaped,
                                         line_of, line_starts)
@@ -67,7 +67,8 @@ def read_markdown(text: str) -> Regions:
         elif token.type in _BLOCK_MATH or token.type == "amsmath":
             last = last + 1 if token.type == "amsmath" else last  # amsmath maps its last line
             span = (starts[first], _line_end(text, starts, last - 1))
-            regions.formulas += _block_formulas(text, span, token)
+            for formula in _block_formulas(text, span, token):
+                regions.add(formula)
             regions.skip_lines.update(range(first, last))
         elif token.type == "heading_open" and token.level == 0:
             regions.headings.append(_heading(text, starts, token, tokens[k + 1]))
@@ -94,7 +95,10 @@ def _parser() -> "MarkdownIt":
 
     md = MarkdownIt("commonmark").enable("table")
     md.disable(["emphasis", "link", "image", "autolink", "entity"])  # prose either way: not read
+    md.disable("text_join")
     md.use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
+    md.inline.ruler.at("math_inline", _dollar_inline)
+    md.core.ruler.at("inline", _inline_where_needed)
     md.use(amsmath_plugin)
     md.use(front_matter_plugin)  # a blog post's "---" header is no heading and no prose
     block = md.block.ruler
@@ -106,6 +110,56 @@ def _parser() -> "MarkdownIt":
     md.inline.ruler.before("escape", "math_inline_paren", _inline_rule("\\(", "\\)"))
     md.inline.ruler.before("escape", "math_inline_bracket", _inline_rule("\\[", "\\]"))
     return md
+
+
+_INLINE_TRIGGERS = ("`", "$", "\\", "<")
+"""Characters without which a paragraph holds nothing the reader needs (code, math, HTML)."""
+MAX_CLOSING_TRIES = 8
+
+
+def _inline_where_needed(state: Any) -> None:
+    """markdown-it's core ``inline`` rule, run only on paragraphs and headings that hold a
+    code span, math or HTML: plain prose is left as it is (four times faster on prose)."""
+    md = state.md
+    for token in state.tokens:
+        if token.type == "inline":
+            token.children = []
+            content = token.content
+            if any(c in content for c in _INLINE_TRIGGERS):
+                md.inline.parse(content, md, state.env, token.children)
+
+
+def _dollar_inline(state: Any, silent: bool) -> bool:
+    """``$$…$$`` inside a paragraph (a token: it may stand on lines of its own) and ``$…$``
+    (Pandoc's rules: no space inside the dollars, no digit after the closing one; skipped
+    without a token: the gate does not judge inline math). Each search is bounded, so a
+    paragraph of dollars is read in linear time."""
+    src, pos = state.src, state.pos
+    if src[pos] != "$":
+        return False
+    stop = min(len(src), pos + MAX_INLINE_MATH)
+    if src.startswith("$$", pos):
+        close = src.find("$$", pos + 2, stop)
+        if close < 0:
+            return False
+        content = src[pos + 2:close]
+        if content.strip() and not silent:
+            token = state.push("math_inline_double", "math", 0)
+            token.content, token.markup = content, "$$"
+        state.pos = close + 2
+        return True
+    if pos + 1 >= len(src) or src[pos + 1] in " \t\n":
+        return False
+    close = src.find("$", pos + 1, stop)
+    for _ in range(MAX_CLOSING_TRIES):
+        if close < 0:
+            return False
+        after = src[close + 1:close + 2]
+        if src[close - 1] not in " \t\n\\" and not after.isdigit() and after != "$":
+            state.pos = close + 1
+            return True
+        close = src.find("$", close + 1, stop)
+    return False
 
 
 def _closing_lines(text: str, starts: list[int]) -> dict[str, list[int]]:
@@ -191,7 +245,7 @@ def _line_end(text: str, starts: list[int], line: int) -> int:
     return starts[line + 1] - 1 if line + 1 < len(starts) else len(text)
 
 
-def _block_formulas(text: str, span: tuple[int, int], token: "Token") -> list[Display]:
+def _block_formulas(text: str, span: tuple[int, int], token: "Token") -> Iterable[Display]:
     """The formulas of a math block token, placed in the source: ``$$a$$$$b$$`` is two."""
     if token.type == "amsmath":
         at = text.find(token.content, span[0], span[1] + 1)
@@ -208,14 +262,17 @@ def _block_formulas(text: str, span: tuple[int, int], token: "Token") -> list[Di
     if text[open_at + len(opening):close_at] != token.content:
         return [Display(open_at, close_at + 2, -1, token.content.strip())] \
             if token.content.strip() else []
-    pieces = token.content.split("$$") if opening == "$$" else [token.content]
-    found, at = [], open_at + len(opening)
+    return _glued(token.content, open_at + len(opening), len(opening))
+
+
+def _glued(content: str, at: int, opening: int) -> Iterator[Display]:
+    """The formulas of a block's content (``a$$$$b``: two) that starts at ``at``."""
+    pieces = content.split("$$") if opening == 2 and "$$" in content else [content]
     for k, piece in enumerate(pieces):
         if k % 2 == 0 and piece.strip():
             inner = at + len(piece) - len(piece.lstrip())
-            found.append(Display(at - len(opening), at + len(piece) + 2, inner, piece.strip()))
+            yield Display(at - opening, at + len(piece) + 2, inner, piece.strip())
         at += len(piece) + 2
-    return found
 
 
 def _heading(text: str, starts: list[int], opening: "Token", inline: "Token") -> Heading:
@@ -254,7 +311,7 @@ def _read_inline(text: str, starts: list[int], span: tuple[int, int], token: "To
                 latex = child.content.strip()
                 if inner >= 0:
                     inner += len(child.content) - len(child.content.lstrip())
-                regions.formulas.append(Display(start, end, inner, latex))
+                regions.add(Display(start, end, inner, latex))
                 regions.skip_lines.update(range(line_of(starts, start), line_of(starts, end) + 1))
         elif child.type == "html_inline":
             at = text.find(child.content, cursor, stop)

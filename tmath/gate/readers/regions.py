@@ -6,6 +6,11 @@ import bisect
 from dataclasses import dataclass, field
 
 
+FORMULAS_KEPT = 5_000
+"""Display formulas a reader keeps; more are only counted (the gate judges at most
+:data:`tmath.gate.document.MAX_FORMULAS`, fewer than this)."""
+
+
 @dataclass(frozen=True)
 class Heading:
     """A heading on line ``line`` (0-based) at ``level`` (1 = top).
@@ -61,6 +66,15 @@ class Regions:
     """Also read plain-text headings (``三、…``, ``3.2 …``) in prose lines (Markdown)."""
     skip_lines: set[int] = field(default_factory=set)
     """Lines (0-based) that are no prose heading: code, HTML, formulas, setext underlines."""
+    uncounted: int = 0
+    """Display formulas found beyond :data:`FORMULAS_KEPT` (only counted)."""
+
+    def add(self, formula: Display) -> None:
+        """Keep a display formula (only count it beyond :data:`FORMULAS_KEPT`)."""
+        if len(self.formulas) < FORMULAS_KEPT:
+            self.formulas.append(formula)
+        else:
+            self.uncounted += 1
 
 
 def line_starts(text: str) -> list[int]:
