@@ -199,15 +199,19 @@ def apply(document: Document, fixes: Sequence[Fix]) -> str:
 
 def _apply_to_cells(document: Document, fixes: Sequence[Fix]) -> str:
     """A notebook with ``fixes`` applied to the Markdown cells they fall in."""
+    from tmath.errors import UsageError
     from tmath.gate.readers.notebook import rewrite_cells
 
+    if document.truncated_lines:
+        raise UsageError(f"{document.path}: --fix cannot write this notebook (a cell has lines "
+                         "longer than the gate reads); correct the cells by hand")
     text = document.text
     bounds = [document.line_starts[first - 1] for first, _ in document.cells] + [len(text) + 2]
     sources = [text[a:b - 2] for a, b in zip(bounds, bounds[1:])]
     for fix in sorted(fixes, key=lambda f: f.start, reverse=True):
         k = max(i for i, a in enumerate(bounds[:-1]) if a <= fix.start)
         at = fix.start - bounds[k]
-        if sources[k][at:at + fix.end - fix.start] != fix.old or document.truncated_lines:
+        if sources[k][at:at + fix.end - fix.start] != fix.old:
             raise ValueError(f"{document.path}: the text at offset {fix.start} is not "
                              f"{fix.old!r}")
         sources[k] = sources[k][:at] + fix.new + sources[k][at + fix.end - fix.start:]
