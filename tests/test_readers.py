@@ -389,3 +389,22 @@ def test_any_text_reads_without_error(text):
         for m in doc.formulas:
             if m.inner >= 0:
                 assert doc.text[m.inner:m.inner + len(m.latex)] == m.latex
+
+
+LATEX_PROSE = st.sampled_from(["Words 1.5 here.", "Inline $x$ and \\(y\\).", "", "% a comment 7.77",
+                               "A \\verb|7.77 $$c = 1$$| span.", "See \\cite{k7.77} and \\ref{s7.77}."])
+LATEX_CODE = st.sampled_from(["\\begin{verbatim}\n7.77 $$c = 2$$\n\\end{verbatim}",
+                              "\\begin{lstlisting}\n\\[ c = 3 \\] 7.77\n\\end{lstlisting}"])
+LATEX_MATH = st.sampled_from(["$$ m = 1 $$", "\\[ m = 2 \\]", "\\begin{equation}\nm = 3\n\\end{equation}",
+                              "\\begin{align*}\nm &= 4 \\\\\nn &= 5\n\\end{align*}"])
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(LATEX_PROSE, LATEX_CODE, LATEX_MATH), max_size=10))
+def test_latex_formulas_never_come_from_code_or_comments(blocks):
+    text = "\\begin{document}\n" + "\n\n".join(blocks) + "\n\\end{document}\n"
+    doc = parse_as(".tex", text, "p.tex")
+    exact(doc)
+    assert len(doc.formulas) == sum(b.startswith(("$$", "\\[", "\\begin{eq", "\\begin{al"))
+                                    for b in blocks)
+    assert "7.77" not in doc.masked

@@ -177,11 +177,9 @@ class Document:
 
     def cell_of(self, line: int) -> tuple[int, int] | None:
         """(cell number, line in the cell) of a line of a notebook's text; None otherwise."""
-        if not self.cells:
-            return None
-        k = max(0, bisect.bisect_right([first for first, _ in self.cells], line) - 1)
-        first, cell = self.cells[k]
-        return cell, line - first + 1
+        from tmath.gate.readers.regions import cell_at
+
+        return cell_at(self.cells, line)
 
     def where(self, line: int) -> str:
         """Where a line is, as a reader of the file finds it: "line 12", "cell 4, line 2"."""

@@ -4,9 +4,10 @@ section, and the report that decides whether a document passes.
 
 from __future__ import annotations
 
-import bisect
 from dataclasses import dataclass, field
 from typing import Any, Literal, Sequence
+
+from tmath.gate.readers.regions import cell_at
 
 
 Kind = Literal["figure", "formula", "statement", "citation", "anchor", "claim", "document"]
@@ -144,10 +145,7 @@ class Report:
     def cell_of(self, finding: Finding) -> tuple[int, int] | None:
         """(cell, line in the cell) of a finding in a notebook; None elsewhere."""
         cells = self.cells.get(finding.document)
-        if not cells or not finding.line:
-            return None
-        k = max(0, bisect.bisect_right([first for first, _ in cells], finding.line) - 1)
-        return cells[k][1], finding.line - cells[k][0] + 1
+        return cell_at(cells, finding.line) if cells and finding.line else None
 
     def where(self, finding: Finding) -> str:
         """The finding's line as the table shows it: "12", or "cell 4, line 2"."""

@@ -127,3 +127,12 @@ def pin_claims(comment: str) -> tuple[str, ...]:
     if not inner.startswith("tmath:"):
         return ()
     return tuple(p for p in inner[len("tmath:"):].replace(",", " ").split() if p)
+
+
+def cell_at(cells: tuple[tuple[int, int], ...], line: int) -> tuple[int, int] | None:
+    """(cell number, line in the cell) of ``line`` of a notebook's text, given (first line,
+    cell number) of each cell; None without cells."""
+    if not cells:
+        return None
+    k = max(0, bisect.bisect_right([first for first, _ in cells], line) - 1)
+    return cells[k][1], line - cells[k][0] + 1
