@@ -22,6 +22,8 @@ def exact(document) -> None:
         assert document.text[m.inner:m.inner + len(m.latex)] == m.latex
         assert document.line_of(m.start) == m.line
         assert m.start <= m.inner and m.inner + len(m.latex) <= m.end
+    for m in document.inline:
+        assert m.inner < 0 or document.text[m.inner:m.inner + len(m.latex)] == m.latex, m
     assert len(document.masked) == len(document.text)
 
 
@@ -68,6 +70,20 @@ def test_kramdown_inline_double_dollars_are_inline_math():
         """)
     assert [m.latex for m in doc.formulas] == ["F = k x"]
     assert doc.formulas[0].line == 4
+
+
+def test_inline_formulas_come_from_the_reader_and_never_from_code():
+    doc = md("""\
+        A $x$ and `$y$` and kramdown $$z = 1$$ and \\(w\\); prices $5 and $6.
+
+        ```
+        $fenced$
+        ```
+        """)
+    assert [m.latex for m in doc.inline] == ["x", "z = 1", "w"]
+    assert not any(m.display for m in doc.inline)
+    tex = parse_as(".tex", "A $x$ and \\(w\\) % $c$\n\\verb|$v$|\n", "t.tex")
+    assert [m.latex for m in tex.inline] == ["x", "w"]
 
 
 def test_mathjax_delimiters():

@@ -146,6 +146,7 @@ class Document:
     _display: tuple[array, array] = field(default_factory=lambda: (array("q"), array("q")),
                                           repr=False)
     _raw_starts: list[int] | None = field(default=None, repr=False)
+    _inline: tuple[Math, ...] | None = field(default=None, repr=False)
 
     @property
     def lines(self) -> int:
@@ -153,8 +154,10 @@ class Document:
 
     @property
     def inline(self) -> tuple[Math, ...]:
-        """Inline formulas ``$…$`` (found again on demand: the gate itself does not need
-        them)."""
+        """Inline formulas: as the reader found them (Markdown, LaTeX, notebooks), or ``$…$``
+        found again on demand in plain text."""
+        if self._inline is not None:
+            return self._inline
         lines = self.text.split("\n")
         scan = _math(self.text, self.line_starts, _fenced_lines(lines), keep_inline=True)
         starts, ends = scan.inline_starts, scan.inline_ends
@@ -406,6 +409,9 @@ def assemble(document: Document, lines: list[str], regions: "Regions") -> Docume
         + [(p.start, p.end) for p in regions.pins]
     document.masked = _mask(body, spans)
     document.notes = tuple(regions.notes)
+    document._inline = tuple(
+        Math(f.latex, document.line_of(f.start), document.line_of(max(f.start, f.end - 1)),
+             f.start, False, f.end, f.inner) for f in sorted(regions.inline, key=lambda f: f.start))
     return document
 
 

@@ -86,8 +86,7 @@ class _Walk:
             if kind == "LatexCommentNode":
                 self.comment(node)
             elif kind == "LatexMathNode":
-                if node.displaytype == "display":
-                    self.math(node)
+                self.math(node, node.displaytype == "display")
             elif kind == "LatexEnvironmentNode":
                 self.environment(node)
             elif kind == "LatexMacroNode":
@@ -107,7 +106,7 @@ class _Walk:
                 self.regions.pins.append(PinComment(ids, line_of(self.starts, node.pos),
                                                     node.pos, node.pos + node.len))
 
-    def math(self, node: Any) -> None:
+    def math(self, node: Any, display: bool) -> None:
         opening, closing = node.delimiters
         start, end = node.pos, node.pos + node.len
         if end - start < len(opening) + len(closing) or \
@@ -117,7 +116,11 @@ class _Walk:
         content = self.text[start + len(opening):end - len(closing)]
         if content.strip():
             inner = start + len(opening) + len(content) - len(content.lstrip())
-            self.add(Display(start, end, inner, content.strip()))
+            formula = Display(start, end, inner, content.strip())
+            if display:
+                self.add(formula)
+            else:
+                self.regions.add_inline(formula)
 
     def add(self, formula: Display) -> None:
         self.regions.add(formula)

@@ -130,10 +130,9 @@ def _inline_where_needed(state: Any) -> None:
 
 
 def _dollar_inline(state: Any, silent: bool) -> bool:
-    """``$$…$$`` inside a paragraph (a token: it may stand on lines of its own) and ``$…$``
-    (Pandoc's rules: no space inside the dollars, no digit after the closing one; skipped
-    without a token: the gate does not judge inline math). Each search is bounded, so a
-    paragraph of dollars is read in linear time."""
+    """``$$…$$`` inside a paragraph (it may stand on lines of its own) and ``$…$`` (Pandoc's
+    rules: no space inside the dollars, no digit after the closing one). Each search is
+    bounded, so a paragraph of dollars is read in linear time."""
     src, pos = state.src, state.pos
     if src[pos] != "$":
         return False
@@ -156,6 +155,9 @@ def _dollar_inline(state: Any, silent: bool) -> bool:
             return False
         after = src[close + 1:close + 2]
         if src[close - 1] not in " \t\n\\" and not after.isdigit() and after != "$":
+            if not silent:
+                token = state.push("math_inline", "math", 0)
+                token.content, token.markup = src[pos + 1:close], "$"
             state.pos = close + 1
             return True
         close = src.find("$", close + 1, stop)
@@ -307,12 +309,16 @@ def _read_inline(text: str, starts: list[int], span: tuple[int, int], token: "To
                 continue
             start, end, inner = placed
             cursor = end
-            if opening in ("$$", "\\[") and child.content.strip() and _own_lines(text, start, end):
-                latex = child.content.strip()
-                if inner >= 0:
-                    inner += len(child.content) - len(child.content.lstrip())
+            latex = child.content.strip()
+            if inner >= 0:
+                inner += len(child.content) - len(child.content.lstrip())
+            if not latex:
+                continue
+            if opening in ("$$", "\\[") and _own_lines(text, start, end):
                 regions.add(Display(start, end, inner, latex))
                 regions.skip_lines.update(range(line_of(starts, start), line_of(starts, end) + 1))
+            else:
+                regions.add_inline(Display(start, end, inner, latex))
         elif child.type == "html_inline":
             at = text.find(child.content, cursor, stop)
             if at >= 0:

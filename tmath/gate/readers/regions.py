@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 
 FORMULAS_KEPT = 5_000
+INLINE_KEPT = 20_000
 """Display formulas a reader keeps; more are only counted (the gate judges at most
 :data:`tmath.gate.document.MAX_FORMULAS`, fewer than this)."""
 
@@ -30,7 +31,7 @@ class Heading:
 
 @dataclass(frozen=True)
 class Display:
-    """A display formula: ``start``/``end`` span its delimiters, ``latex`` is the formula as
+    """A formula (display or inline): ``start``/``end`` span its delimiters, ``latex`` is the formula as
     written and ``inner`` where it starts in the text (-1 when it could not be placed exactly,
     e.g. a formula split across lines of a block quote)."""
 
@@ -68,6 +69,14 @@ class Regions:
     """Lines (0-based) that are no prose heading: code, HTML, formulas, setext underlines."""
     uncounted: int = 0
     """Display formulas found beyond :data:`FORMULAS_KEPT` (only counted)."""
+    inline: list[Display] = field(default_factory=list)
+    """Inline formulas (``$…$``, ``\\(…\\)``, kramdown's ``$$…$$``), at most
+    :data:`INLINE_KEPT`."""
+
+    def add_inline(self, formula: Display) -> None:
+        """Keep an inline formula (up to :data:`INLINE_KEPT`)."""
+        if len(self.inline) < INLINE_KEPT:
+            self.inline.append(formula)
 
     def add(self, formula: Display) -> None:
         """Keep a display formula (only count it beyond :data:`FORMULAS_KEPT`)."""
