@@ -295,6 +295,7 @@ def parse_as(suffix: str, text: str, path: str = "<text>") -> Document:
         cells = markdown_cells(text, path)
         if len(cells.text) > MAX_PARSED:
             document = _as_plain_text(cells.text, path, "Markdown cells", MAX_PARSED)
+            document.kind = "notebook"
         else:
             document = parse_document(cells.text, path, read_markdown, "notebook")
         document.cells = cells.starts

@@ -19,8 +19,6 @@ class NotebookText:
 
     text: str
     starts: tuple[tuple[int, int], ...]
-    sources: tuple[tuple[int, str], ...]
-    """(cell index, source) of each Markdown cell, as in the file."""
 
 
 def parse_notebook(text: str, path: str) -> Any:
@@ -41,7 +39,7 @@ def parse_notebook(text: str, path: str) -> Any:
 def markdown_cells(text: str, path: str) -> NotebookText:
     """The Markdown cells of the notebook ``text`` (the file's contents)."""
     notebook = parse_notebook(text, path)
-    pieces, starts, sources, line = [], [], [], 1
+    pieces, starts, line = [], [], 1
     for index, cell in enumerate(notebook.cells):
         if cell.get("cell_type") != "markdown":
             continue
@@ -49,10 +47,9 @@ def markdown_cells(text: str, path: str) -> NotebookText:
         source = "".join(source) if isinstance(source, list) else str(source)
         source = source.replace("\r\n", "\n").replace("\r", "\n")
         starts.append((line, index + 1))
-        sources.append((index, source))
         pieces.append(source)
         line += source.count("\n") + 2  # the cell's lines and the blank line after it
-    return NotebookText("\n\n".join(pieces), tuple(starts), tuple(sources))
+    return NotebookText("\n\n".join(pieces), tuple(starts))
 
 
 def rewrite_cells(raw: str, path: str, cells: tuple[tuple[int, int], ...],
