@@ -171,6 +171,9 @@ def test_many_unclosed_delimiters_read_quickly():
     text = "$$x\n\\[ y\n\\begin{align}\nz\n" * 5_000
     doc = parse_as(".md", text, "t.md")
     assert doc.formulas == ()
+    paragraph = "a \\( b \\[ c $d\n" * 20_000  # one paragraph, nothing closed
+    doc = parse_as(".md", paragraph, "t.md")
+    assert doc.formulas == () and doc.inline == ()
 
 
 def test_front_matter_and_link_definitions_are_not_prose():

@@ -229,8 +229,9 @@ def _inline_rule(opening: str, closing: str) -> Callable[[Any, bool], bool]:
     def rule(state: Any, silent: bool) -> bool:
         if not state.src.startswith(opening, state.pos):
             return False
-        close = state.src.find(closing, state.pos + 2, state.pos + 2 + MAX_INLINE_MATH)
-        if close < 0 or not state.src[state.pos + 2:close].strip():
+        close = _next(state, closing, state.pos + 2)
+        if close < 0 or close > state.pos + 2 + MAX_INLINE_MATH \
+                or not state.src[state.pos + 2:close].strip():
             return False
         if not silent:
             token = state.push(name, "math", 0)
@@ -239,6 +240,19 @@ def _inline_rule(opening: str, closing: str) -> Callable[[Any, bool], bool]:
         state.pos = close + 2
         return True
     return rule
+
+
+def _next(state: Any, needle: str, start: int) -> int:
+    """``state.src.find(needle, start)``, remembered per paragraph: a paragraph of unclosed
+    ``\\(`` is searched once, not once for each."""
+    memory = state.env.setdefault("next", {}) if isinstance(state.env, dict) else {}
+    key = (id(state.src), needle)
+    searched, found = memory.get(key, (None, -1))
+    if searched is not None and searched <= start and (found < 0 or found >= start):
+        return found
+    found = state.src.find(needle, start)
+    memory[key] = (start, found)
+    return found
 
 
 def _line_end(text: str, starts: list[int], line: int) -> int:
