@@ -264,9 +264,9 @@ MAX_PARSED = 500_000
 read as plain text, and a note says so (markdown-it reads about 0.5 MB of prose a second and
 0.25 MB of hostile input, such as a sea of ``$a$``: this keeps the gate's bound on a 5 MB
 document)."""
-MAX_PARSED_LATEX = 250_000
-"""Characters of a LaTeX source read by pylatexenc (about 0.1 MB a second); a longer source is
-read as plain text, and a note says so."""
+MAX_PARSED_LATEX = 150_000
+"""Characters of a LaTeX source read by pylatexenc (30 to 100 KB a second: a 100 KB paper takes
+one to three seconds); a longer source is read as plain text, and a note says so."""
 
 
 def parse_as(suffix: str, text: str, path: str = "<text>") -> Document:
