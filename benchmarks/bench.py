@@ -295,6 +295,19 @@ def markdown_document(formulas: int = 1000, lines: int = 5000) -> str:
     return text + "Prose line with 2.5 in it.\n" * max(0, lines - text.count("\n"))
 
 
+def latex_document(equations: int = 100) -> str:
+    """A paper-sized LaTeX source: sections, prose with figures and citations, equations."""
+    parts = ["\\documentclass{article}\n\\begin{document}\n"]
+    for k in range(equations):
+        if k % 10 == 0:
+            parts.append(f"\\section{{Part {k // 10 + 1}}}\n")
+        parts.append(f"A figure {k}.25 and $x_{{{k}}}$ inline, as in \\cite{{key{k}}}.\n"
+                     f"\\begin{{equation}}\n\\operatorname{{Var}}(q \\cdot k) = {k} d_k "
+                     f"\\label{{eq{k}}}\n\\end{{equation}}\n"
+                     + "Prose that explains the equation above in a few more words.\n" * 6)
+    return "".join(parts) + "\\end{document}\n"
+
+
 def print_document_readers() -> None:
     """readers: a 5,000-line document with 1,000 display formulas, read as Markdown (with the
     first import of markdown-it and its plugins) and as plain text, in seconds."""
@@ -307,6 +320,12 @@ def print_document_readers() -> None:
         document = parse_as(suffix, text, "bench" + suffix)
         label = f"read 5,000 lines, {len(document.formulas)} formulas: {name}"
         print(f"{label:62} {time.perf_counter() - start:7.3f} s")
+    text = latex_document()
+    start = time.perf_counter()
+    document = parse_as(".tex", text, "bench.tex")
+    label = (f"read LaTeX, {len(text) // 1000} KB, {text.count(chr(10))} lines, "
+             f"{len(document.formulas)} equations")
+    print(f"{label:62} {time.perf_counter() - start:7.3f} s")
 
 
 def main() -> None:
