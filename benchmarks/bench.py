@@ -290,7 +290,7 @@ def markdown_document(formulas: int = 1000, lines: int = 5000) -> str:
         if k % 50 == 0:
             parts.append(f"## Part {k // 50 + 1}\n\n```\nx = {k}.5\n```\n")
         parts.append(f"A figure {k}.25, a span `{k}.75` and $x_{{{k}}}$ inline.\n\n"
-                     f"$$\n\\operatorname{{Var}}(q \\cdot k) = {k} d_k\n$$\n\n")
+                     f"$$\\operatorname{{Var}}(q \\cdot k) = {k} d_k$$\n\n")
     text = "".join(parts)
     return text + "Prose line with 2.5 in it.\n" * max(0, lines - text.count("\n"))
 
