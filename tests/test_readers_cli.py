@@ -91,3 +91,20 @@ def test_fix_write_corrects_the_notebook_cell(tmp_path: Path):
     assert "about 22.6." in "".join(after["cells"][2]["source"])
     after["cells"][2]["source"] = before["cells"][2]["source"]
     assert after == before
+
+
+def test_every_output_says_where_a_notebook_finding_is():
+    from tmath.gate.findings import Finding, Report
+    from tmath.render.gate import report_github, report_junit
+
+    finding = Finding("figure", "inaccurate", "nb.ipynb", "1", 12, "c", label="spread",
+                      printed="21.6", column=5)
+    report = Report(("nb.ipynb",), [finding], [], 0, 1, cells={"nb.ipynb": ((1, 1), (10, 3))})
+    assert report.where(finding) == "cell 3, line 3"
+    d = report.to_dict()["findings"][0]
+    assert (d["cell"], d["line"], d["column"]) == (3, 3, 5)
+    github = report_github(report)
+    assert "line=" not in github.splitlines()[0] and "(cell 3, line 3)" in github
+    assert "figure cell 3, line 3" in report_junit(report)
+    plain = Report(("a.md",), [Finding("figure", "inaccurate", "a.md", "1", 12, "c")], [], 0, 1)
+    assert plain.where(plain.findings[0]) == "12" and "cell" not in plain.to_dict()["findings"][0]
