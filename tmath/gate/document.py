@@ -265,8 +265,9 @@ read as plain text, and a note says so (markdown-it reads about 0.5 MB of prose 
 0.25 MB of hostile input, such as a sea of ``$a$``: this keeps the gate's bound on a 5 MB
 document)."""
 MAX_PARSED_LATEX = 150_000
-"""Characters of a LaTeX source read by pylatexenc (30 to 100 KB a second: a 100 KB paper takes
-one to three seconds); a longer source is read as plain text, and a note says so."""
+"""Characters of a LaTeX source read by pylatexenc (about 150 KB a second on a quiet machine,
+30 KB under load: a 50 KB paper takes 0.3 s to 1.7 s); a longer source is read as plain text,
+and a note says so."""
 
 
 def parse_as(suffix: str, text: str, path: str = "<text>") -> Document:
