@@ -282,6 +282,52 @@ def recognition_rows(tmath: str, env: dict, repeat: int) -> list[dict]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def markdown_document(formulas: int = 1000, lines: int = 5000) -> str:
+    """A Markdown document of ``lines`` lines with ``formulas`` display formulas, headings,
+    code spans, a fence every fiftieth formula and prose with figures between them."""
+    parts = []
+    for k in range(formulas):
+        if k % 50 == 0:
+            parts.append(f"## Part {k // 50 + 1}\n\n```\nx = {k}.5\n```\n")
+        parts.append(f"A figure {k}.25, a span `{k}.75` and $x_{{{k}}}$ inline.\n\n"
+                     f"$$\\operatorname{{Var}}(q \\cdot k) = {k} d_k$$\n\n")
+    text = "".join(parts)
+    return text + "Prose line with 2.5 in it.\n" * max(0, lines - text.count("\n"))
+
+
+def latex_document(equations: int = 100) -> str:
+    """A paper-sized LaTeX source: sections, prose with figures and citations, equations."""
+    parts = ["\\documentclass{article}\n\\begin{document}\n"]
+    for k in range(equations):
+        if k % 10 == 0:
+            parts.append(f"\\section{{Part {k // 10 + 1}}}\n")
+        parts.append(f"A figure {k}.25 and $x_{{{k}}}$ inline, as in \\cite{{key{k}}}.\n"
+                     f"\\begin{{equation}}\n\\operatorname{{Var}}(q \\cdot k) = {k} d_k "
+                     f"\\label{{eq{k}}}\n\\end{{equation}}\n"
+                     + "Prose that explains the equation above in a few more words.\n" * 6)
+    return "".join(parts) + "\\end{document}\n"
+
+
+def print_document_readers() -> None:
+    """readers: a 5,000-line document with 1,000 display formulas, read as Markdown (with the
+    first import of markdown-it and its plugins) and as plain text, in seconds."""
+    from tmath.gate.document import parse_as
+
+    text = markdown_document()
+    for name, suffix in (("markdown, first (imports)", ".md"), ("markdown", ".md"),
+                         ("plain text", ".txt")):
+        start = time.perf_counter()
+        document = parse_as(suffix, text, "bench" + suffix)
+        label = f"read 5,000 lines, {len(document.formulas)} formulas: {name}"
+        print(f"{label:62} {time.perf_counter() - start:7.3f} s")
+    text = latex_document()
+    start = time.perf_counter()
+    document = parse_as(".tex", text, "bench.tex")
+    label = (f"read LaTeX, {len(text) // 1000} KB, {text.count(chr(10))} lines, "
+             f"{len(document.formulas)} equations")
+    print(f"{label:62} {time.perf_counter() - start:7.3f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
@@ -306,6 +352,7 @@ def main() -> None:
     env = {**os.environ, "XDG_CACHE_HOME": cache, "NO_COLOR": "1", "COLUMNS": "120"}
     py = sys.executable
     print_reader()
+    print_document_readers()
     if args.recognition:
         for r in recognition_rows(tmath, env, repeat):
             print(f"{r['name']:55} {r['median']:9.3f} s (min {r['min']:.3f})  within "

@@ -22,7 +22,19 @@ The pipeline reads like the document's journey through it, one module per stage:
 The gate reads text only; it never evaluates it.
 """
 
+from typing import Any, Sequence
+
+from tmath.gate.document import Document
 from tmath.gate.findings import Finding, Report, SectionCoverage
-from tmath.gate.pipeline import check
+from tmath.gate.pipeline import check as check_documents
 
 __all__ = ["check", "Finding", "Report", "SectionCoverage"]
+
+
+def check(documents: Sequence[Document], *args: Any, **kwargs: Any) -> Report:
+    """:func:`tmath.gate.pipeline.check`, and what the renderers need to say where a finding
+    is: a notebook's cells, and what a reader could not read (as notes)."""
+    report = check_documents(documents, *args, **kwargs)
+    report.cells.update({d.path: d.cells for d in documents if d.cells})
+    report.notes += tuple(f"{d.path}: {note}" for d in documents for note in d.notes)
+    return report

@@ -1,6 +1,9 @@
 """Reading a document for the gate: its lines, sections, math and claim anchors.
 
-A document is UTF-8 plain text or Markdown. Sections come from three kinds of headings:
+A document is UTF-8 text, read by its suffix: Markdown (``.md``, ``.markdown``), LaTeX
+(``.tex``) and Jupyter notebooks (``.ipynb``) by the readers of :mod:`tmath.gate.readers`,
+anything else as plain text, below. Every reader's regions become the same :class:`Document`
+(:func:`assemble`). In plain text, sections come from three kinds of headings:
 
 * Chinese-numeral headings at the start of a line (``三、…``) open top-level section 3;
 * decimal sub-headings (``3.2 …``) open section 3.2 inside section 3;
@@ -26,8 +29,12 @@ import re
 from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
 from tmath.errors import UsageError
+
+if TYPE_CHECKING:
+    from tmath.gate.readers.regions import Regions
 
 MAX_BYTES = 5 * 1024 * 1024
 """Largest document the gate reads (5 MB)."""
@@ -130,9 +137,16 @@ class Document:
     bom: bool = False
     skipped_formulas: int = 0
     """Display formulas beyond :data:`MAX_FORMULAS` (not judged; the gate fails)."""
+    kind: str = "text"
+    """How it was read: ``text``, ``markdown``, ``latex`` or ``notebook``."""
+    cells: tuple[tuple[int, int], ...] = ()
+    """A notebook's Markdown cells: (first line in :attr:`text`, cell number) of each."""
+    notes: tuple[str, ...] = ()
+    """What the reader could not read, in one line each (e.g. an ``\\input`` not followed)."""
     _display: tuple[array, array] = field(default_factory=lambda: (array("q"), array("q")),
                                           repr=False)
     _raw_starts: list[int] | None = field(default=None, repr=False)
+    _inline: tuple[Math, ...] | None = field(default=None, repr=False)
 
     @property
     def lines(self) -> int:
@@ -140,8 +154,10 @@ class Document:
 
     @property
     def inline(self) -> tuple[Math, ...]:
-        """Inline formulas ``$…$`` (found again on demand: the gate itself does not need
-        them)."""
+        """Inline formulas: as the reader found them (Markdown, LaTeX, notebooks), or ``$…$``
+        found again on demand in plain text."""
+        if self._inline is not None:
+            return self._inline
         lines = self.text.split("\n")
         scan = _math(self.text, self.line_starts, _fenced_lines(lines), keep_inline=True)
         starts, ends = scan.inline_starts, scan.inline_ends
@@ -161,6 +177,17 @@ class Document:
     def column_of(self, offset: int) -> int:
         """1-based column of a character offset."""
         return offset - self.line_starts[self.line_of(offset) - 1] + 1
+
+    def cell_of(self, line: int) -> tuple[int, int] | None:
+        """(cell number, line in the cell) of a line of a notebook's text; None otherwise."""
+        from tmath.gate.readers.regions import cell_at
+
+        return cell_at(self.cells, line)
+
+    def where(self, line: int) -> str:
+        """Where a line is, as a reader of the file finds it: "line 12", "cell 4, line 2"."""
+        cell = self.cell_of(line)
+        return f"cell {cell[0]}, line {cell[1]}" if cell else f"line {line}"
 
     def line_text(self, line: int) -> str:
         start = self.line_starts[line - 1]
@@ -224,8 +251,63 @@ def read_document(path: Path | str, max_bytes: int = MAX_BYTES) -> Document:
     if len(data) > max_bytes:
         raise UsageError(_too_large(path, len(data), max_bytes))
     text, bom = decode(data, path)
-    document = parse_document(text, str(path))
+    document = parse_as(path.suffix.lower(), text, str(path))
     document.raw, document.bom = text, bom
+    return document
+
+
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+LATEX_SUFFIXES = (".tex",)
+NOTEBOOK_SUFFIXES = (".ipynb",)
+MAX_PARSED = 500_000
+"""Characters of Markdown (or a notebook's Markdown cells) read by its parser; a longer text is
+read as plain text, and a note says so (markdown-it reads about 0.5 MB of prose a second and
+0.25 MB of hostile input, such as a sea of ``$a$``: this keeps the gate's bound on a 5 MB
+document)."""
+MAX_PARSED_LATEX = 150_000
+"""Characters of a LaTeX source read by pylatexenc (about 150 KB a second on a quiet machine,
+30 KB under load: a 50 KB paper takes 0.3 s to 1.7 s); a longer source is read as plain text,
+and a note says so."""
+
+
+def parse_as(suffix: str, text: str, path: str = "<text>") -> Document:
+    """Read ``text`` as the format its file's ``suffix`` names (plain text if none)."""
+    if suffix in MARKDOWN_SUFFIXES:
+        from tmath.gate.readers.markdown import read_markdown
+
+        if len(text) > MAX_PARSED:
+            return _as_plain_text(text, path, "Markdown", MAX_PARSED)
+        return parse_document(text, path, read_markdown, "markdown")
+    if suffix in LATEX_SUFFIXES:
+        from tmath.gate.readers.latex import UnreadableSource, read_latex
+
+        if len(text) > MAX_PARSED_LATEX:
+            return _as_plain_text(text, path, "LaTeX", MAX_PARSED_LATEX)
+        try:
+            return parse_document(text, path, read_latex, "latex")
+        except UnreadableSource as exc:
+            document = parse_document(text, path)
+            document.notes = (f"could not be read as LaTeX ({exc}); it was read as plain text",)
+            return document
+    if suffix in NOTEBOOK_SUFFIXES:
+        from tmath.gate.readers.markdown import read_markdown
+        from tmath.gate.readers.notebook import markdown_cells
+
+        cells = markdown_cells(text, path)
+        if len(cells.text) > MAX_PARSED:
+            document = _as_plain_text(cells.text, path, "Markdown cells", MAX_PARSED)
+            document.kind = "notebook"
+        else:
+            document = parse_document(cells.text, path, read_markdown, "notebook")
+        document.cells = cells.starts
+        return document
+    return parse_document(text, path)
+
+
+def _as_plain_text(text: str, path: str, what: str, limit: int) -> Document:
+    document = parse_document(text, path)
+    document.notes = (f"{what} longer than {limit:,} characters: read as plain text (code is "
+                      "told apart only by its fences); check it in parts to have it parsed",)
     return document
 
 
@@ -278,8 +360,10 @@ def _too_large(path: Path, size: int, limit: int) -> str:
             "reads; check the document in parts")
 
 
-def parse_document(text: str, path: str = "<text>") -> Document:
-    """Split ``text`` into lines, sections, formulas and pins."""
+def parse_document(text: str, path: str = "<text>",
+                   reader: Callable[[str], Regions] | None = None, kind: str = "text") -> Document:
+    """Split ``text`` into lines, sections, formulas and pins: as plain text, or by
+    ``reader`` (one of :mod:`tmath.gate.readers`) when given."""
     raw_lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     truncated = tuple(i + 1 for i, line in enumerate(raw_lines) if len(line) > MAX_LINE)
     lines = [line[:MAX_LINE] for line in raw_lines] if truncated else raw_lines
@@ -288,6 +372,10 @@ def parse_document(text: str, path: str = "<text>") -> Document:
         starts.append(offset)
         offset += len(line) + 1
     body = "\n".join(lines)
+    if reader is not None:
+        document = Document(path=path, text=body, line_starts=starts, truncated_lines=truncated,
+                            raw=text, kind=kind)
+        return assemble(document, lines, reader(body))
     fences = _fenced_lines(lines)
     headings, blank = _headings(lines, fences)
     document = Document(path=path, text=body, line_starts=starts, truncated_lines=truncated,
@@ -300,6 +388,32 @@ def parse_document(text: str, path: str = "<text>") -> Document:
     document.unclosed_math = tuple(scan.unclosed)
     document._display = (scan.display_starts, scan.display_ends)
     document.masked = _mask(body, [(starts[i] + a, starts[i] + b) for i, a, b in blank] + comments)
+    return document
+
+
+def assemble(document: Document, lines: list[str], regions: "Regions") -> Document:
+    """Fill ``document`` (its text and lines set) from what a reader found in it."""
+    starts, body = document.line_starts, document.text
+    given = {h.line: h for h in regions.headings}
+    headings, blank = _headings(lines, regions.skip_lines, given, regions.plain_headings)
+    document.sections = _sections(headings, starts, len(body))
+    found = [(p.claims, p.line, p.end) for p in sorted(regions.pins, key=lambda p: p.start)]
+    document.pins = _pin_objects(found, document.sections, len(body))
+    formulas = sorted(regions.formulas, key=lambda f: f.start)
+    document.formulas = tuple(
+        Math(f.latex, document.line_of(f.start), document.line_of(max(f.start, f.end - 1)),
+             f.start, True, f.end, f.inner) for f in formulas[:MAX_FORMULAS])
+    document.skipped_formulas = max(0, len(formulas) - MAX_FORMULAS) + regions.uncounted
+    document.unclosed_math = tuple(sorted({document.line_of(at) for at in regions.unclosed}))
+    document._display = (array("q", [f.start for f in formulas]),
+                         array("q", [f.end for f in formulas]))
+    spans = [(starts[i] + a, starts[i] + b) for i, a, b in blank] + regions.hidden \
+        + [(p.start, p.end) for p in regions.pins]
+    document.masked = _mask(body, spans)
+    document.notes = tuple(regions.notes)
+    document._inline = tuple(
+        Math(f.latex, document.line_of(f.start), document.line_of(max(f.start, f.end - 1)),
+             f.start, False, f.end, f.inner) for f in sorted(regions.inline, key=lambda f: f.start))
     return document
 
 
@@ -330,18 +444,35 @@ class _Heading:
     title: str
     number: str | None  # explicit number, if the heading states one
     markdown: bool
+    numbered: bool = True  # False: a heading its format leaves unnumbered (\\section*)
 
 
-def _headings(lines: list[str], fences: set[int]) -> tuple[list[_Heading], list[tuple[int, int, int]]]:
-    """Find headings; also return (line index, start, end) of each heading number to blank."""
+def _headings(lines: list[str], fences: set[int], given: dict | None = None,
+              plain: bool = True) -> tuple[list[_Heading], list[tuple[int, int, int]]]:
+    """Find headings; also return (line index, start, end) of each heading number to blank.
+
+    ``given`` holds the headings a reader found, by line (then no line is read as a Markdown
+    heading by itself); ``plain`` also reads plain-text headings (``三、…``, ``3.2 …``)."""
     headings: list[_Heading] = []
     blank: list[tuple[int, int, int]] = []
     top = 0       # the current top-level number seen in plain-text headings
     minor = 0
     for i, line in enumerate(lines):
-        if i in fences or not line.strip():
+        if given is not None and i in given:
+            heading = given[i]
+            number, used = _title_number(heading.title)
+            if number and "." not in number:
+                top, minor = int(number), 0
+            if used:
+                blank.append((i, 0, min(len(line), heading.title_at + used)))
+            if number is None and heading.numbered:
+                number = heading.number
+            headings.append(_Heading(i, heading.level, heading.title, number, True,
+                                     heading.numbered))
             continue
-        md = _markdown_heading(line)
+        if i in fences or not line.strip() or not plain:
+            continue
+        md = _markdown_heading(line) if given is None else None
         if md is not None:
             level, title, title_at = md
             number, used = _title_number(title)
@@ -425,6 +556,10 @@ def _numbering(headings: list[_Heading]) -> list[str | None]:
     if any(h.number for h in headings) or not headings:
         numbers: list[str | None] = [h.number for h in headings]
         return numbers
+    unnumbered = [h for h in headings if not h.numbered]
+    if unnumbered:
+        numbered = iter(_numbering([h for h in headings if h.numbered]))
+        return [next(numbered) if h.numbered else None for h in headings]
     levels = sorted({h.rank for h in headings})
     first = headings[0]
     if len(levels) > 1 and sum(h.rank == levels[0] for h in headings) == 1 and first.rank == levels[0]:
@@ -462,6 +597,13 @@ def _pins(lines: list[str], starts: list[int], sections: tuple[Section, ...],
                     found.append((ids, i, starts[i] + close + 3))
                     comments.append((starts[i] + at, starts[i] + close + 3))
             at = line.find("<!--", close + 3)
+    return _pin_objects(found, sections, length), comments
+
+
+def _pin_objects(found: list[tuple[tuple[str, ...], int, int]], sections: tuple[Section, ...],
+                 length: int) -> tuple[Pin, ...]:
+    """Pins from (claims, line index, end of the comment): each governs the text after its
+    comment, up to the next pin or heading."""
     heading_starts = sorted(s.start for s in sections)
     pins = []
     for k, (ids, index, begin) in enumerate(found):
@@ -470,7 +612,7 @@ def _pins(lines: list[str], starts: list[int], sections: tuple[Section, ...],
         if h < len(heading_starts):
             end = min(end, heading_starts[h])
         pins.append(Pin(ids, index + 1, begin, end))
-    return tuple(pins), comments
+    return tuple(pins)
 
 
 def valid_claim_id(text: str) -> bool:

@@ -4,8 +4,10 @@ section, and the report that decides whether a document passes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, Sequence
+
+from tmath.gate.readers.regions import cell_at
 
 
 Kind = Literal["figure", "formula", "statement", "citation", "anchor", "claim", "document"]
@@ -136,6 +138,29 @@ class Report:
     """(path, covered, total) of each document: ``--min-coverage`` holds for each."""
     recognition: tuple["Recognised", ...] = ()
     """For each document no claim set is bound to: what was recognised in it."""
+    cells: dict[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
+    """For each notebook: (first line, cell number) of its Markdown cells (see
+    :meth:`cell_of`)."""
+
+    def cell_of(self, finding: Finding) -> tuple[int, int] | None:
+        """(cell, line in the cell) of a finding in a notebook; None elsewhere."""
+        cells = self.cells.get(finding.document)
+        return cell_at(cells, finding.line) if cells and finding.line else None
+
+    def where(self, finding: Finding) -> str:
+        """The finding's line as the table shows it: "12", or "cell 4, line 2"."""
+        cell = self.cell_of(finding)
+        if cell:
+            return f"cell {cell[0]}, line {cell[1]}"
+        return str(finding.line) if finding.line else "—"
+
+    def finding_dict(self, finding: Finding) -> dict[str, Any]:
+        """A finding's JSON; in a notebook ``line`` is the line in its ``cell``."""
+        d = finding.to_dict()
+        cell = self.cell_of(finding)
+        if cell:
+            d["cell"], d["line"] = cell
+        return d
 
     @property
     def coverage(self) -> float | None:
@@ -192,7 +217,7 @@ class Report:
     def to_dict(self) -> dict[str, Any]:
         return {
             "document": self.documents[0] if len(self.documents) == 1 else list(self.documents),
-            "findings": [f.to_dict() for f in self.findings],
+            "findings": [self.finding_dict(f) for f in self.findings],
             "coverage": {
                 "percent": _round(self.coverage), "covered": self.covered, "total": self.total,
                 "min_coverage": self.min_coverage,
@@ -255,7 +280,8 @@ def combine(units: Sequence[Report], min_coverage: float = 0.0) -> Report:
                       sum(u.covered for u in units), sum(u.total for u in units), min_coverage,
                       claims, unverified, notes=notes, citations=citations,
                       per_document=per_document if len(units) > 1 else (),
-                      recognition=tuple(r for u in units for r in u.recognition))
+                      recognition=tuple(r for u in units for r in u.recognition),
+                      cells={p: c for u in units for p, c in u.cells.items()})
     below = combined.below_minimum()
     combined.notes += tuple(f"{p}: coverage {100.0 * c / t if t else 0:.1f}% ({c}/{t}) is "
                             f"below the minimum {min_coverage:g}%" for p, c, t in below)

@@ -183,7 +183,10 @@ def _restate_number(text: str, value: float) -> str | None:
 
 
 def apply(document: Document, fixes: Sequence[Fix]) -> str:
-    """The file's text (as read: line endings kept) with ``fixes`` applied."""
+    """The file's text (as read: line endings kept) with ``fixes`` applied; a notebook's
+    corrected Markdown cells are written back by nbformat (:func:`_apply_to_cells`)."""
+    if document.cells:
+        return _apply_to_cells(document, fixes)
     raw = document.raw or document.text
     edits = sorted(((document.raw_offset(f.start), document.raw_offset(f.end), f.old, f.new)
                     for f in fixes), reverse=True)
@@ -192,6 +195,27 @@ def apply(document: Document, fixes: Sequence[Fix]) -> str:
             raise ValueError(f"{document.path}: the text at offset {start} is not {old!r}")
         raw = raw[:start] + new + raw[end:]
     return raw
+
+
+def _apply_to_cells(document: Document, fixes: Sequence[Fix]) -> str:
+    """A notebook with ``fixes`` applied to the Markdown cells they fall in."""
+    from tmath.errors import UsageError
+    from tmath.gate.readers.notebook import rewrite_cells
+
+    if document.truncated_lines:
+        raise UsageError(f"{document.path}: --fix cannot write this notebook (a cell has lines "
+                         "longer than the gate reads); correct the cells by hand")
+    text = document.text
+    bounds = [document.line_starts[first - 1] for first, _ in document.cells] + [len(text) + 2]
+    sources = [text[a:b - 2] for a, b in zip(bounds, bounds[1:])]
+    for fix in sorted(fixes, key=lambda f: f.start, reverse=True):
+        k = max(i for i, a in enumerate(bounds[:-1]) if a <= fix.start)
+        at = fix.start - bounds[k]
+        if sources[k][at:at + fix.end - fix.start] != fix.old:
+            raise ValueError(f"{document.path}: the text at offset {fix.start} is not "
+                             f"{fix.old!r}")
+        sources[k] = sources[k][:at] + fix.new + sources[k][at + fix.end - fix.start:]
+    return rewrite_cells(document.raw, document.path, document.cells, sources)
 
 
 def unified_diff(document: Document, fixed: str) -> str:

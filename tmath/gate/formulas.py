@@ -60,14 +60,17 @@ _BRACED = re.compile(r"([_^])\{([A-Za-z0-9])\}")
 _TRAILING = ",.;，。；"
 """Punctuation that may end a formula (stripped with ``rstrip``: a regular expression
 ``[,.;]+$`` would retry every run of commas from each of its characters, in quadratic time)."""
-_ENVIRONMENT = re.compile(r"\\(begin|end)\{(aligned|align\*?|cases|gathered|split|eqnarray\*?)\}")
+_ENVIRONMENT = re.compile(r"\\(begin|end)\{(aligned|align\*?|cases|gathered|split|eqnarray\*?|"
+                          r"equation\*?|gather\*?|multline\*?|flalign\*?|displaymath)\}")
+_LABEL = re.compile(r"\\(?:label|tag\*?)\{[^{}\n]{0,200}\}|\\(?:nonumber|notag)(?![A-Za-z])")
+"""A LaTeX source's equation labels and tags: not part of what a formula says."""
 
 
 def normalise(latex: str) -> str:
     """LaTeX up to whitespace and spelling that means the same: \\left/\\right, thin spaces,
     \\dfrac/\\tfrac, \\cdot or nothing, \\mathrm vs \\text, x^{2} vs x^2, a trailing comma or
     full stop."""
-    text = _SIZED.sub("", latex)
+    text = _SIZED.sub("", _LABEL.sub("", latex) if "\\" in latex else latex)
     text = _SPACING.sub("", text)
     text = _TEXT.sub(r"\\text", text)
     text = _FRAC.sub(r"\\frac", text)

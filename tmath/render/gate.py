@@ -185,7 +185,7 @@ def report_renderables(report: Report, tr: Translator | None = None, width: int 
             info = infos.get(f.claim or (ids[0] if ids else ""))
             label = tr.text(f.label, info) if f.label and info is not None else None
             what = Text(describe(f, tr, label))  # Text: LaTeX brackets are not rich markup
-            cells: list[Any] = [str(f.line) if f.line else "—",
+            cells: list[Any] = [report.where(f),
                                 Text(f"{mark} {tr.ui(f.status)}", style=style), tr.ui(f.kind)]
             if narrow:  # the ids open the cell, each one word: wrapped whole, never broken
                 if ids:
@@ -351,10 +351,12 @@ def report_junit(report: Report) -> str:
             else:
                 what = f.kind
             case = ET.SubElement(suite, "testcase", classname=_x(classname), time="0",
-                                 name=_x(f"{f.kind} line {f.line or '?'}: {what}"
+                                 name=_x(f"{f.kind} {_junit_where(report, f)}: {what}"
                                          + (f" [{f.claim}]" if f.claim else "")))
             counts["tests"] += 1
             where = f"{f.document}:{f.line}: " if f.line else f"{f.document}: "
+            if report.cell_of(f):
+                where = f"{f.document} ({report.where(f)}): "
             if f.failing:
                 counts["failures"] += 1
                 failure = ET.SubElement(case, "failure", type=f.status,
@@ -402,6 +404,11 @@ def _prop(text: str) -> str:
     return _data(text).replace(":", "%3A").replace(",", "%2C")
 
 
+def _junit_where(report: Report, f: Finding) -> str:
+    """"line 12", "cell 4, line 2" or "line ?"."""
+    return report.where(f) if report.cell_of(f) else f"line {f.line or '?'}"
+
+
 def report_github(report: Report) -> str:
     """``::error``/``::warning`` workflow commands: each shows on its line of the document."""
     out = []
@@ -410,13 +417,15 @@ def report_github(report: Report) -> str:
             continue
         level = "error" if f.failing else "warning"
         where = f"file={_prop(f.document)}"
-        if f.line:
+        if f.line and not report.cell_of(f):  # a notebook's lines are not the file's
             where += f",line={f.line}"
             if f.column:
                 where += f",col={f.column}"
         title = f"tmath: {f.status} {f.kind}"
         claim = f" (claim {f.claim})" if f.claim and f.kind != "anchor" else ""
-        out.append(f"::{level} {where},title={_prop(title)}::{_data(describe(f) + claim)}")
+        cell = f" ({report.where(f)})" if report.cell_of(f) else ""
+        out.append(f"::{level} {where},title={_prop(title)}::"
+                   f"{_data(describe(f) + claim + cell)}")
     if not report.coverage_ok:
         coverage = "n/a" if report.coverage is None else f"{report.coverage:.1f}%"
         out.append(f"::error title=tmath%3A coverage::{_data(f'coverage {coverage} is below the minimum {report.min_coverage:g}%')}")
