@@ -25,9 +25,11 @@ from tmath.engine.info import ClaimInfo
 from tmath.gate.document import Document
 from tmath.gate.formulas import CHANGED_SIMILARITY, normalise, parts, similarity
 
-MIN_FORMULA_SHARE = 0.2
-"""Share of a set's recorded formulas a document must contain to be bound to the set."""
-MIN_TERM_SHARE = 0.6
+MIN_FORMULA_SHARE = 0.5
+"""Share of a set's recorded formulas a document must contain to be bound to the set: the
+document the set was written for holds most of them. A public text that explains some of the
+same mathematics (9 of the built-in 41, say) is not bound, and is recognised instead."""
+MIN_TERM_SHARE = 0.8
 """Share of a set's technical terms (when it has at least :data:`MIN_TERMS`) that binds."""
 MIN_TERMS = 5
 MAX_NEAR_CHECKS = 20_000

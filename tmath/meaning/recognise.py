@@ -316,8 +316,9 @@ def judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str]) -> V
                     candidate, known.form, named=known.source in NAMING) == "contradicts":
                 near = (known, candidate)
                 continue
-        for pairs in _permutations(read, known):   # the claim's form in this formula's names
-            candidate = form_of(read, pairs)
+        evidence = _structured(read.lhs) or type(read.lhs).__name__ in known.functions
+        for pairs in _permutations(read, known) if evidence else ():
+            candidate = form_of(read, pairs)   # the claim's form in this formula's names
             if candidate is not None and compare(candidate, known.form) == "contradicts" \
                     and "atom" in (candidate.lhs_kind, candidate.rhs_kind):
                 near = (known, candidate)
@@ -381,6 +382,17 @@ def _renamed_equivalent(read: Read, known: Known) -> bool:
         if renamed is not None and compare(renamed, known.form) == "equivalent":
             return True
     return False
+
+
+def _structured(side: sp.Basic) -> bool:
+    """More than a name or a function of names: renaming every name makes any f(x) the
+    claim's P(i), but PE(pos, 2i)'s 2i must be there already (or the function is the
+    claim's own, Attention(Q, K, V), and only its arguments are renamed)."""
+    if isinstance(side, (sp.Symbol, sp.Indexed)):
+        return False
+    if isinstance(side, sp.Function):
+        return any(not isinstance(a, (sp.Symbol, sp.Indexed)) for a in side.args)
+    return True
 
 
 def _spelling_pairs(names: frozenset[str], known: Known) -> dict[str, str] | None:
