@@ -4,9 +4,9 @@ copy holding known errors, and manifest.json, which says where each planted erro
 
 These tests check the corpus itself: that the manifest describes the files (every listed line
 really differs between the two copies, and nothing else does), that its claim ids exist, and
-that the notebooks are valid nbformat v4 and are what make_notebook.py writes. The last test
-runs ``tmath check`` on every copy; it waits for the mode of ``check`` that recognises claims
-without ``--claims`` and is skipped until then.
+that the notebooks are valid nbformat v4 and are what make_notebook.py writes. The last tests
+run ``tmath check`` (no ``--claims``: recognition) on every copy: each clean copy passes, each
+planted error is found where it is, except the misses listed in KNOWN_MISSES (strict xfails).
 """
 
 from __future__ import annotations
@@ -160,20 +160,55 @@ def _errors(report: dict) -> list[dict]:
     return [f for f in report["findings"] if f["status"] in FAILING]
 
 
-@pytest.mark.skip(reason="recognition mode not merged yet")
-@pytest.mark.parametrize("doc", DOCUMENTS, ids=_ids)
-def test_check_recognises_the_claims_and_finds_every_planted_error(doc):
-    """With no --claims, the clean copy passes with no error, and the planted copy has an
-    error finding on every listed line. For a notebook a finding is expected to say where it
-    is as ``cell`` (1-based among all cells) and ``line`` (1-based within that cell's source),
-    the way manifest.json does."""
-    code, report = _check(CORPUS / doc["clean"])
-    assert code == 0, _errors(report)
-    assert _errors(report) == []
+KNOWN_MISSES = {
+    ("positional.planted.tex", 62): "PE(pos)·PE(pos+k) as a sum over pairs: no claim relation "
+                                    "the gate binds shares a side with it",
+    ("training.planted.ipynb", (7, 14)): "a figure in prose (0.90): recognition reads formulas, "
+                                         "not prose figures",
+    ("scaling.planted.txt", 29): "a figure in prose (≈ 26.2), not in a formula",
+    ("scaling.planted.txt", 39): "a figure in prose (divided by 6), not in a formula",
+    ("scaling.planted.txt", 42): "Var(qᵀk/d_k): no bound claim relation shares its side",
+}
+"""Planted errors recognition does not find yet, each with why (a strict xfail: finding one
+makes the test fail until it is removed from here)."""
 
-    code, report = _check(CORPUS / doc["planted"])
+
+@pytest.fixture(scope="module")
+def reports() -> dict[str, tuple[int, dict]]:
+    return {name: _check(CORPUS / name) for doc in DOCUMENTS
+            for name in (doc["clean"], doc["planted"])}
+
+
+def _spans(report: dict, notebook: bool) -> list:
+    """Where each error finding is: its line, through the last line of its formula."""
+    found = []
+    for f in _errors(report):
+        last = f["line"] + (f.get("formula") or "").count("\n")
+        found.append((f.get("cell"), f["line"], last) if notebook else (None, f["line"], last))
+    return found
+
+
+@pytest.mark.xdist_group("corpus")
+@pytest.mark.parametrize("doc", DOCUMENTS, ids=_ids)
+def test_the_clean_copy_passes_with_no_error(doc, reports):
+    code, report = reports[doc["clean"]]
+    assert _errors(report) == [] and code == 0
+
+
+PLANTED = [(doc, error, where) for doc in DOCUMENTS for error, where in
+           zip(doc["errors"], _listed(doc))]
+
+
+@pytest.mark.xdist_group("corpus")
+@pytest.mark.parametrize("doc, error, where", [
+    pytest.param(d, e, w, marks=pytest.mark.xfail(strict=True, reason=KNOWN_MISSES[
+        (d["planted"], w)]) if (d["planted"], w) in KNOWN_MISSES else ())
+    for d, e, w in PLANTED], ids=[f"{d['planted']}:{w}" for d, _, w in PLANTED])
+def test_each_planted_error_is_found_where_it_is(doc, error, where, reports):
+    """An error finding on the planted line (a finding for a formula over several lines
+    counts for each of its lines); for a notebook, in the planted cell."""
+    code, report = reports[doc["planted"]]
     assert code == 1
-    found = {(f.get("cell"), f.get("line")) if _is_notebook(doc) else f.get("line")
-             for f in _errors(report)}
-    missed = [e for e, where in zip(doc["errors"], _listed(doc)) if where not in found]
-    assert missed == [], missed
+    cell, line = where if _is_notebook(doc) else (None, where)
+    assert any(c == cell and first <= line <= last
+               for c, first, last in _spans(report, _is_notebook(doc))), (error, _errors(report))

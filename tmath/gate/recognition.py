@@ -14,8 +14,10 @@ document's own names (:func:`tmath.meaning.recognise.infer_mapping`, reported):
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from tmath.engine.info import ClaimInfo
@@ -73,6 +75,8 @@ class Said:
     source: str
     shown: str
     detail: str
+    index: int = 0
+    """Which relation of the formula (its row in an environment of several)."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +88,8 @@ class Facts:
     votes: tuple[tuple[str, str], ...]
     arithmetic: tuple[tuple[str, float, float, float], ...]
     plain: tuple[Said, ...]
+    relations: int = 0
+    """How many relations the reader found in it."""
     defines: tuple[str, ...] = ()
     """Functions the formula defines, ``a(q, k_i) = qᵀk_i/√d``: the document's own names,
     put in where its other formulas use them."""
@@ -102,7 +108,7 @@ class _Cache:
     def key(self, *parts: Any):
         from tmath.engine.cache import make_key
 
-        return make_key("recognition", "", (), None, FORMAT, self.library, *parts)
+        return make_key("recognition", "", (), None, FORMAT, _CODE, self.library, *parts)
 
     def get(self, hint: Any, *parts: Any) -> Any:
         return self.store.get(self.key(*parts), hint)
@@ -111,8 +117,11 @@ class _Cache:
         self.store.put(self.key(*parts), value, hint)
 
 
-FORMAT = 2
+FORMAT = 3
 """The version of :class:`Facts` and :class:`Said` as stored."""
+_CODE = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+"""This module's own code is in the key too (the engine's hash covers ``latex/`` and
+``meaning/``): a changed judgement here never reads an old entry."""
 USE_CACHE = True
 """Off with ``tmath check --no-cache`` (:func:`tmath.gate.meaning.use_cache`)."""
 
@@ -140,6 +149,8 @@ def recognise(document: Document, known: Sequence) -> Recognition:
                       section=section.number if section else None, line=math.line,
                       column=document.column_of(math.start), formula=math.latex)
         wrong = next((v for v in verdicts if v.status == "contradicts"), None)
+        common["line"] = line_of(document, math, wrong.index if wrong else 0,
+                                 fact.relations) if fact.relations else math.line
         if wrong is not None:
             findings.append(Finding(
                 status="contradicts", claim=wrong.claim, claims=(wrong.claim,),
@@ -173,7 +184,8 @@ def _facts(latex: str, known: Sequence, cache: _Cache) -> Facts:
         defines = tuple(d for d in (defined_function(r) for r in relations)
                         if d is not None and d[0] not in library)
         found = Facts(tuple(names), votes, _arithmetic(latex, relations),
-                      _judged(relations, known, {}), tuple(d[0] for d in defines))
+                      _judged(relations, known, {}), len(relations),
+                      tuple(d[0] for d in defines))
         cache.put(found, Facts, latex)
     return found
 
@@ -229,13 +241,31 @@ def _judged(relations: Sequence, known: Sequence, mapping: Mapping[str, str]
     from tmath.meaning.recognise import judge
 
     said = []
-    for relation in relations:
+    for index, relation in enumerate(relations):
         verdict = judge(relation, known, mapping)
         if verdict is not None:
             k = verdict.known
             said.append(Said(verdict.status, k.claim, k.recorded, k.source, verdict.shown,
-                             verdict.detail))
+                             verdict.detail, index))
     return tuple(said)
+
+
+_WRAPPING = re.compile(r"\\(?:begin|end)\{[^{}]*\}|\\(?:label|tag)\{[^{}]*\}")
+
+
+def line_of(document: Document, math: Math, index: int, relations: int) -> int:
+    """The line of a formula's ``index``-th relation: its row when the formula has one row per
+    relation (an align), else where the formula's first content is (below a lone ``\\[``)."""
+    if math.inner < 0:
+        return math.line
+    from tmath.gate.formulas import _top_level
+
+    body = _WRAPPING.sub(lambda m: " " * len(m.group()), math.latex)
+    cuts = [0] + [k + 2 for k in _top_level(body, "\\\\")]
+    rows = [(a, body[a:b]) for a, b in zip(cuts, cuts[1:] + [len(body) + 2]) if body[a:b].strip()]
+    at, row = rows[index] if len(rows) == relations and index < len(rows) else \
+        (rows[0] if rows else (0, body))
+    return document.line_of(math.inner + at + len(row) - len(row.lstrip()))
 
 
 def in_names(recorded: str, mapping: Mapping[str, str]) -> str:
@@ -293,6 +323,9 @@ def _printed_precision(latex: str, rhs, op: str) -> float:
     if op == "approx" and getattr(rhs, "is_Integer", False) and rhs != 0:
         digits = str(abs(int(rhs)))
         return 0.5 * 10 ** (len(digits) - len(digits.rstrip("0")))
+    if op == "approx" and getattr(rhs, "is_Rational", False) and rhs != 0:
+        p, q = abs(int(rhs.p)), abs(int(rhs.q))   # ≈ 1/9647: as precise as 9647 is printed
+        return abs(float(rhs)) * (0.5 / q + (0.5 / p if p > 1 else 0.0))
     return 0.0
 
 
