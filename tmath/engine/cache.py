@@ -41,7 +41,7 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1]
 # on, and the shared settings. Commands, renderers, the gate and translations only present
 # results or read documents, so editing them does not invalidate cached results.
 COMPUTING = ("engine", "reference", "latex", "meaning", "defaults.py", "errors.py", "__init__.py",
-             "render/linear.py")
+             "render/linear.py", "render/minus.py")
 """What a result depends on besides its claims (render/linear.py: results hold typeset math)."""
 FORMAT = "tmath-cache/3"
 """Changes whenever the layout of an entry changes (old entries are then misses)."""

@@ -16,7 +16,7 @@ from typing import Any, Iterator
 import sympy as sp
 
 from tmath.engine import numeric
-from tmath.i18n.markers import N_
+from tmath.engine.foil_kinds import KINDS, statement_and_kind  # noqa: F401 (re-exported)
 
 FACTORS = ((sp.Rational(21, 20), "5 % too large"), (sp.Integer(2), "twice the value"),
            (sp.Rational(1, 2), "half the value"))
@@ -25,22 +25,6 @@ MAX_SCALAR = 8
 MAX_PER_PART = 3
 """Near-misses per component of a tuple, plus its structural ones (index shift, swap)."""
 STRUCTURAL = ("an index shifted by one", "two arguments swapped", "transposed")
-KINDS = (N_("5 % too large"), N_("twice the value"), N_("half the value"), N_("sign flipped"),
-         N_("one more"), N_("one less"), N_("1 instead of 0"), N_("its square root"),
-         N_("squared"), N_("exponent one higher"), N_("exponent one lower"),
-         N_("an index shifted by one"), N_("two arguments swapped"), N_("transposed"),
-         N_("two rows swapped"))
-"""What each near-miss changes; its text ends with ", <kind>" (see :func:`statement_and_kind`)."""
-
-
-def statement_and_kind(text: str) -> tuple[str, str]:
-    """A near-miss's text split into the changed statement and its kind ("" when unknown)."""
-    for kind in sorted(KINDS, key=len, reverse=True):
-        if text.endswith(f", {kind}"):
-            return text[:-len(kind) - 2], kind
-    return text, ""
-
-
 def near_misses(value: Any, lhs: Any = None) -> list[tuple[str, Any]]:
     """(what it says, value) for each automatic near-miss of ``value``."""
     if isinstance(value, tuple):

@@ -12,7 +12,7 @@ from rich.text import Text
 
 from tmath.i18n.markers import N_
 from tmath.render import STEP_MARK
-from tmath.render.linear import minus_signs_in_text
+from tmath.render.minus import minus_signs_in_text
 from tmath.render.messages import proof_message
 from tmath.render.rule_conditions import side_condition
 

@@ -17,7 +17,7 @@ from tmath.i18n import Translator
 from tmath.render import CHECK_MARK, VERDICT_STYLE, command_line, kind_label, sci
 from tmath.render.derivation import MAX_BLOCK_LINES, derivation_parts
 from tmath.render.foil_table import foil_parts
-from tmath.render.linear import minus_signs_in_text
+from tmath.render.minus import minus_signs_in_text
 from tmath.render.messages import point_text, summary_text
 from tmath.render.location import source_location
 from tmath.render.tables import check_cell, proof_cell

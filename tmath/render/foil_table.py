@@ -82,7 +82,7 @@ def changed_value(statement: str, sides: Sequence[str]) -> str:
 def near_miss_table(foils: Sequence[FoilOutcome], tr: Translator, info=None,
                     sides: Sequence[str] = ()) -> Table:
     """One row per automatic near-miss: ✓/✗, its kind, the changed statement, rejected by."""
-    from tmath.engine.foils import statement_and_kind
+    from tmath.engine.foil_kinds import statement_and_kind
 
     table = Table(box=None, header_style="bold", pad_edge=False)
     for column in COLUMNS:

@@ -19,8 +19,7 @@ import sympy as sp
 from sympy.printing.precedence import PRECEDENCE, precedence
 from sympy.printing.str import StrPrinter
 
-MINUS = "−"
-"""U+2212, the minus sign (the ASCII hyphen is never printed as a minus)."""
+from tmath.render.minus import MINUS, minus_signs_in_text  # noqa: E402,F401 (re-exported)
 NAME_HYPHEN = "‑"
 """U+2011: a hyphen inside a symbol's name, so it is not taken for a minus."""
 GREEK = {
@@ -233,17 +232,6 @@ _PRINTER = LinearPrinter({"full_prec": False})
 def with_minus_signs(text: str) -> str:
     """Every ASCII hyphen of printed math as the minus sign − (names keep U+2011)."""
     return text.replace("-", MINUS)
-
-
-_MINUS_IN_TEXT = re.compile(r"(?<![A-Za-z0-9_)\]}'-])-(?=[0-9.∞(A-Za-zα-ωΑ-Ω√])|(?<= )-(?= )")
-
-
-def minus_signs_in_text(text: str) -> str:
-    """A message that quotes numbers and formulas (``numerically -0.5 ≠ 1 at x=-2``) with each
-    hyphen used as a minus sign turned into −: after a space, ``=``, ``(`` or ``,`` and before a
-    number or a name, or alone between spaces. Hyphenated words (one-hot), exponents of
-    scientific notation (1e-06) and options (--seed) are left alone."""
-    return _MINUS_IN_TEXT.sub(MINUS, text)
 
 
 def linear(expr: Any) -> str:

@@ -13,7 +13,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from tmath.i18n.markers import N_
-from tmath.render.linear import minus_signs_in_text
+from tmath.render.minus import minus_signs_in_text
 
 if TYPE_CHECKING:
     from tmath.engine.results import EmpiricalResult, TestResult
