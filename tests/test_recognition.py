@@ -180,3 +180,32 @@ def test_the_cli_reports_json_on_stdout_and_exits_by_findings(tmp_path, library)
     none = runner.invoke(CHECK_APP, ["check", str(prose)])
     assert none.exit_code == ExitCode.OK
     assert "nothing in it was recognised" in " ".join(none.output.split())
+
+
+PAPER = textwrap.dedent(r"""
+    \documentclass{article}
+    \newcommand{\dmodel}{d_{\text{model}}}
+    \newcommand{\scale}[1]{#1}
+    \begin{document}
+    \section{Model}
+    \begin{equation}
+    PE_{(pos,2i)} = \sin(pos / 10000^{2i/\dmodel})
+    \end{equation}
+    \end{document}
+    """).lstrip()
+
+
+def test_a_latex_sources_own_macros_are_put_in_before_reading(tmp_path, library):
+    """\\dmodel, defined in the preamble, is d_model; the finding stays on the line written."""
+    from tmath.gate.document import read_document
+    from tmath.gate.readers.macros import expand, macros
+    from tmath.gate.recognition import recognise as run
+
+    assert macros(PAPER) == {"dmodel": r"d_{\text{model}}"}   # [1]-argument macros left alone
+    assert expand(r"x^{1/\dmodel}", macros(PAPER)) == r"x^{1/{d_{\text{model}}}}"
+    good, bad = tmp_path / "paper.tex", tmp_path / "planted.tex"
+    good.write_text(PAPER, encoding="utf-8")
+    bad.write_text(PAPER.replace("{2i/", "{i/"), encoding="utf-8")
+    assert run(read_document(good), library).claims == ("sinusoidal-frequency-period",)
+    wrong = problems(run(read_document(bad), library))
+    assert [(f.line, f.status) for f in wrong] == [(7, "contradicts")]

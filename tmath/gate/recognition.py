@@ -132,18 +132,19 @@ def recognise(document: Document, known: Sequence) -> Recognition:
 
     cache = _Cache(known, meaning.STORED.enabled)
     formulas = formulas_of(document)
-    facts = [_facts(math.latex, known, cache) for math in formulas]
+    texts = _expanded(document, formulas)
+    facts = [_facts(text, known, cache) for text in texts]
     used = {n for f in facts for n in f.names}
     from tmath.meaning.recognise import choose_mapping
 
     mapping = choose_mapping([v for f in facts for v in f.votes], used, known)
-    definitions = _definitions(formulas, facts)
+    definitions = _definitions(formulas, facts, texts)
     findings, claims = [], []
-    for math, fact in zip(formulas, facts):
+    for math, text, fact in zip(formulas, texts, facts):
         mine = tuple(sorted((k, v) for k, v in mapping.items() if k in fact.names))
         defined = _in_force(definitions, fact.names, math)
         verdicts = fact.plain if not (mine or defined) else \
-            _verdicts(math.latex, known, mine, cache, defined)
+            _verdicts(text, known, mine, cache, defined)
         section = document.section_at(math.start)
         common = dict(kind="formula", document=document.path,
                       section=section.number if section else None, line=math.line,
@@ -190,12 +191,23 @@ def _facts(latex: str, known: Sequence, cache: _Cache) -> Facts:
     return found
 
 
-def _definitions(formulas: Sequence[Math], facts: Sequence[Facts]) -> dict[str, list]:
+def _expanded(document: Document, formulas: Sequence[Math]) -> list[str]:
+    """Each formula as read: a LaTeX source's own macros (``\\dmodel``) put in."""
+    if document.kind != "latex":
+        return [math.latex for math in formulas]
+    from tmath.gate.readers.macros import expand, macros
+
+    defined = macros(document.raw)
+    return [expand(math.latex, defined) for math in formulas]
+
+
+def _definitions(formulas: Sequence[Math], facts: Sequence[Facts], texts: Sequence[str]
+                 ) -> dict[str, list]:
     """Where the document defines each function: (offset, formula), in reading order."""
     seen: dict[str, list[tuple[int, str]]] = {}
-    for math, fact in zip(formulas, facts):
+    for math, fact, text in zip(formulas, facts, texts):
         for name in fact.defines:
-            seen.setdefault(name, []).append((math.start, math.latex))
+            seen.setdefault(name, []).append((math.start, text))
     return seen
 
 
