@@ -233,7 +233,7 @@ class _Opaque:
         if isinstance(atom, sp.Indexed) and all(i.is_Integer for i in atom.indices):
             return self.entry(atom.base, tuple(int(i) for i in atom.indices))
         if atom not in self.values:
-            self.values[atom] = self._draw(_known_positive(atom), _known_real(atom))
+            self.values[atom] = self._draw(_known(atom, "positive"), _known(atom, "real"))
         return self.values[atom]
 
     def entry(self, base: sp.IndexedBase, indices: tuple[int, ...]) -> sp.Expr:
@@ -256,24 +256,14 @@ class _Opaque:
         return expr.xreplace({a: self.value(a) for a in atoms}) if atoms else expr
 
 
-def _known_positive(atom: sp.Basic) -> bool:
-    """Whether an opaque atom is known to be positive. SymPy may try to evaluate a function
-    by its name (``E(2/15)`` reaches for mpmath's constant e and raises): then nothing is
-    known."""
+def _known(atom: sp.Basic, assumption: str) -> bool:
+    """Whether an opaque atom is known to be ``positive`` or ``real``. SymPy may try to
+    evaluate a function by its name (``E(2/15)`` reaches for mpmath's constant e and raises):
+    then nothing is known."""
     if isinstance(atom, sp.Indexed):
-        return bool(atom.base.label.is_positive)
+        return bool(getattr(atom.base.label, f"is_{assumption}"))
     try:
-        return bool(atom.is_positive)
-    except (TypeError, ValueError, AttributeError):
-        return False
-
-
-def _known_real(atom: sp.Basic) -> bool:
-    """Whether an opaque atom is known to be real (see :func:`_known_positive`)."""
-    if isinstance(atom, sp.Indexed):
-        return bool(atom.base.label.is_real)
-    try:
-        return bool(atom.is_real)
+        return bool(getattr(atom, f"is_{assumption}"))
     except (TypeError, ValueError, AttributeError):
         return False
 
