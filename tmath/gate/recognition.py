@@ -176,7 +176,7 @@ def recognise(document: Document, known: Sequence) -> Recognition:
 def _facts(latex: str, known: Sequence, cache: _Cache) -> Facts:
     found = cache.get(Facts, latex)
     if found is None:
-        from tmath.meaning.recognise import relations_of, witnesses
+        from tmath.meaning.recognise import defined_function, relations_of, witnesses
 
         relations = relations_of(latex)
         names = sorted({n for r in relations for n in r.names | r.functions})
@@ -229,7 +229,7 @@ def _verdicts(latex: str, known: Sequence, mine: tuple, cache: _Cache,
               defined: tuple = ()) -> tuple[Said, ...]:
     found = cache.get(tuple[Said, ...], latex, mine, defined)
     if found is None:
-        from tmath.meaning.recognise import put_in, relations_of
+        from tmath.meaning.recognise import defined_function, put_in, relations_of
 
         relations = relations_of(latex)
         for name, definition in defined:
@@ -240,12 +240,6 @@ def _verdicts(latex: str, known: Sequence, mine: tuple, cache: _Cache,
         found = _judged(relations, known, dict(mine))
         cache.put(found, tuple[Said, ...], latex, mine, defined)
     return found
-
-
-def defined_function(relation) -> tuple | None:
-    from tmath.meaning.recognise import defined_function as found
-
-    return found(relation)
 
 
 def _judged(relations: Sequence, known: Sequence, mapping: Mapping[str, str]
