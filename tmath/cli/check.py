@@ -179,7 +179,8 @@ def check(
 
     def gate_report(docs):
         return gate.check(docs, relevant, by_id, min_coverage, known_ids=catalog.claims,
-                          held=held, unbound=unbound, recognising=recognising, library=known)
+                          held=held, unbound=unbound, recognising=recognising, library=known,
+                          every=list(catalog))
 
     report = gate_report(documents)
     if fix:

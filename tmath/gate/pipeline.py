@@ -46,7 +46,8 @@ def check(documents: Sequence[Document], infos: Sequence[ClaimInfo],
           known_ids: Iterable[str] = (), held: Mapping[str, set[str]] | None = None,
           unbound: Sequence[tuple[str, str]] = (),
           reproduce: Mapping[str, str] | None = None,
-          recognising: Iterable[str] = (), library: Sequence = ()) -> Report:
+          recognising: Iterable[str] = (), library: Sequence = (),
+          every: Sequence[ClaimInfo] = ()) -> Report:
     """Hold ``documents`` to the claims ``infos`` given their verification ``results``.
 
     ``held`` maps a claim id to the paths of the documents it is held to (default: all of
@@ -54,7 +55,8 @@ def check(documents: Sequence[Document], infos: Sequence[ClaimInfo],
     are all claim ids that exist (to report anchors naming an unknown claim); ``reproduce``
     gives the command that replays a claim; ``recognising`` are the paths of documents no
     claim set is bound to, checked instead against the relations ``library`` the built-in
-    claims mean (:mod:`~tmath.gate.recognition`).
+    claims mean (:mod:`~tmath.gate.recognition`), and for the figures of ``every`` claim
+    recognised there (:mod:`~tmath.gate.recognised_figures`).
 
     Each document is its own unit: it is checked alone, as if it were the only one given, and
     the reports are combined afterwards (:func:`~tmath.gate.findings.combine`), so one
@@ -67,7 +69,7 @@ def check(documents: Sequence[Document], infos: Sequence[ClaimInfo],
     recognising = set(recognising)
     for document in documents:
         if document.path in recognising:
-            units.append(_recognise_one(document, library, min_coverage))
+            units.append(_recognise_one(document, library, min_coverage, every, results))
             continue
         mine = {c: {document.path} for c, paths in held.items() if document.path in paths}
         units.append(_check_one(document, [i for i in infos if i.id in mine], results,
@@ -152,14 +154,23 @@ def _check_one(document: Document, infos: Sequence[ClaimInfo],
                   citations=citations)
 
 
-def _recognise_one(document: Document, known: Sequence, min_coverage: float) -> Report:
+def _recognise_one(document: Document, known: Sequence, min_coverage: float,
+                   every: Sequence[ClaimInfo] = (),
+                   results: Mapping[str, "ClaimResult"] | None = None) -> Report:
     """The report of a document no claim set is bound to: what it says that the claims mean
-    (:func:`~tmath.gate.recognition.recognise`). Coverage does not apply (0 of 0)."""
+    (:func:`~tmath.gate.recognition.recognise`) and the figures those claims compute where it
+    prints them (:func:`~tmath.gate.recognised_figures.figures_in`). Coverage does not apply
+    (0 of 0)."""
     from tmath.gate.findings import Recognised
+    from tmath.gate.recognised_figures import figures_in
     from tmath.gate.recognition import recognise
 
     found = recognise(document, known)
-    findings = sorted(found.findings, key=lambda f: (f.line or 0, f.column or 0))
+    in_play: dict[str, list[int]] = {}
+    for claim, at in found.places:
+        in_play.setdefault(claim, []).append(at)
+    figures = figures_in(document, in_play, every, results or {}, dict(found.mapping))
+    findings = sorted([*found.findings, *figures], key=lambda f: (f.line or 0, f.column or 0))
     wrong = sum(1 for f in findings if f.status == "contradicts")
     good = sum(1 for f in findings if f.status == "recognised")
     notes = ()

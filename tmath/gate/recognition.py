@@ -25,6 +25,7 @@ from tmath.engine.results import PASSING
 from tmath.gate.document import Document, Math
 from tmath.gate.findings import Finding
 from tmath.gate.meaning import claim_relations
+from tmath.gate.prose_relations import stated
 
 NOT_KNOWN = frozenset({"arithmetic"})
 """Bound relations that are arithmetic identities: true of anything, they recognise nothing."""
@@ -39,24 +40,60 @@ class Recognition:
     mapping: tuple[tuple[str, str], ...]
     claims: tuple[str, ...]
     formulas: int
+    places: tuple[tuple[str, int], ...] = ()
+    """(claim, offset) of each formula recognised as, or contradicting, a claim's."""
 
 
 def library(infos: Sequence[ClaimInfo], results: Mapping[str, Any]) -> list:
-    """The relations the claims that verified were shown to mean, with their names."""
+    """The relations the claims that verified were shown to mean, with their names; and of a
+    recorded chain ``e₀ = e₁ = … = eₙ`` whose every link was shown, also ``eᵢ = eⱼ`` for any
+    two of its members (equality is transitive: a document may skip the middle)."""
     from tmath.meaning.recognise import Known, relations_of
 
     good = [i for i in infos if getattr(results.get(i.id), "verdict", None) in PASSING]
-    known = []
+    known, links = [], {}
     for relation in claim_relations(good, results):
-        if relation.compared_with in NOT_KNOWN:
-            continue
         read = relations_of(relation.formula or relation.recorded)
         if relation.index >= len(read):
             continue
         mine = read[relation.index]
+        links.setdefault((relation.claim, relation.recorded), []).append((relation, mine))
+        if relation.compared_with in NOT_KNOWN:
+            continue
         known.append(Known(relation.claim, relation.recorded, relation.compared_with,
                            relation.form, mine.names, mine.functions, mine.lhs, mine.rhs))
+    for (claim, recorded), chain in links.items():
+        known += _across(claim, recorded, chain)
     return known
+
+
+def _across(claim: str, recorded: str, chain: Sequence[tuple[Any, Any]]) -> list:
+    """``eᵢ = eⱼ`` for members two or more links apart of a chain of shown equalities (each
+    link's right side the next one's left side)."""
+    from tmath.meaning.compare import Form
+    from tmath.meaning.recognise import Known, vocabulary
+
+    found = []
+    for a in range(len(chain)):
+        for b in range(a + 1, len(chain)):
+            (first, read_a), (last, read_b) = chain[a], chain[b]
+            previous, read_p = chain[b - 1]
+            if previous.index != last.index - 1 or previous.form.op != "=" or \
+                    last.form.op != "=" or read_p.rhs != read_b.lhs:
+                break   # the chain is broken here: nothing further is related to a
+            if first.form.op != "=":
+                break
+            left, right = first.form.left, last.form.right
+            gap = tuple(None if x is None or y is None else y - x for x, y in zip(left, right))
+            names, functions = vocabulary(read_a.lhs, read_b.rhs)
+            form = Form("=", left, right, gap, first.form.lhs_kind, last.form.rhs_kind,
+                        tuple(sorted(set(first.form.names) | set(last.form.names))),
+                        first.form.words or last.form.words)
+            if form.identity:
+                continue
+            found.append(Known(claim, recorded, "chain", form, names, functions,
+                               read_a.lhs, read_b.rhs))
+    return found
 
 
 def formulas_of(document: Document) -> list[Math]:
@@ -139,7 +176,7 @@ def recognise(document: Document, known: Sequence) -> Recognition:
 
     mapping = choose_mapping([v for f in facts for v in f.votes], used, known)
     definitions = _definitions(formulas, facts, texts)
-    findings, claims = [], []
+    findings, places = [], []
     for math, text, fact in zip(formulas, texts, facts):
         mine = tuple(sorted((k, v) for k, v in mapping.items() if k in fact.names))
         defined = _in_force(definitions, fact.names, math)
@@ -152,25 +189,47 @@ def recognise(document: Document, known: Sequence) -> Recognition:
         wrong = next((v for v in verdicts if v.status == "contradicts"), None)
         common["line"] = line_of(document, math, wrong.index if wrong else 0,
                                  fact.relations) if fact.relations else math.line
-        if wrong is not None:
-            findings.append(Finding(
-                status="contradicts", claim=wrong.claim, claims=(wrong.claim,),
-                recorded=wrong.recorded, meaning="contradicts", compared_with=(wrong.source,),
-                detail=(f"claim {wrong.claim} proves {in_names(wrong.recorded, mapping)}; "
-                        f"this formula reads {wrong.shown}, another relation"
-                        + (f" ({wrong.detail})" if wrong.detail else "")), **common))
-            claims.append(wrong.claim)
-        elif verdicts:
-            ids = tuple(dict.fromkeys(v.claim for v in verdicts))
-            findings.append(Finding(status="recognised", claim=ids[0], claims=ids,
-                                    meaning="equivalent",
-                                    compared_with=tuple(v.source for v in verdicts), **common))
-            claims += ids
-        else:
+        judged = _judgement(verdicts, mapping, common, "this formula reads")
+        if judged is None:
             findings += [_false(math, shown, left, right, tolerance, common)
                          for shown, left, right, tolerance in fact.arithmetic]
+        else:
+            findings.append(judged)
+            places += [(claim, math.start) for claim in judged.claims]
+    for said in stated(document):
+        fact = _facts(said.latex, known, cache)
+        mine = tuple(sorted((k, v) for k, v in mapping.items() if k in fact.names))
+        verdicts = _verdicts(said.latex, known, mine, cache) if mine else fact.plain
+        section = document.section_at(said.start)
+        common = dict(kind="formula", document=document.path,
+                      section=section.number if section else None, line=said.line,
+                      column=document.column_of(said.start), formula=said.latex)
+        judged = _judgement(verdicts, mapping, common, "the sentence states")
+        if judged is not None:
+            findings.append(judged)
+            places += [(claim, said.start) for claim in judged.claims]
+    claims = [claim for claim, _ in places]
     return Recognition(tuple(findings), tuple(sorted(mapping.items())),
-                       tuple(dict.fromkeys(claims)), len(formulas))
+                       tuple(dict.fromkeys(claims)), len(formulas), tuple(places))
+
+
+def _judgement(verdicts: Sequence[Said], mapping: Mapping[str, str], common: dict,
+               reads: str) -> Finding | None:
+    """``contradicts`` (the first relation that does) or ``recognised`` (naming every claim
+    recognised); None when no relation was either."""
+    wrong = next((v for v in verdicts if v.status == "contradicts"), None)
+    if wrong is not None:
+        return Finding(status="contradicts", claim=wrong.claim, claims=(wrong.claim,),
+                       recorded=wrong.recorded, meaning="contradicts",
+                       compared_with=(wrong.source,),
+                       detail=(f"claim {wrong.claim} proves {in_names(wrong.recorded, mapping)}; "
+                               f"{reads} {wrong.shown}, another relation"
+                               + (f" ({wrong.detail})" if wrong.detail else "")), **common)
+    if not verdicts:
+        return None
+    ids = tuple(dict.fromkeys(v.claim for v in verdicts))
+    return Finding(status="recognised", claim=ids[0], claims=ids, meaning="equivalent",
+                   compared_with=tuple(v.source for v in verdicts), **common)
 
 
 def _facts(latex: str, known: Sequence, cache: _Cache) -> Facts:

@@ -120,6 +120,14 @@ def rename(expr: sp.Basic, mapping: Mapping[str, str]) -> sp.Basic:
     return renamed
 
 
+def _operator(name: str) -> bool:
+    """An operator the reader knows (E, Var, softmax…): its name is its meaning, so no
+    renaming ever changes it into another; only a document's own function names are renamed."""
+    from tmath.latex.notation import DEFAULT
+
+    return name in DEFAULT.operators
+
+
 def _function(name: str):
     """The reader's class for an operator called ``name`` (Attention, softmax…) or a plain
     undefined function."""
@@ -202,7 +210,8 @@ def _bijections(mine: Read, known: Known, local: bool = True) -> list[dict[str, 
     own_list, found = sorted(own), []
     for targets in itertools.permutations(sorted(theirs)):
         pairs = dict(zip(own_list, targets))
-        if all((a in mine.functions) == (b in known.functions) for a, b in pairs.items()):
+        if all((a in mine.functions) == (b in known.functions) and not _operator(a)
+               for a, b in pairs.items()):
             found.append(pairs)
     if not local:
         return found
@@ -218,6 +227,8 @@ def _permutations(mine: Read, known: Known) -> list[dict[str, str]]:
         return []
     functions = dict(zip(sorted(mine.functions - known.functions),
                          sorted(known.functions - mine.functions)))
+    if any(map(_operator, functions)):
+        return []   # E is never Var: an operator the reader knows keeps its meaning
     found, names = [], sorted(mine.names)
     for targets in itertools.permutations(sorted(known.names)):
         pairs = {a: b for a, b in zip(names, targets) if a != b}

@@ -1,0 +1,117 @@
+"""Recognition beyond display formulas: moments stated in a sentence, a claim's chain read
+end to end, and the figures a recognised claim computes where the document prints them.
+
+Every document here is written for these tests; each broken copy differs from its clean one
+by one deliberate change, reported on its line, and the clean ones pass.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import CHECK_APP
+from tmath.exitcodes import ExitCode
+from tmath.gate.document import parse_document
+from tmath.gate.prose_relations import stated
+from test_recognition import library  # noqa: F401  (the fixture: the claims verified once)
+
+pytestmark = pytest.mark.xdist_group("recognition")   # one worker verifies the claims once
+
+MOMENTS = textwrap.dedent(r"""
+    # Raw scores
+
+    Take queries and keys whose coordinates are independent, with zero mean and unit
+    variance. Each product $q_i k_i$ then has mean zero and variance one.
+    Their dot product, $q \cdot k = \sum_{i=1}^{d_k} q_i k_i$, has mean $0$ and variance $d_k$.
+    """).lstrip()
+
+
+def _stated(text: str) -> list[tuple[str, int]]:
+    return [(s.latex, s.line) for s in stated(parse_document(text, "doc.md"))]
+
+
+def test_a_sentence_states_the_moments_of_its_subject():
+    found = _stated(MOMENTS)
+    assert ("E[q_i k_i] = 0", 4) in found and (r"\text{Var}(q_i k_i) = 1", 4) in found
+    # the value of one moment ($0$) is never the subject of the next; "dot product" makes
+    # q · k the inner product
+    assert ("E[q^T k] = 0", 5) in found and (r"\text{Var}(q^T k) = d_k", 5) in found
+
+
+def test_a_term_stands_for_its_formula_and_of_names_the_subject():
+    text = "# S\n\nThe dot product of the two has zero mean and a variance of $d$.\n" \
+           "The variance of $x_1$ is $4$, and nothing else here is a moment: a mean trick.\n"
+    assert _stated(text) == [("E[q^T k] = 0", 3), (r"\text{Var}(q^T k) = d", 3),
+                             (r"\text{Var}(x_1) = 4", 4)]
+
+
+def test_a_sentence_without_a_subject_states_nothing():
+    assert _stated("# S\n\nValues are drawn with zero mean and unit variance.\n") == []
+
+
+def test_moments_in_words_are_recognised_and_a_wrong_one_found(library):
+    from tmath.gate.recognition import recognise
+
+    found = recognise(parse_document(MOMENTS, "doc.md"), library)
+    assert not [f for f in found.findings if f.failing], \
+        [(f.line, f.detail) for f in found.findings if f.failing]
+    assert {"product-term-moments", "dot-product-variance"} <= set(found.claims)
+    broken = MOMENTS.replace("variance $d_k$", r"variance $\sqrt{d_k}$")
+    wrong = [f for f in recognise(parse_document(broken, "doc.md"), library).findings
+             if f.failing]
+    assert [(f.line, f.status, f.claim) for f in wrong] == [
+        (5, "contradicts", "dot-product-variance")]
+    assert "the sentence states" in wrong[0].detail
+
+
+def test_a_claims_chain_relates_its_ends(library):
+    """The claim records E[q_i k_i] = E[q_i]·E[k_i] = 0 × 0 = 0: E[q_i k_i] = 0, its two ends,
+    is what it proves, not a near form of its first link; E[q_i k_i] = 1 is not the end
+    Var(q_i k_i) = 1 of its other chain (E is never renamed Var)."""
+    from tmath.gate.recognition import recognise
+
+    ends = "# P\n\n$$E[q_i k_i] = 0$$\n"
+    found = recognise(parse_document(ends, "doc.md"), library)
+    assert [(f.status, f.claim) for f in found.findings] == [
+        ("recognised", "product-term-moments")]
+    wrong = recognise(parse_document(ends.replace("= 0$$", "= 1$$"), "doc.md"), library)
+    assert [(f.status, f.claim) for f in wrong.findings] == [
+        ("contradicts", "product-term-moments")]
+
+
+FIGURES = textwrap.dedent(r"""
+    # Spread
+
+    $$E[q^T k] = 0, \quad \text{Var}(q^T k) = d_k$$
+
+    The standard deviation of a raw score is therefore sqrt(d_k): for d_k = 512 it is
+    about 22.6. Elsewhere d_k = 512 and 3 other numbers appear.
+    """).lstrip()
+
+
+def _check(tmp_path, text: str) -> tuple[int, list[dict]]:
+    path = tmp_path / "doc.md"
+    path.write_text(text, encoding="utf-8")
+    run = CliRunner().invoke(CHECK_APP, ["check", str(path), "--format", "json"])
+    return run.exit_code, [f for f in json.loads(run.stdout)["findings"] if f["kind"] == "figure"]
+
+
+def test_a_recognised_claims_figure_is_checked_where_the_document_prints_it(tmp_path):
+    code, figures = _check(tmp_path, FIGURES)
+    assert code == ExitCode.OK
+    assert [(f["status"], f["line"], f["printed"]) for f in figures] == [
+        ("accurate", 6, "22.6")]   # "d_k = 512 and 3": no word says 3 is a deviation
+    code, figures = _check(tmp_path, FIGURES.replace("22.6", "26.2"))
+    assert code == ExitCode.FAILED
+    assert [(f["status"], f["line"], f["claim"]) for f in figures] == [
+        ("inaccurate", 6, "dot-product-variance")]
+
+
+def test_a_figure_is_not_looked_for_where_its_claim_is_not_recognised(tmp_path):
+    unrelated = FIGURES.replace(r"E[q^T k] = 0, \quad \text{Var}(q^T k) = d_k", "a + b = c")
+    code, figures = _check(tmp_path, unrelated.replace("22.6", "26.2"))
+    assert figures == []

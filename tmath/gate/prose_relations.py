@@ -1,0 +1,165 @@
+"""Moments stated in words: "the dot product has zero mean and a variance of $d$".
+
+Documents often state a mean or a variance in a sentence rather than in a formula. This module
+reads such a sentence into the relations it states, written in LaTeX (``E[q^T k] = 0``,
+``\\text{Var}(q^T k) = d``), so recognition judges them like any formula of the document.
+
+A sentence states a moment when it has a *quantity word* (mean, expectation, expected value,
+variance, standard deviation) with a *value*: an inline formula, a number, or a number word
+(zero, one, unit), in one of these shapes:
+
+* ``<value> <quantity>``: "zero mean", "unit variance";
+* ``<quantity> [is|equals|of|=] <value>``: "mean $0$", "a variance of $d$";
+* ``<quantity> of <subject> is <value>``: "the variance of $q^T k$ is $d_k$".
+
+Its *subject* is then the formula named after "of", or else the last inline formula before the
+quantity word in the sentence (its left side, when it is a relation: "$q \\cdot k = \\sum_i
+q_i k_i$, has mean $0$"), or else a term the sentence uses for a quantity the claims write in
+formulas (:data:`TERMS`). A sentence whose subject cannot be found states nothing here. Where
+the sentence calls its subject a dot or inner product, ``a \\cdot b`` of two names is read as the
+inner product ``a^T b`` (the words say what the dot means).
+
+Nothing else in prose is read: this is a reader of one common way to state moments, not of
+language.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterator
+
+from tmath.gate.document import Document, Math
+
+QUANTITIES = {
+    "mean": "E[{}]",
+    "expectation": "E[{}]",
+    "expected value": "E[{}]",
+    "variance": r"\text{{Var}}({})",
+    "standard deviation": r"\sqrt{{\text{{Var}}({})}}",
+}
+"""Each quantity word and the LaTeX of that moment of a subject."""
+NUMBER_WORDS = {"zero": "0", "one": "1", "unit": "1"}
+TERMS = {"dot product": "q^T k", "inner product": "q^T k"}
+"""Terms for quantities the claims write in formulas: the term stands for the formula when a
+sentence names no formula for it."""
+_PRODUCT_WORDS = ("dot product", "inner product", "scalar product")
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n[ \t]*\n")
+_QUANTITY = "|".join(sorted(map(re.escape, QUANTITIES), key=len, reverse=True))
+_NUMBER = r"[-−]?\d+(?:\.\d+)?"
+_VALUE = rf"(?:⟨(?P<{{g}}>\d+)⟩|(?P<{{g}}w>{'|'.join(NUMBER_WORDS)})\b|(?P<{{g}}n>{_NUMBER})\b)"
+_BEFORE = re.compile(_VALUE.format(g="v") + rf"\s+(?P<q>{_QUANTITY})\b", re.I)
+_OF_SUBJECT = re.compile(rf"\b(?P<q>{_QUANTITY})\s+of\s+⟨(?P<s>\d+)⟩\s*(?:is|equals|=)\s+"
+                         + _VALUE.format(g="v"), re.I)
+_AFTER = re.compile(rf"\b(?P<q>{_QUANTITY})\s+(?:(?:is|equals|of|=)\s+)?"
+                    + _VALUE.format(g="v"), re.I)
+_DOT = re.compile(r"^\s*([A-Za-z])\s*\\cdot\s*([A-Za-z])\s*$")
+
+
+@dataclass(frozen=True)
+class Stated:
+    """A relation a sentence states, as LaTeX, and where its value is printed."""
+
+    latex: str
+    start: int
+    line: int
+    sentence: str
+
+
+def stated(document: Document) -> list[Stated]:
+    """The moments the document's sentences state, in reading order."""
+    text = document.masked or document.text
+    inline = sorted(document.inline, key=lambda m: m.start)
+    found: list[Stated] = []
+    for start, end in _sentences(text):
+        maths = [m for m in inline if start <= m.start and m.end <= end]
+        found += _in_sentence(document, text, start, end, maths)
+    return found
+
+
+def _sentences(text: str) -> Iterator[tuple[int, int]]:
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        yield start, match.start()
+        start = match.end()
+    yield start, len(text)
+
+
+def _in_sentence(document: Document, text: str, start: int, end: int, maths: list[Math]
+                 ) -> list[Stated]:
+    """The moments one sentence states; none when it has no quantity word."""
+    plain = text[start:end]
+    if not re.search(_QUANTITY, plain, re.I):
+        return []
+    spelt, places = _with_placeholders(text, start, end, maths)
+    words = spelt.lower()
+    product = any(w in words for w in _PRODUCT_WORDS)
+    matches, used = [], set()
+    for pattern in (_OF_SUBJECT, _BEFORE, _AFTER):
+        for match in pattern.finditer(spelt):
+            if not any(match.start() < b and a < match.end() for a, b in used):
+                used.add((match.start(), match.end()))   # a longer shape read these words
+                matches.append(match)
+    values = {int(m.group("v")) for m in matches if m.group("v")}
+    found = []
+    for match in sorted(matches, key=lambda m: m.start()):
+        value = _value(match, maths)
+        subject = maths[int(match.group("s"))].latex if match.groupdict().get("s") else \
+            _subject(spelt, match.start(), maths, words, values)
+        if value is None or subject is None:
+            continue
+        if product:
+            subject = _as_inner(subject)
+        moment = QUANTITIES[match.group("q").lower()].format(subject)
+        group = next(g for g in ("v", "vw", "vn") if match.group(g))
+        at = places[match.start(group)]
+        found.append(Stated(f"{moment} = {value}", at, document.line_of(at), plain.strip()))
+    return found
+
+
+def _with_placeholders(text: str, start: int, end: int, maths: list[Math]
+                       ) -> tuple[str, list[int]]:
+    """The sentence with each inline formula as ``⟨k⟩``, and the document offset of each of
+    its characters."""
+    pieces, places, cursor = [], [], start
+    for k, math in enumerate(maths):
+        pieces.append(text[cursor:math.start])
+        places += range(cursor, math.start)
+        mark = f"⟨{k}⟩"
+        pieces.append(mark)
+        places += [math.inner] * len(mark)
+        cursor = math.end
+    pieces.append(text[cursor:end])
+    places += range(cursor, end)
+    places.append(end)
+    return "".join(pieces), places
+
+
+def _value(match: re.Match, maths: list[Math]) -> str | None:
+    if match.group("v"):
+        return maths[int(match.group("v"))].latex
+    if match.group("vw"):
+        return NUMBER_WORDS[match.group("vw").lower()]
+    if match.group("vn"):
+        return match.group("vn").replace("−", "-")
+    return None
+
+
+def _subject(spelt: str, at: int, maths: list[Math], words: str, values: set[int]
+             ) -> str | None:
+    """The last inline formula before ``at`` that is no moment's value (its left side if it
+    is a relation), else a term of :data:`TERMS` the sentence uses."""
+    marks = [int(m.group(1)) for m in re.finditer(r"⟨(\d+)⟩", spelt[:at])
+             if int(m.group(1)) not in values]
+    if marks:
+        latex = maths[marks[-1]].latex
+        left = re.split(r"(?<![<>!\\])=|\\in\b|\\approx|\\sim", latex, maxsplit=1)[0]
+        return left.strip() or None
+    terms = [t for t in TERMS if t in words[:at]]
+    return TERMS[terms[-1]] if terms else None
+
+
+def _as_inner(subject: str) -> str:
+    """``q \\cdot k`` of two names as the inner product ``q^T k``."""
+    match = _DOT.match(subject)
+    return f"{match.group(1)}^T {match.group(2)}" if match else subject
