@@ -52,7 +52,9 @@ SINUSOIDAL = Definition("the sinusoidal encoding: sin and cos of pos/10000^(2i/d
     tags=("positional-encoding", "frequency"),
     definitions=(SINUSOIDAL,),
     formulas=(r"PE(pos, 2i) = \sin\left(\frac{pos}{10000^{2i/d_{model}}}\right)",
-              r"PE(pos, 2i+1) = \cos\left(\frac{pos}{10000^{2i/d_{model}}}\right)"),
+              r"PE(pos, 2i+1) = \cos\left(\frac{pos}{10000^{2i/d_{model}}}\right)",
+              r"\omega_i = 1 / 10000^{2i/d_{model}}"),
+    notation={r"\omega_i": RATE},
     figures=(
         Figure("ω_0 at d_model = 512", "1", near="1/10000^0 =", compute=lambda: frequencies(512)[0]),
         Figure("period of pair 0", "≈ 6.28", near="= 2π",

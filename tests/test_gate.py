@@ -532,3 +532,17 @@ def test_with_output_the_table_goes_to_the_file_and_one_summary_line_to_the_scre
     assert "PASSED" in written and len(written.splitlines()) > 3
     shown = [line for line in result.stdout.splitlines() if line.strip()]
     assert len(shown) <= 2 and shown[0].startswith(f"wrote {tmp_path / 'r.txt'}")
+
+
+def test_a_recorded_formula_printed_inline_is_found_there():
+    """A claim may record a formula the document prints inside a sentence: it is covered on
+    that line, not missing; printed nowhere, it is missing."""
+    info = _info(formulas=[r"\omega_i = 1 / 10000^{2i/d}"])
+    inline = parse_document("一、频率\n频率是 $\\omega_i = 1 / 10000^{2i/d}$，随 i 变小。\n")
+    found = [f for f in gate.check([inline], [info], {"fake-claim": _fake(info, [])}).findings
+             if f.kind == "formula"]
+    assert [(f.status, f.line) for f in found] == [("covered", 2)]
+    elsewhere = parse_document("一、频率\n频率是 $\\omega_i = 1 / 10000^{i/d}$。\n")
+    found = [f for f in gate.check([elsewhere], [info], {"fake-claim": _fake(info, [])}).findings
+             if f.kind == "formula"]
+    assert [f.status for f in found] == ["missing"]

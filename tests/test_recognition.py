@@ -136,7 +136,9 @@ def test_a_function_the_document_defines_is_never_the_ground_for_an_error(librar
 
 def test_the_documents_own_function_is_read_with_its_definition_in_force(library):
     """s is defined twice; the weight written with s uses the definition above it: with the
-    scaled score, √d outside the exponential is wrong; under the first s it would be right."""
+    scaled score, √d outside the exponential is wrong; under the first s it would be right.
+    The use and the definition it read disagree, so both lines are reported, the definition
+    naming the use."""
     text = textwrap.dedent(r"""
         # W
 
@@ -146,8 +148,10 @@ def test_the_documents_own_function_is_read_with_its_definition_in_force(library
 
         $$\mathrm{softmax}(s(\mathbf{q}, \mathbf{k}_i)) = \frac{\exp(\mathbf{q}^\top \mathbf{k}_i)}{\sqrt{d} \sum_j \exp(\mathbf{q}^\top \mathbf{k}_j)}$$
         """).lstrip()
-    assert [(f.line, f.status) for f in problems(recognise(text, library))] == [
-        (7, "contradicts")]
+    found = problems(recognise(text, library))
+    assert sorted((f.line, f.status) for f in found) == [(5, "contradicts"), (7, "contradicts")]
+    assert "formula on line 7" in next(f.detail for f in found if f.line == 5)
+    assert "definitions on line 5" in next(f.detail for f in found if f.line == 7)
     right = text.replace(r"\exp(\mathbf{q}^\top \mathbf{k}_i)}{\sqrt{d} \sum_j \exp("
                          r"\mathbf{q}^\top \mathbf{k}_j)}", r"\exp(\mathbf{q}^\top \mathbf{k}_i"
                          r" / \sqrt{d})}{\sum_j \exp(\mathbf{q}^\top \mathbf{k}_j / \sqrt{d})}")

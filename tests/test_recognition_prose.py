@@ -115,3 +115,32 @@ def test_a_figure_is_not_looked_for_where_its_claim_is_not_recognised(tmp_path):
     unrelated = FIGURES.replace(r"E[q^T k] = 0, \quad \text{Var}(q^T k) = d_k", "a + b = c")
     code, figures = _check(tmp_path, unrelated.replace("22.6", "26.2"))
     assert figures == []
+
+
+def test_sine_typed_without_its_backslash_is_still_the_sine(library):
+    """A paper's source writes PE_{(pos,2i)} = sin(pos / 10000^{2i/d}): read as the sine, so
+    the exponent i for 2i is found."""
+    from tmath.gate.recognition import recognise
+
+    good = "# P\n\n$$PE_{(pos,2i)} = sin(pos / 10000^{2i/d_{model}})$$\n"
+    found = recognise(parse_document(good, "doc.md"), library)
+    assert [(f.status, f.claim) for f in found.findings] == [
+        ("recognised", "sinusoidal-frequency-period")]
+    wrong = recognise(parse_document(good.replace("{2i/", "{i/"), "doc.md"), library)
+    assert [(f.line, f.status) for f in wrong.findings] == [(3, "contradicts")]
+
+
+def test_a_greek_family_member_in_other_index_names(library):
+    """ω_k = 1/10000^{2k/d} is the claim's ω_i = 1/10000^{2i/d_model} (k is a variable of the
+    formula, so ω_k is the family's k-th member); with 2k → k it is wrong."""
+    from tmath.gate.recognition import recognise
+
+    good = "# F\n\nThe rate is $\\omega_k = \\frac{1}{10000^{2k / d}}$ for pair $k$.\n"
+    found = recognise(parse_document(good, "doc.md"), library)
+    assert [(f.status, f.claim) for f in found.findings] == [
+        ("recognised", "sinusoidal-frequency-period")]
+    wrong = recognise(parse_document(good.replace("{2k /", "{k /"), "doc.md"), library)
+    assert [(f.line, f.status) for f in wrong.findings] == [(3, "contradicts")]
+    latin = "# F\n\n$$d_k = 10000^{k}$$\n"   # a Latin name keeps _k as part of its name
+    assert not [f for f in recognise(parse_document(latin, "doc.md"), library).findings
+                if f.failing]

@@ -252,6 +252,8 @@ def judge_formulas(documents: Sequence[Document], infos: Sequence[ClaimInfo],
                 vouching.setdefault(key, []).append((info.id, part))
             if not hits and (info.id, recorded) not in met:
                 unmatched.append((info, recorded, norms))
+    inline = _inline_prints(documents, unmatched, held, everywhere)
+    unmatched = [u for u in unmatched if (u[0].id, u[1]) not in inline]
     free = [key for key in shown if key not in vouching]
     changed: dict[FormulaKey, list[tuple[ClaimInfo, str, float, Part]]] = {}
     lost: list[tuple[ClaimInfo, str]] = []
@@ -322,6 +324,15 @@ def judge_formulas(documents: Sequence[Document], infos: Sequence[ClaimInfo],
                 **{**common, "line": line}))
         else:
             findings.append(Finding(status="uncovered", detail=unread, **common))
+    for (claim, recorded), (document, math) in inline.items():
+        section = document.section_at(math.start)
+        verdict = getattr(results.get(claim), "verdict", None)
+        findings.append(Finding(
+            "formula", "covered" if verdict in PASSING else "unverified", document.path,
+            section.number if section else None, math.line, claim, claims=(claim,),
+            column=document.column_of(math.start), formula=math.latex, recorded=recorded,
+            detail="" if verdict in PASSING else f"recorded by {claim} ({_verdict(results.get(claim))}), "
+                                                 "which did not verify"))
     for info, recorded in lost:
         paths = held.get(info.id, everywhere)
         home = next((d for d in documents if d.path in paths and d.section(info.top_section)),
@@ -332,6 +343,27 @@ def judge_formulas(documents: Sequence[Document], infos: Sequence[ClaimInfo],
             detail=f"claim {info.id} vouches for a formula that is not in the document "
                    "(nor anything close to it)"))
     return findings
+
+
+def _inline_prints(documents: Sequence[Document], unmatched: Sequence[tuple[ClaimInfo, str, list]],
+                   held: Mapping[str, set[str]], everywhere: set[str]
+                   ) -> dict[tuple[str, str], tuple[Document, Math]]:
+    """Recorded formulas no display formula prints that an inline formula prints as recorded
+    (``$\\omega_i = 1/10000^{2i/d}$`` in a sentence): (claim, recorded) → where."""
+    found: dict[tuple[str, str], tuple[Document, Math]] = {}
+    if not unmatched:
+        return found
+    by_norm: dict[str, list[tuple[Document, Math]]] = {}
+    for document in documents:
+        for math in document.inline:
+            by_norm.setdefault(normalise(math.latex), []).append((document, math))
+    for info, recorded, norms in unmatched:
+        paths = held.get(info.id, everywhere)
+        place = next((p for norm in norms for p in by_norm.get(norm, ())
+                      if p[0].path in paths), None)
+        if place is not None:
+            found[(info.id, recorded)] = place
+    return found
 
 
 def _by_meaning(shown: Mapping[FormulaKey, _Shown], infos: Sequence[ClaimInfo],

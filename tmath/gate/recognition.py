@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -193,9 +193,16 @@ def recognise(document: Document, known: Sequence) -> Recognition:
         if judged is None:
             findings += [_false(math, shown, left, right, tolerance, common)
                          for shown, left, right, tolerance in fact.arithmetic]
-        else:
-            findings.append(judged)
-            places += [(claim, math.start) for claim in judged.claims]
+            continue
+        blamed = []
+        if judged.status == "contradicts" and defined and \
+                not any(v.status == "contradicts" for v in fact.plain):
+            blamed = _definitions_blamed(document, definitions, defined, math, judged)
+            lines = ", ".join(str(b.line) for b in blamed)
+            judged = replace(judged, detail=f"{judged.detail}; read with the definitions on "
+                                            f"line {lines}") if blamed else judged
+        findings += [judged, *blamed]
+        places += [(claim, math.start) for claim in judged.claims]
     for said in stated(document):
         fact = _facts(said.latex, known, cache)
         mine = tuple(sorted((k, v) for k, v in mapping.items() if k in fact.names))
@@ -268,6 +275,28 @@ def _definitions(formulas: Sequence[Math], facts: Sequence[Facts], texts: Sequen
         for name in fact.defines:
             seen.setdefault(name, []).append((math.start, text))
     return seen
+
+
+def _definitions_blamed(document: Document, definitions: Mapping[str, list], defined: tuple,
+                        use: Math, judged: Finding) -> list[Finding]:
+    """A use that contradicts a claim only once the document's own definitions are put in:
+    the use and the definitions disagree, and either may be the one that is wrong, so each
+    definition it read is reported on its own line too, naming the use."""
+    found = []
+    for name, latex in defined:
+        at = next((a for a, text in definitions.get(name, ()) if text == latex), None)
+        if at is None:
+            continue
+        section = document.section_at(at)
+        found.append(Finding(
+            status="contradicts", kind="formula", document=document.path,
+            section=section.number if section else None, line=document.line_of(at),
+            column=document.column_of(at), claim=judged.claim, claims=judged.claims,
+            formula=latex, recorded=judged.recorded, meaning="contradicts",
+            compared_with=judged.compared_with,
+            detail=f"with {name} as defined here, the formula on line {use.line} contradicts "
+                   f"claim {judged.claim}: this definition or that formula is wrong"))
+    return found
 
 
 def _in_force(definitions: Mapping[str, list], names: Sequence[str], math: Math) -> tuple:

@@ -297,6 +297,8 @@ class Parser:
             return sp.E
         if full in CONSTANTS:
             return CONSTANTS[full]
+        if full in ELEMENTARY and self.at("sym", "(") and not matrix:
+            return self.elementary(full)   # sin(x) typed without the backslash: still sine
         if self.at("sym", "(") and not matrix:
             if self.has_comma():
                 return Applied(full)

@@ -145,20 +145,34 @@ def relations_of(latex: str) -> list[Read]:
         return []
     found = []
     for relation in reading.relations:
-        lhs, rhs = (_families(side) for side in (relation.lhs, relation.rhs))
+        variables = frozenset(s.name for side in (relation.lhs, relation.rhs)
+                              if isinstance(side, sp.Basic) for s in side.free_symbols
+                              if len(s.name) == 1)
+        lhs, rhs = (_families(side, variables) for side in (relation.lhs, relation.rhs))
         names, functions = vocabulary(lhs, rhs)
         found.append(Read(lhs, relation.op, rhs, names, functions, str(relation)))
     return found
 
 
-def _families(expr: sp.Basic) -> sp.Basic:
+def _families(expr: sp.Basic, variables: frozenset[str] = frozenset()) -> sp.Basic:
     """``p_{i, 2j}``, an entry of a family with two or more indices, read as the value of a
-    function of them, ``p(i, 2j)``: the same thing as ``PE(pos, 2i)`` up to names."""
+    function of them, ``p(i, 2j)``: the same thing as ``PE(pos, 2i)`` up to names. And a
+    Greek letter subscripted by a letter the relation uses as a variable, ``ω_k`` beside
+    ``10000^{2k/d}``, is the family's k-th member ``ω[k]`` (the reader takes ``_k`` for part of
+    a name, as in ``d_k``; a Latin name keeps that reading)."""
     if not isinstance(expr, sp.Basic):
         return expr
     swaps = {e: sp.Function(str(e.base.label))(*e.indices) for e in expr.atoms(sp.Indexed)
              if len(e.indices) >= 2 and str(e.base.label)[:1].islower()}
+    for symbol in expr.atoms(sp.Symbol):
+        base, _, sub = symbol.name.partition("_")
+        if sub in variables and base in _GREEK_NAMES:
+            swaps[symbol] = sp.IndexedBase(base)[sp.Symbol(sub)]
     return expr.xreplace(swaps) if swaps else expr
+
+
+_GREEK_NAMES = frozenset({"alpha", "beta", "gamma", "delta", "theta", "lambda", "mu", "nu",
+                          "xi", "rho", "sigma", "tau", "phi", "psi", "omega"})
 
 
 def defined_function(read: Read) -> tuple[str, tuple, sp.Basic] | None:
@@ -327,11 +341,13 @@ def judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str]) -> V
                     candidate, known.form, named=known.source in NAMING) == "contradicts":
                 near = (known, candidate)
                 continue
-        evidence = _structured(read.lhs) or type(read.lhs).__name__ in known.functions
+        family = _same_family(read.lhs, known.lhs) and known.source in NAMING
+        evidence = _structured(read.lhs) or type(read.lhs).__name__ in known.functions or family
         for pairs in _permutations(read, known) if evidence else ():
             candidate = form_of(read, pairs)   # the claim's form in this formula's names
-            if candidate is not None and compare(candidate, known.form) == "contradicts" \
-                    and "atom" in (candidate.lhs_kind, candidate.rhs_kind):
+            if candidate is not None and compare(candidate, known.form, named=family) == \
+                    "contradicts" and ("atom" in (candidate.lhs_kind, candidate.rhs_kind)
+                                       or family):
                 near = (known, candidate)
                 break
     for known, instance, same_names in _instances(read, library, mapping):
@@ -404,6 +420,13 @@ def _structured(side: sp.Basic) -> bool:
     if isinstance(side, sp.Function):
         return any(not isinstance(a, (sp.Symbol, sp.Indexed)) for a in side.args)
     return True
+
+
+def _same_family(mine: sp.Basic, theirs: sp.Basic) -> bool:
+    """Both sides are members of one named family, ``ω_k`` and ``ω_i``: the same quantity
+    with its index named otherwise."""
+    return isinstance(mine, sp.Indexed) and isinstance(theirs, sp.Indexed) and \
+        mine.base.label == theirs.base.label
 
 
 def _spelling_pairs(names: frozenset[str], known: Known) -> dict[str, str] | None:
