@@ -21,8 +21,7 @@ ALIBI = PRESS2022.at("§3", unverified="the section number was not checked again
 pos, k = sp.symbols("pos k", integer=True)
 i = sp.Symbol("i", integer=True, nonnegative=True)
 d = sp.Symbol("d_model", positive=True, integer=True, even=True)  # sin/cos pairs
-w = sp.Symbol("omega_i", positive=True)
-tau = sp.Symbol("tau", positive=True)
+w, tau = sp.Symbol("omega_i", positive=True), sp.Symbol("tau", positive=True)
 PERIOD_OF = sp.Function("T")                           # T(i): the least period of pair i
 ARG = pos / 10000 ** (2 * i / d)                       # the argument as printed in §3.1
 at = sp.Symbol("p", real=True)                         # a position read as a real number
@@ -53,8 +52,7 @@ SINUSOIDAL = Definition("the sinusoidal encoding: sin and cos of pos/10000^(2i/d
     definitions=(SINUSOIDAL,),
     formulas=(r"PE(pos, 2i) = \sin\left(\frac{pos}{10000^{2i/d_{model}}}\right)",
               r"PE(pos, 2i+1) = \cos\left(\frac{pos}{10000^{2i/d_{model}}}\right)",
-              r"\omega_i = 1 / 10000^{2i/d_{model}}"),
-    notation={r"\omega_i": RATE},
+              r"\omega_i = 1 / 10000^{2i/d_{model}}"), notation={r"\omega_i": RATE},
     figures=(
         Figure("ω_0 at d_model = 512", "1", near="1/10000^0 =", compute=lambda: frequencies(512)[0]),
         Figure("period of pair 0", "≈ 6.28", near="= 2π",

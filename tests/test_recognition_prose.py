@@ -144,3 +144,71 @@ def test_a_greek_family_member_in_other_index_names(library):
     latin = "# F\n\n$$d_k = 10000^{k}$$\n"   # a Latin name keeps _k as part of its name
     assert not [f for f in recognise(parse_document(latin, "doc.md"), library).findings
                 if f.failing]
+
+
+BOUND = textwrap.dedent(r"""
+    # Heads
+
+    The model width is $d_{\text{model}} = 512$ and we run $h = 8$ heads, so each head
+    reads $d_k = d_{\text{model}}/h = 64$ columns.
+    """).lstrip()
+
+
+def test_arithmetic_with_the_values_the_document_states(library):
+    """d_model/h = 64 is arithmetic once the document's own d_model = 512 and h = 8 are put
+    in; a wrong result, or a wrong value, is reported on both lines (either may be wrong)."""
+    from tmath.gate.recognition import recognise
+
+    def wrong(text):
+        found = recognise(parse_document(text, "doc.md"), library).findings
+        return sorted({(f.line, f.status) for f in found if f.failing})
+
+    assert wrong(BOUND) == []
+    assert wrong(BOUND.replace("/h = 64", "/h = 32")) == [(3, "inaccurate"), (4, "inaccurate")]
+    assert wrong(BOUND.replace("h = 8", "h = 16")) == [(3, "inaccurate"), (4, "inaccurate")]
+    unbound = BOUND.replace("$h = 8$", "several")
+    assert wrong(unbound.replace("/h = 64", "/h = 32")) == []   # h has no value: not arithmetic
+
+
+def test_a_square_root_said_in_words_is_checked():
+    """"divide by 8 (the square root of the key width, 64)": √64 is 8; a wrong root or a
+    wrong radicand is found on its line; a whole number that is not a square is read at the
+    root's printed precision."""
+    from tmath.gate.prose_relations import roots_said
+    from tmath.gate.recognition import _root_holds
+
+    text = ("# S\n\nWe divide by 8 (the square root of the key width -- 64) first.\n"
+            "A spread of 22.6, the square root of 512, is large.\n")
+    roots = roots_said(parse_document(text, "doc.md"))
+    assert [(r.root, r.of, r.line) for r in roots] == [("8", "64", 3), ("22.6", "512", 4)]
+    assert all(_root_holds(r) for r in roots)
+    for wrong in ("by 6 (the", "width -- 32)", "of 22.9, the"):
+        broken = text.replace("by 8 (the", wrong) if wrong.startswith("by") else \
+            text.replace("width -- 64)", wrong) if wrong.startswith("width") else \
+            text.replace("of 22.6, the", wrong)
+        assert [r.line for r in roots_said(parse_document(broken, "doc.md"))
+                if not _root_holds(r)] == [4 if "22.9" in wrong else 3]
+
+
+RANGE = textwrap.dedent(r"""
+    # Positions
+
+    $$PE(pos, 2i) = \sin\left(\frac{pos}{10000^{2i/d_{model}}}\right)$$
+
+    The wavelengths grow geometrically from $2\pi$ to $10000 \cdot 2\pi$ across the pairs.
+    """).lstrip()
+
+
+def test_a_range_in_words_is_held_to_the_claims_figures(tmp_path):
+    """The range of periods a sentence gives is compared, end by end, with the figures of the
+    claims building on the recognised encoding (pe-period-range)."""
+    code, figures = _check(tmp_path, RANGE)
+    assert code == ExitCode.OK
+    assert {(f["status"], f["line"], f["claim"]) for f in figures} == {
+        ("accurate", 5, "pe-period-range")}
+    code, figures = _check(tmp_path, RANGE.replace("10000 \\cdot 2\\pi", "1000 \\cdot 2\\pi"))
+    assert code == ExitCode.FAILED
+    assert [(f["status"], f["line"]) for f in figures if f["status"] != "accurate"] == [
+        ("inaccurate", 5)]
+    unrelated = RANGE.replace("wavelengths", "prices")   # no quantity the claims compute
+    assert _check(tmp_path, unrelated.replace("10000 \\cdot", "1000 \\cdot"))[1] == []

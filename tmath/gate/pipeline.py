@@ -162,7 +162,7 @@ def _recognise_one(document: Document, known: Sequence, min_coverage: float,
     prints them (:func:`~tmath.gate.recognised_figures.figures_in`). Coverage does not apply
     (0 of 0)."""
     from tmath.gate.findings import Recognised
-    from tmath.gate.recognised_figures import figures_in
+    from tmath.gate.recognised_figures import figures_in, ranges_in
     from tmath.gate.recognition import recognise
 
     found = recognise(document, known)
@@ -170,6 +170,7 @@ def _recognise_one(document: Document, known: Sequence, min_coverage: float,
     for claim, at in found.places:
         in_play.setdefault(claim, []).append(at)
     figures = figures_in(document, in_play, every, results or {}, dict(found.mapping))
+    figures += ranges_in(document, in_play, every, results or {})
     findings = sorted([*found.findings, *figures], key=lambda f: (f.line or 0, f.column or 0))
     wrong = sum(1 for f in findings if f.status == "contradicts")
     good = sum(1 for f in findings if f.status == "recognised")

@@ -19,8 +19,11 @@ formulas (:data:`TERMS`). A sentence whose subject cannot be found states nothin
 the sentence calls its subject a dot or inner product, ``a \\cdot b`` of two names is read as the
 inner product ``a^T b`` (the words say what the dot means).
 
-Nothing else in prose is read: this is a reader of one common way to state moments, not of
-language.
+The same goes for one way of saying arithmetic in words, a number and the square root it is:
+"divide by 8 (the square root of the key width, 64)" (:func:`roots_said`).
+
+Nothing else in prose is read: this is a reader of common ways to state moments and roots, not
+of language.
 """
 
 from __future__ import annotations
@@ -47,7 +50,8 @@ _PRODUCT_WORDS = ("dot product", "inner product", "scalar product")
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n[ \t]*\n")
 _QUANTITY = "|".join(sorted(map(re.escape, QUANTITIES), key=len, reverse=True))
 _NUMBER = r"[-−]?\d+(?:\.\d+)?"
-_VALUE = rf"(?:⟨(?P<{{g}}>\d+)⟩|(?P<{{g}}w>{'|'.join(NUMBER_WORDS)})\b|(?P<{{g}}n>{_NUMBER})\b)"
+_WORDS = "|".join(NUMBER_WORDS)
+_VALUE = rf"(?:⟨(?P<{{g}}>\d+)⟩|(?P<{{g}}w>{_WORDS})\b|(?P<{{g}}n>{_NUMBER})\b)"
 _BEFORE = re.compile(_VALUE.format(g="v") + rf"\s+(?P<q>{_QUANTITY})\b", re.I)
 _OF_SUBJECT = re.compile(rf"\b(?P<q>{_QUANTITY})\s+of\s+⟨(?P<s>\d+)⟩\s*(?:is|equals|=)\s+"
                          + _VALUE.format(g="v"), re.I)
@@ -163,3 +167,28 @@ def _as_inner(subject: str) -> str:
     """``q \\cdot k`` of two names as the inner product ``q^T k``."""
     match = _DOT.match(subject)
     return f"{match.group(1)}^T {match.group(2)}" if match else subject
+
+
+# -- arithmetic said in words --------------------------------------------------------------------
+
+_PRINTED = r"\d+(?:\.\d+)?"
+_ROOT_APPOSITIVE = re.compile(
+    rf"(?P<a>{_PRINTED})\s*[(,]\s*(?:which is\s+|i\.e\.,?\s*)?the square root of\b"
+    rf"(?P<between>[^\d()\n]{{0,80}}?)(?P<b>{_PRINTED})(?![\d.]\d)", re.I)
+
+
+@dataclass(frozen=True)
+class Root:
+    """``A (the square root of … B)``: the document says √B is A."""
+
+    root: str
+    of: str
+    start: int
+    line: int
+
+
+def roots_said(document: Document) -> list[Root]:
+    """Every ``A (the square root of … B)`` (or ``A, the square root of … B``) in the prose."""
+    text = document.masked or document.text
+    return [Root(m.group("a"), m.group("b"), m.start("a"), document.line_of(m.start("a")))
+            for m in _ROOT_APPOSITIVE.finditer(text)]

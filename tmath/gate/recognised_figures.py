@@ -143,3 +143,88 @@ def _sentence(text: str, at: int) -> tuple[int, int]:
     start = max(start, at - 2000)
     end = _SENTENCE_END.search(text, at)
     return start, end.start() if end else len(text)
+
+
+# -- a range said in words -----------------------------------------------------------------------
+
+NOUNS = {"period": "period", "periods": "period", "wavelength": "period",
+         "wavelengths": "period"}
+"""Quantity nouns a range sentence may use, and the word a figure's label uses for them."""
+LOW = frozenset({"shortest", "smallest", "lowest", "minimum"})
+HIGH = frozenset({"longest", "largest", "highest", "maximum", "limit"})
+_RANGE = re.compile(r"\bfrom\s+⟨(?P<a>\d+)⟩\s+(?:up\s+)?to\s+⟨(?P<b>\d+)⟩")
+RELATIVE = 1e-9
+"""How close a range end printed as an exact expression (10000·2π) must be to the figure."""
+
+
+def ranges_in(document: Document, in_play: Mapping[str, Sequence[int]],
+              infos: Sequence[ClaimInfo], results: Mapping[str, Any]) -> list[Finding]:
+    """``the wavelengths run from $2\\pi$ to $10000 \\cdot 2\\pi$``: each end, an exact
+    expression, compared with the figure of a claim in play (or of one building on it) whose
+    label names the same quantity at the same end (``the shortest period``, ``the limit of
+    the longest period``)."""
+    from tmath.gate.prose_relations import _sentences, _with_placeholders
+
+    ends = _range_figures(in_play, infos, results)
+    if not ends:
+        return []
+    text = document.masked or document.text
+    inline = sorted(document.inline, key=lambda m: m.start)
+    found = []
+    for start, end in _sentences(text):
+        maths = [m for m in inline if start <= m.start and m.end <= end]
+        if len(maths) < 2:
+            continue
+        spelt, places = _with_placeholders(text, start, end, maths)
+        for match in _RANGE.finditer(spelt):
+            nouns = {NOUNS[w] for w in re.findall(r"[a-z]+", spelt[:match.start()].lower())
+                     if w in NOUNS}
+            for side, which in (("a", LOW), ("b", HIGH)):
+                math = maths[int(match.group(side))]
+                found += _judge_end(document, math, nouns, which, ends)
+    return found
+
+
+def _range_figures(in_play, infos, results) -> list[tuple[ClaimInfo, FigureInfo, float]]:
+    """(claim, figure, true value) of the figures of the claims in play and of the claims
+    that build on one of them."""
+    by_id = {info.id: info for info in infos}
+    ids = set(in_play) | {info.id for info in infos if set(info.depends_on) & set(in_play)}
+    found = []
+    for claim_id in sorted(ids):
+        info, result = by_id.get(claim_id), results.get(claim_id)
+        if info is None or getattr(result, "verdict", None) not in PASSING:
+            continue
+        for k, figure in enumerate(info.figures):
+            truth = true_value(figure_result(result, k, figure))
+            if truth and len(truth) == 1:
+                found.append((info, figure, truth[0]))
+    return found
+
+
+def _judge_end(document: Document, math, nouns: set[str], which: frozenset[str],
+               ends: Sequence[tuple[ClaimInfo, FigureInfo, float]]) -> list[Finding]:
+    from tmath.latex import read
+
+    reading = read(math.latex)
+    if not reading.parsed or len(reading.expressions) != 1 or reading.relations:
+        return []
+    value = reading.expressions[0]
+    if getattr(value, "free_symbols", True) or not getattr(value, "is_number", False):
+        return []
+    printed = float(value)
+    found = []
+    for info, figure, true in ends:
+        words = set(re.findall(r"[a-z]+", figure.label.lower()))
+        if not (nouns & words and which & words):
+            continue
+        good = abs(printed - true) <= RELATIVE * max(1.0, abs(true))
+        section = document.section_at(math.start)
+        found.append(Finding(
+            status="accurate" if good else "inaccurate", kind="figure", document=document.path,
+            section=section.number if section else None, line=math.line,
+            column=document.column_of(math.start), claim=info.id, claims=(info.id,),
+            label=figure.label, printed=math.latex.strip(), expected=(true,),
+            detail="" if good else f"{math.latex.strip()} is {printed:.6g}; claim {info.id} "
+                                   f"computes {figure.label} = {true:.6g}"))
+    return found

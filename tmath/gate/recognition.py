@@ -15,6 +15,7 @@ document's own names (:func:`tmath.meaning.recognise.infer_mapping`, reported):
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -25,11 +26,12 @@ from tmath.engine.results import PASSING
 from tmath.gate.document import Document, Math
 from tmath.gate.findings import Finding
 from tmath.gate.meaning import claim_relations
-from tmath.gate.prose_relations import stated
+from tmath.gate.arithmetic import (Binding, bindings_of, false_relations, false_under, in_force,
+                                   number)
+from tmath.gate.prose_relations import Root, roots_said, stated
 
 NOT_KNOWN = frozenset({"arithmetic"})
 """Bound relations that are arithmetic identities: true of anything, they recognise nothing."""
-_DECIMAL = re.compile(r"(?<![\w.])\d+\.(\d+)")
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,9 @@ class Facts:
     defines: tuple[str, ...] = ()
     """Functions the formula defines, ``a(q, k_i) = qᵀk_i/√d``: the document's own names,
     put in where its other formulas use them."""
+    binds: tuple[tuple[str, str], ...] = ()
+    """The values it gives names, ``h = 8``: put in where the document's arithmetic uses them
+    (:mod:`tmath.gate.arithmetic`)."""
 
 
 class _Cache:
@@ -154,11 +159,12 @@ class _Cache:
         self.store.put(self.key(*parts), value, hint)
 
 
-FORMAT = 3
+FORMAT = 4
 """The version of :class:`Facts` and :class:`Said` as stored."""
-_CODE = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
-"""This module's own code is in the key too (the engine's hash covers ``latex/`` and
-``meaning/``): a changed judgement here never reads an old entry."""
+_CODE = hashlib.sha256(b"".join(Path(__file__).with_name(name).read_bytes() for name in (
+    "recognition.py", "arithmetic.py"))).hexdigest()[:16]
+"""This module's own code (and the arithmetic's) is in the key too (the engine's hash covers
+``latex/`` and ``meaning/``): a changed judgement here never reads an old entry."""
 USE_CACHE = True
 """Off with ``tmath check --no-cache`` (:func:`tmath.gate.meaning.use_cache`)."""
 
@@ -176,6 +182,8 @@ def recognise(document: Document, known: Sequence) -> Recognition:
 
     mapping = choose_mapping([v for f in facts for v in f.votes], used, known)
     definitions = _definitions(formulas, facts, texts)
+    bindings = [Binding(name, value, math.start, math.line)
+                for math, fact in zip(formulas, facts) for name, value in fact.binds]
     findings, places = [], []
     for math, text, fact in zip(formulas, texts, facts):
         mine = tuple(sorted((k, v) for k, v in mapping.items() if k in fact.names))
@@ -193,14 +201,17 @@ def recognise(document: Document, known: Sequence) -> Recognition:
         if judged is None:
             findings += [_false(math, shown, left, right, tolerance, common)
                          for shown, left, right, tolerance in fact.arithmetic]
+            if not fact.arithmetic and fact.names and not fact.defines:
+                findings += _false_when_bound(document, math, text, fact, bindings, cache,
+                                              common)
             continue
         blamed = []
         if judged.status == "contradicts" and defined and \
                 not any(v.status == "contradicts" for v in fact.plain):
             blamed = _definitions_blamed(document, definitions, defined, math, judged)
-            lines = ", ".join(str(b.line) for b in blamed)
+            lines = ", ".join(document.where(b.line) for b in blamed)
             judged = replace(judged, detail=f"{judged.detail}; read with the definitions on "
-                                            f"line {lines}") if blamed else judged
+                                            f"{lines}") if blamed else judged
         findings += [judged, *blamed]
         places += [(claim, math.start) for claim in judged.claims]
     for said in stated(document):
@@ -215,6 +226,8 @@ def recognise(document: Document, known: Sequence) -> Recognition:
         if judged is not None:
             findings.append(judged)
             places += [(claim, said.start) for claim in judged.claims]
+    findings += [_root_false(document, root) for root in roots_said(document)
+                 if not _root_holds(root)]
     claims = [claim for claim, _ in places]
     return Recognition(tuple(findings), tuple(sorted(mapping.items())),
                        tuple(dict.fromkeys(claims)), len(formulas), tuple(places))
@@ -250,9 +263,9 @@ def _facts(latex: str, known: Sequence, cache: _Cache) -> Facts:
         library = {f for k in known for f in k.functions}
         defines = tuple(d for d in (defined_function(r) for r in relations)
                         if d is not None and d[0] not in library)
-        found = Facts(tuple(names), votes, _arithmetic(latex, relations),
+        found = Facts(tuple(names), votes, false_relations(latex, relations),
                       _judged(relations, known, {}), len(relations),
-                      tuple(d[0] for d in defines))
+                      tuple(d[0] for d in defines), bindings_of(relations))
         cache.put(found, Facts, latex)
     return found
 
@@ -277,6 +290,64 @@ def _definitions(formulas: Sequence[Math], facts: Sequence[Facts], texts: Sequen
     return seen
 
 
+def _root_holds(root: Root) -> bool:
+    """√B is A: exactly when √B is a whole number, else to the half unit of A's last digit."""
+    from fractions import Fraction
+
+    of = Fraction(root.of)
+    exact = of.denominator == 1 and math.isqrt(of.numerator) ** 2 == of.numerator
+    printed = Fraction(root.root)
+    if exact:
+        return printed == math.isqrt(of.numerator)
+    places = len(root.root.partition(".")[2])
+    return abs(math.sqrt(float(of)) - float(printed)) <= 0.5 * 10 ** -places
+
+
+def _root_false(document: Document, root: Root) -> Finding:
+    section = document.section_at(root.start)
+    true = math.sqrt(float(root.of))
+    return Finding(status="inaccurate", kind="figure", label="arithmetic",
+                   document=document.path, section=section.number if section else None,
+                   line=root.line, column=document.column_of(root.start), printed=root.root,
+                   expected=(true,), detail=f"the text says {root.root} is the square root of "
+                                            f"{root.of}, which is {number(true)}")
+
+
+def _false_when_bound(document: Document, math: Math, text: str, fact: Facts,
+                      bindings: Sequence[Binding], cache: _Cache, common: dict) -> list[Finding]:
+    """The formula's arithmetic once the values the document gives its names are put in
+    (``d_{model}/h = 64`` with ``h = 8`` and ``d_{model} = 512`` stated elsewhere). A false
+    one is reported on its line and on each binding's: the value or the relation is wrong."""
+    used = in_force(bindings, fact.names, math.start)
+    if not used:
+        return []
+    values = tuple(sorted((name, b.value) for name, b in used.items()))
+    false = cache.get(tuple, "bound", text, values)
+    if false is None:
+        from tmath.meaning.recognise import relations_of
+
+        false = false_under(text, relations_of(text), dict(values))
+        cache.put(false, tuple, "bound", text, values)
+    found = []
+    for shown, left, right, tolerance, named in false:
+        stated = ", ".join(f"{name} = {value}" for name, value in values if name in named)
+        found.append(replace(_false(math, shown, left, right, tolerance, common),
+                             detail=f"{shown} is false with {stated}: the left side is "
+                                    f"{number(left)}"))
+        for name, binding in sorted(used.items()):
+            if name not in named:
+                continue
+            section = document.section_at(binding.offset)
+            found.append(Finding(
+                status="inaccurate", kind="figure", label="arithmetic", document=document.path,
+                section=section.number if section else None, line=binding.line,
+                column=document.column_of(binding.offset), printed=binding.value,
+                detail=f"with {name} = {binding.value} as stated here, {shown} on "
+                       f"{document.where(math.line)} is false (the left side is "
+                       f"{number(left)}): this value or that relation is wrong"))
+    return found
+
+
 def _definitions_blamed(document: Document, definitions: Mapping[str, list], defined: tuple,
                         use: Math, judged: Finding) -> list[Finding]:
     """A use that contradicts a claim only once the document's own definitions are put in:
@@ -294,8 +365,8 @@ def _definitions_blamed(document: Document, definitions: Mapping[str, list], def
             column=document.column_of(at), claim=judged.claim, claims=judged.claims,
             formula=latex, recorded=judged.recorded, meaning="contradicts",
             compared_with=judged.compared_with,
-            detail=f"with {name} as defined here, the formula on line {use.line} contradicts "
-                   f"claim {judged.claim}: this definition or that formula is wrong"))
+            detail=f"with {name} as defined here, the formula on {document.where(use.line)} "
+                   f"contradicts claim {judged.claim}: this definition or that formula is wrong"))
     return found
 
 
@@ -380,48 +451,9 @@ def _spellings(name: str) -> list[str]:
     return [f"\\text{{{name}}}", f"\\mathrm{{{name}}}", f"\\operatorname{{{name}}}", name]
 
 
-def _arithmetic(latex: str, relations: Sequence) -> tuple[tuple[str, float, float, float], ...]:
-    """Each relation between numbers only (``=`` or ``≈``) that is false at the precision it
-    is printed with (half a unit of the last decimal printed, or of the last non-zero digit
-    of a whole number after ``≈``; exactly otherwise): (shown, left, right, tolerance)."""
-    import sympy as sp
-
-    found = []
-    for relation in relations:
-        if relation.op not in ("=", "approx") or relation.names or relation.functions:
-            continue
-        try:
-            left, right = complex(sp.N(relation.lhs, 30)), complex(sp.N(relation.rhs, 30))
-        except (TypeError, ValueError):
-            continue
-        if left.imag or right.imag:
-            continue
-        tolerance = _printed_precision(latex, relation.rhs, relation.op)
-        if abs(left - right) > tolerance + 1e-12 * max(1.0, abs(left)):
-            found.append((relation.text, left.real, right.real, tolerance))
-    return tuple(found)
-
-
 def _false(math: Math, shown: str, left: float, right: float, tolerance: float,
            common: dict) -> Finding:
-    return Finding(status="inaccurate", label="arithmetic", printed=_number(right),
+    return Finding(status="inaccurate", label="arithmetic", printed=number(right),
                    expected=(left,), tolerance=f"±{tolerance:g}" if tolerance else "exact",
-                   detail=f"{math.latex.strip()} is false: the left side is {_number(left)}",
+                   detail=f"{math.latex.strip()} is false: the left side is {number(left)}",
                    **{**common, "kind": "figure"})
-
-
-def _printed_precision(latex: str, rhs, op: str) -> float:
-    places = [len(d) for d in _DECIMAL.findall(latex)]
-    if places:
-        return 0.5 * 10 ** -min(places)
-    if op == "approx" and getattr(rhs, "is_Integer", False) and rhs != 0:
-        digits = str(abs(int(rhs)))
-        return 0.5 * 10 ** (len(digits) - len(digits.rstrip("0")))
-    if op == "approx" and getattr(rhs, "is_Rational", False) and rhs != 0:
-        p, q = abs(int(rhs.p)), abs(int(rhs.q))   # ≈ 1/9647: as precise as 9647 is printed
-        return abs(float(rhs)) * (0.5 / q + (0.5 / p if p > 1 else 0.0))
-    return 0.0
-
-
-def _number(x: float) -> str:
-    return f"{x:.6g}"
