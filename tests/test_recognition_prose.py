@@ -212,3 +212,24 @@ def test_a_range_in_words_is_held_to_the_claims_figures(tmp_path):
         ("inaccurate", 5)]
     unrelated = RANGE.replace("wavelengths", "prices")   # no quantity the claims compute
     assert _check(tmp_path, unrelated.replace("10000 \\cdot", "1000 \\cdot"))[1] == []
+
+
+WARMUP = textwrap.dedent(r"""
+    # Schedule
+
+    $$lrate = d_{\text{model}}^{-0.5} \cdot \min(step^{-0.5}, step \cdot warmup\_steps^{-1.5})$$
+
+    We used $warmup\_steps=4000$ in training.
+    """).lstrip()
+
+
+def test_a_published_figure_a_recognised_claim_records_is_checked(tmp_path):
+    """noam-schedule-shape records the original warm-up length (4000); its prefix in the
+    notes' words is cut to what follows them (``warmup_steps =``), so a document that writes
+    the schedule and the setting in its own sentence is held to it."""
+    code, figures = _check(tmp_path, WARMUP)
+    assert [(f["status"], f["line"], f["claim"]) for f in figures] == [
+        ("accurate", 5, "noam-schedule-shape")]
+    code, figures = _check(tmp_path, WARMUP.replace("=4000", "=400"))
+    assert code == ExitCode.FAILED
+    assert [(f["status"], f["line"]) for f in figures] == [("inaccurate", 5)]

@@ -99,15 +99,23 @@ def _naming_words(label: str) -> frozenset[str]:
 
 
 def _in_names(figure: FigureInfo, mapping: Mapping[str, str]) -> FigureInfo:
-    """The figure's prefix and suffix in the document's names (``d_k = 64`` → ``d = 64``)."""
-    if not mapping:
-        return figure
+    """The figure's prefix and suffix as another document may print them: only what follows
+    the last word in Chinese (the notes' words are not the document's; ``原始 Transformer 用
+    warmup_steps =`` → ``warmup_steps =``), in the document's names (``d_k = 64`` → ``d =
+    64``)."""
     from dataclasses import replace
 
     from tmath.gate.recognition import in_names
 
-    return replace(figure, near=in_names(figure.near, mapping),
-                   after=in_names(figure.after, mapping))
+    near = _CJK_HEAD.sub("", figure.near).strip()
+    after = figure.after if not _CJK.search(figure.after) else ""
+    if mapping:
+        near, after = in_names(near, mapping), in_names(after, mapping)
+    return replace(figure, near=near, after=after)
+
+
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_CJK_HEAD = re.compile(r"^.*[\u3400-\u9fff\uf900-\ufaff]", re.S)
 
 
 def _taken(anchor: Anchor, document: Document, figure: FigureInfo) -> bool:
