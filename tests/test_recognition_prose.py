@@ -233,3 +233,34 @@ def test_a_published_figure_a_recognised_claim_records_is_checked(tmp_path):
     code, figures = _check(tmp_path, WARMUP.replace("=4000", "=400"))
     assert code == ExitCode.FAILED
     assert [(f["status"], f["line"]) for f in figures] == [("inaccurate", 5)]
+
+
+def test_a_formula_for_a_name_is_not_arithmetic_and_values_stay_in_their_paragraph(library):
+    """σ = 2√p says what σ is: values of p and σ stated elsewhere (an example, a later
+    section) never make it 'false'; a value below a formula counts only in its paragraph."""
+    from tmath.gate.recognition import recognise
+
+    text = textwrap.dedent(r"""
+        # Coins
+
+        For a fair example take $p = 0$ first.
+
+        In general $\sigma = 2\sqrt{p}$ and $2\sqrt{p} \cdot 3 = 6$.
+
+        Later we scale so that $\sigma = 1$.
+        """).lstrip()
+    found = recognise(parse_document(text, "doc.md"), library).findings
+    assert [(f.line, f.detail) for f in found if f.failing] == [
+        (5, "6*sqrt(p) = 6 is false with p = 0: the left side is 0"),
+        (3, "with p = 0 as stated here, 6*sqrt(p) = 6 on line 5 is false (the left side is "
+            "0): this value or that relation is wrong")]
+
+
+def test_renaming_every_name_of_a_bare_product_is_no_evidence(library):
+    """A W = W Σ (an eigendecomposition) shares a side with Q = X W_Q only once every name is
+    renamed: it is not a near form of the claim's projection."""
+    from tmath.gate.recognition import recognise
+
+    text = "# E\n\n$$\\mathbf{A}\\mathbf{W} = \\mathbf{W} \\boldsymbol{\\Sigma}$$\n"
+    assert not [f for f in recognise(parse_document(text, "doc.md"), library).findings
+                if f.failing]

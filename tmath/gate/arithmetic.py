@@ -3,9 +3,11 @@
 A relation between numbers only (``\\sqrt{64} = 8``, ``512/8 \\approx 64``) is true or false by
 arithmetic. So is a relation between names the document gives values to (``h = 8`` and
 ``d_{model} = 512`` stated in its text make ``d_{model}/h = 64`` arithmetic): the *bindings*
-in force where the relation is printed are put in, the last stated above it, or else the first
-below ("where h = 8"). Nothing is ever evaluated from the document's text: the reader builds
-the expressions and SymPy computes them.
+in force where the relation is printed are put in, the last stated above it, or else the
+first below in its paragraph ("where h = 8"). Nothing is ever evaluated from the document's
+text: the reader builds the expressions and SymPy computes them. A relation with a bare name
+on one side
+(``\\sigma = 2\\sqrt{p}``) says what that name is, so it is never checked this way.
 """
 
 from __future__ import annotations
@@ -39,15 +41,17 @@ def bindings_of(relations: Sequence) -> tuple[tuple[str, str], ...]:
     return tuple(found)
 
 
-def in_force(bindings: Sequence[Binding], names: Sequence[str], offset: int
-             ) -> dict[str, Binding]:
+def in_force(bindings: Sequence[Binding], names: Sequence[str], offset: int,
+             text: str = "") -> dict[str, Binding]:
     """The binding of each name that has one where ``offset`` is: the last stated above it,
-    else the first below."""
+    else the first below in the same paragraph (``…, where h = 8``; ``text`` is the
+    document's, to see the paragraph's end)."""
     chosen = {}
     for name in names:
         stated = [b for b in bindings if b.name == name and b.offset != offset]
         above = [b for b in stated if b.offset < offset]
-        pick = above[-1] if above else stated[0] if stated else None
+        below = [b for b in stated if b.offset > offset and "\n\n" not in text[offset:b.offset]]
+        pick = above[-1] if above else below[0] if below else None
         if pick is not None:
             chosen[name] = pick
     return chosen
@@ -67,8 +71,8 @@ def false_under(latex: str, relations: Sequence, values: Mapping[str, str]
                 not any(a not in (sp.S.One, sp.S.NegativeOne)
                         for side in sides for a in side.atoms(sp.Number)):
             continue
-        if isinstance(relation.lhs, sp.Symbol) and relation.rhs.is_Number:
-            continue
+        if isinstance(relation.lhs, sp.Symbol) or isinstance(relation.rhs, sp.Symbol):
+            continue   # x = … says what x is (or a binding): a formula, not arithmetic
         swaps = {a: sp.Rational(values[a.name]) for side in sides
                  for a in side.atoms(sp.Symbol) if a.name in values}
         lhs, rhs = (side.xreplace(swaps) for side in sides)

@@ -47,7 +47,7 @@ TERMS = {"dot product": "q^T k", "inner product": "q^T k"}
 """Terms for quantities the claims write in formulas: the term stands for the formula when a
 sentence names no formula for it."""
 _PRODUCT_WORDS = ("dot product", "inner product", "scalar product")
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|\n[ \t]*\n")
+SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？]|\n[ \t]*\n")
 _QUANTITY = "|".join(sorted(map(re.escape, QUANTITIES), key=len, reverse=True))
 _NUMBER = r"[-−]?\d+(?:\.\d+)?"
 _WORDS = "|".join(NUMBER_WORDS)
@@ -75,15 +75,17 @@ def stated(document: Document) -> list[Stated]:
     text = document.masked or document.text
     inline = sorted(document.inline, key=lambda m: m.start)
     found: list[Stated] = []
-    for start, end in _sentences(text):
+    for start, end in sentences(text):
         maths = [m for m in inline if start <= m.start and m.end <= end]
         found += _in_sentence(document, text, start, end, maths)
     return found
 
 
-def _sentences(text: str) -> Iterator[tuple[int, int]]:
+def sentences(text: str) -> Iterator[tuple[int, int]]:
+    """Where each sentence of ``text`` starts and ends (a stop before a space, or a blank
+    line)."""
     start = 0
-    for match in _SENTENCE_END.finditer(text):
+    for match in SENTENCE_END.finditer(text):
         yield start, match.start()
         start = match.end()
     yield start, len(text)
@@ -95,7 +97,7 @@ def _in_sentence(document: Document, text: str, start: int, end: int, maths: lis
     plain = text[start:end]
     if not re.search(_QUANTITY, plain, re.I):
         return []
-    spelt, places = _with_placeholders(text, start, end, maths)
+    spelt, places = with_placeholders(text, start, end, maths)
     words = spelt.lower()
     product = any(w in words for w in _PRODUCT_WORDS)
     matches, used = [], set()
@@ -121,7 +123,7 @@ def _in_sentence(document: Document, text: str, start: int, end: int, maths: lis
     return found
 
 
-def _with_placeholders(text: str, start: int, end: int, maths: list[Math]
+def with_placeholders(text: str, start: int, end: int, maths: list[Math]
                        ) -> tuple[str, list[int]]:
     """The sentence with each inline formula as ``⟨k⟩``, and the document offset of each of
     its characters."""

@@ -29,10 +29,10 @@ from tmath.gate.anchoring import STRONG_CONTEXT, Anchor, Scope, build_quotes, lo
 from tmath.gate.document import Document
 from tmath.gate.figures import figure_result, judge_figure, true_value
 from tmath.gate.findings import Finding
+from tmath.gate.prose_relations import SENTENCE_END
 
 REPORTED = frozenset({"accurate", "inaccurate"})
 """What a figure found in a recognised document can be; anything else is not reported."""
-_SENTENCE_END = re.compile(r"[.!?。！？](?=\s|$)|\n[ \t]*\n")
 _LABEL_WORD = re.compile(r"[A-Za-z]{4,}")
 _NOT_NAMING = frozenset({"with", "from", "that", "this", "under", "when", "where", "which",
                          "than", "published", "original", "model", "fact", "about", "limit",
@@ -146,10 +146,10 @@ def _prefix_before(before: list, prefix: list[str]) -> bool:
 def _sentence(text: str, at: int) -> tuple[int, int]:
     """Where the sentence around offset ``at`` starts and ends."""
     start = 0
-    for match in _SENTENCE_END.finditer(text, max(0, at - 2000), at):
+    for match in SENTENCE_END.finditer(text, max(0, at - 2000), at):
         start = match.end()
     start = max(start, at - 2000)
-    end = _SENTENCE_END.search(text, at)
+    end = SENTENCE_END.search(text, at)
     return start, end.start() if end else len(text)
 
 
@@ -171,7 +171,7 @@ def ranges_in(document: Document, in_play: Mapping[str, Sequence[int]],
     expression, compared with the figure of a claim in play (or of one building on it) whose
     label names the same quantity at the same end (``the shortest period``, ``the limit of
     the longest period``)."""
-    from tmath.gate.prose_relations import _sentences, _with_placeholders
+    from tmath.gate.prose_relations import sentences, with_placeholders
 
     ends = _range_figures(in_play, infos, results)
     if not ends:
@@ -179,11 +179,11 @@ def ranges_in(document: Document, in_play: Mapping[str, Sequence[int]],
     text = document.masked or document.text
     inline = sorted(document.inline, key=lambda m: m.start)
     found = []
-    for start, end in _sentences(text):
+    for start, end in sentences(text):
         maths = [m for m in inline if start <= m.start and m.end <= end]
         if len(maths) < 2:
             continue
-        spelt, places = _with_placeholders(text, start, end, maths)
+        spelt, places = with_placeholders(text, start, end, maths)
         for match in _RANGE.finditer(spelt):
             nouns = {NOUNS[w] for w in re.findall(r"[a-z]+", spelt[:match.start()].lower())
                      if w in NOUNS}

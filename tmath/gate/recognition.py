@@ -318,7 +318,7 @@ def _false_when_bound(document: Document, math: Math, text: str, fact: Facts,
     """The formula's arithmetic once the values the document gives its names are put in
     (``d_{model}/h = 64`` with ``h = 8`` and ``d_{model} = 512`` stated elsewhere). A false
     one is reported on its line and on each binding's: the value or the relation is wrong."""
-    used = in_force(bindings, fact.names, math.start)
+    used = in_force(bindings, fact.names, math.start, document.text)
     if not used:
         return []
     values = tuple(sorted((name, b.value) for name, b in used.items()))

@@ -342,7 +342,8 @@ def judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str]) -> V
                 near = (known, candidate)
                 continue
         family = _same_family(read.lhs, known.lhs) and known.source in NAMING
-        evidence = _structured(read.lhs) or type(read.lhs).__name__ in known.functions or family
+        evidence = (_structured(read.lhs) and _distinctive(read)) or family or \
+            type(read.lhs).__name__ in known.functions
         for pairs in _permutations(read, known) if evidence else ():
             candidate = form_of(read, pairs)   # the claim's form in this formula's names
             if candidate is not None and compare(candidate, known.form, named=family) == \
@@ -420,6 +421,20 @@ def _structured(side: sp.Basic) -> bool:
     if isinstance(side, sp.Function):
         return any(not isinstance(a, (sp.Symbol, sp.Indexed)) for a in side.args)
     return True
+
+
+def _distinctive(read: Read) -> bool:
+    """Something in the relation besides names and their products and sums: a number other
+    than 0, ±1 or 2 (``10000``), or a function applied (sin, softmax). Renaming every name of
+    ``A W = W Σ`` makes it share a side with any ``Q = X W_Q``; that is no evidence that it
+    means the claim's relation, and a near form needs evidence."""
+    for side in (read.lhs, read.rhs):
+        if not isinstance(side, sp.Basic):
+            continue
+        if any(abs(n) not in (0, 1, 2) for n in side.atoms(sp.Number)) or \
+                side.atoms(sp.Function):
+            return True
+    return False
 
 
 def _same_family(mine: sp.Basic, theirs: sp.Basic) -> bool:
