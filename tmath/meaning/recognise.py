@@ -338,7 +338,7 @@ def judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str]) -> V
         if spelt is not None:
             candidate = form_of(read, {**mapping, **spelt}) if spelt else mine
             if candidate is not None and compare(
-                    candidate, known.form, named=known.source in NAMING) == "contradicts":
+                    candidate, known.form, named=_named(read, known)) == "contradicts":
                 near = (known, candidate)
                 continue
         family = _same_family(read.lhs, known.lhs) and known.source in NAMING
@@ -435,6 +435,19 @@ def _distinctive(read: Read) -> bool:
                 side.atoms(sp.Function):
             return True
     return False
+
+
+def _named(read: Read, known: Known) -> bool:
+    """Whether a bare name the relation shares with a claim's statement or definition counts
+    as a shared side. In the notes a name is the notes' own; in another document ``M_{ij}``
+    or ``v_t`` may be anything (a symmetric matrix, a momentum), so there it counts only
+    with more evidence: a name qualified by a word (``y_{smooth}``, ``d_{model}``) or a
+    relation with a number or function of its own (:func:`_distinctive`)."""
+    if known.source not in NAMING:
+        return False
+    worded = any(len(name.partition("_")[2]) >= 3 and name.partition("_")[2].isalpha()
+                 for name in read.names)
+    return worded or _distinctive(read)
 
 
 def _same_family(mine: sp.Basic, theirs: sp.Basic) -> bool:
