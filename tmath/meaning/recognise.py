@@ -143,6 +143,42 @@ def relations_of(latex: str) -> list[Read]:
     return found
 
 
+@dataclass(frozen=True)
+class Chain:
+    """A run of equations ``a = b = c = d`` whose links share their members (each link's right
+    side is the next one's left side), and the relation of its ends, ``a = d``."""
+
+    first: int                  # the index of its first link among the formula's relations
+    last: int                   # … and of its last
+    ends: Read
+
+
+def chains_of(relations: Sequence[Read]) -> list[Chain]:
+    """The runs of two or more linked equations in ``relations``: equality is transitive, so
+    a derivation that goes from a claim's one side to its other says the claim's relation by
+    its ends, whatever its steps are."""
+    found, start = [], 0
+    for k in range(1, len(relations) + 1):
+        if k < len(relations) and _linked(relations[k - 1], relations[k]):
+            continue
+        if k - start >= 2:
+            found.append(Chain(start, k - 1, _ends(relations[start], relations[k - 1])))
+        start = k
+    return found
+
+
+def _linked(before: Read, after: Read) -> bool:
+    """``after`` continues ``before``: both equations, and ``after`` starts where ``before``
+    ends."""
+    return before.op == after.op == "=" and before.rhs == after.lhs
+
+
+def _ends(first: Read, last: Read) -> Read:
+    """``a = d`` from a chain's first link ``a = b`` and its last ``c = d``."""
+    names, functions = vocabulary(first.lhs, last.rhs)
+    return Read(first.lhs, "=", last.rhs, names, functions, f"{first.lhs} = {last.rhs}")
+
+
 def _families(expr: sp.Basic) -> sp.Basic:
     """``p_{i, 2j}``, an entry of a family with two or more indices, read as the value of a
     function of them, ``p(i, 2j)``: the same thing as ``PE(pos, 2i)`` up to names."""
