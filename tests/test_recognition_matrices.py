@@ -6,6 +6,9 @@
   matrix's line, while its correct steps are not errors.
 * A matrix inside an ``aligned`` row keeps its columns: only the row's own ``&`` are
   alignment marks.
+* A function defined by cases on what its argument is (``\text{if } n = 2m``) says one
+  relation per case, ``f(t, 2m) = …``, each judged against the claims; a case stated any
+  other way reads nothing new. A primed name (``m'``) that nothing applies is a name.
 
 Every document here is written for these tests.
 """
@@ -83,3 +86,73 @@ def test_a_chain_whose_link_is_recognised_is_judged_by_its_links(library):
             "{\\sqrt{d_k}}\\right) V = A V$$\n")
     found = recognise(text, library)
     assert found.claims == ("attention-temperature",) and not problems(found)
+
+
+WAVES = textwrap.dedent(r"""
+    # Encoding by cases
+
+    For a position $t$ and a coordinate $n$ of a vector of width $D$,
+
+    $$
+    \mathrm{PE}(t, n) =
+    \begin{cases}
+    \sin\left(t / 10000^{2m/D}\right) & \text{if } n = 2m \\
+    \cos\left(t / 10000^{2m/D}\right) & \text{if } n = 2m + 1
+    \end{cases}
+    $$
+    """).lstrip()
+
+
+def test_a_primed_name_is_a_name_and_a_primed_function_is_still_not_read():
+    from tmath.latex import read
+
+    reading = read(r"x = 2m' + m")
+    assert reading.parsed and {str(s) for s in reading.relations[0].rhs.free_symbols} == {
+        "m", "m'"}
+    assert not read(r"f'(x) = 2x").parsed
+
+
+def test_cases_on_an_argument_are_one_relation_per_case():
+    from tmath.meaning.recognise import relations_of
+
+    read = relations_of(r"g(t, n) = \begin{cases} t^n & \text{if } n = 2m \\ 0 & "
+                        r"\text{if } n = 2m + 1 \end{cases}")
+    assert [r.text for r in read] == ["g(t, 2*m) = t**(2*m)", "g(t, 2*m + 1) = 0"]
+
+
+@pytest.mark.parametrize("condition", [r"\text{otherwise}", r"\text{if } n > 2m",
+                                       r"\text{if } t = 2m"])
+def test_cases_stated_otherwise_read_nothing_new(condition):
+    """Otherwise, an inequality, or a condition on a name that is not the argument defined
+    by that case: the relation stays as written, one Piecewise."""
+    from tmath.meaning.recognise import relations_of
+
+    read = relations_of(r"g(n) = \begin{cases} 1 & \text{if } n = 2m \\ 0 & " + condition
+                        + r" \end{cases}")
+    assert len(read) == 1 and type(read[0].rhs).__name__ == "Piecewise"
+
+
+def test_a_definition_by_cases_is_recognised(library):
+    found = recognise(WAVES, library)
+    assert not problems(found), [f.detail for f in problems(found)]
+    assert found.claims == ("sinusoidal-frequency-period",)
+
+
+def test_a_wrong_exponent_in_one_case_contradicts_the_claim(library):
+    broken = WAVES.replace(r"\sin\left(t / 10000^{2m/D}\right)", r"\sin\left(t / 10000^{m/D}\right)")
+    assert broken != WAVES
+    wrong = problems(recognise(broken, library))
+    assert [(f.status, f.claim) for f in wrong] == [("contradicts", "sinusoidal-frequency-period")]
+    assert "2*m" in wrong[0].detail.split("this formula reads")[1]   # the case, as read
+    assert wrong[0].line == WAVES[:WAVES.index(r"\mathrm{PE}")].count("\n") + 1
+
+
+def test_cases_on_a_condition_of_another_kind_are_not_judged_by_case(library):
+    """The same definition with its cases told apart by parity in words: nothing is read as
+    a case, so nothing is recognised, and the wrong exponent is not called an error either."""
+    worded = WAVES.replace(r"\text{if } n = 2m + 1", r"\text{if } n \text{ is odd}") \
+        .replace(r"\text{if } n = 2m", r"\text{if } n \text{ is even}")
+    assert worded.count("is odd") == 1 and worded.count("is even") == 1
+    assert not recognise(worded, library).claims
+    broken = worded.replace("{2m/D}", "{m/D}", 1)
+    assert not problems(recognise(broken, library))

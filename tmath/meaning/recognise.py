@@ -129,7 +129,8 @@ def _function(name: str):
 
 
 def relations_of(latex: str) -> list[Read]:
-    """The relations of a formula as read (none if the reader cannot read it)."""
+    """The relations of a formula as read (none if the reader cannot read it); a definition
+    by cases on what an argument is, one relation per case (:func:`by_cases`)."""
     from tmath.latex import read as read_latex
 
     reading = read_latex(latex)
@@ -138,9 +139,40 @@ def relations_of(latex: str) -> list[Read]:
     found = []
     for relation in reading.relations:
         lhs, rhs = (_families(side) for side in (relation.lhs, relation.rhs))
-        names, functions = vocabulary(lhs, rhs)
-        found.append(Read(lhs, relation.op, rhs, names, functions, str(relation)))
+        cases = by_cases(lhs, relation.op, rhs)
+        for lhs, rhs in cases or [(lhs, rhs)]:
+            names, functions = vocabulary(lhs, rhs)
+            found.append(Read(lhs, relation.op, rhs, names, functions,
+                              f"{lhs} = {rhs}" if cases else str(relation)))
     return found
+
+
+def by_cases(lhs: sp.Basic, op: str, rhs: sp.Basic) -> list[tuple[sp.Basic, sp.Basic]]:
+    """``f(i, δ) = {a if δ = 2δ'; b if δ = 2δ' + 1}``, a function defined by cases on what one
+    of its arguments is, → the relations ``f(i, 2δ') = a`` and ``f(i, 2δ' + 1) = b`` (the
+    argument put in wherever it appears); none unless every case's condition says that of an
+    argument of the function (fail closed: an ``otherwise``, an inequality, words)."""
+    if op not in ("=", ":=", "equiv") or not isinstance(rhs, sp.Piecewise) or \
+            not isinstance(lhs, sp.core.function.AppliedUndef):
+        return []
+    found = []
+    for value, condition in rhs.args:
+        swap = _argument_is(condition, lhs.args)
+        if swap is None:
+            return []
+        found.append((lhs.xreplace(swap), value.xreplace(swap)))
+    return found
+
+
+def _argument_is(condition: sp.Basic, arguments: tuple) -> dict | None:
+    """``{x: e}`` when ``condition`` is ``x = e`` (or ``e = x``) for an argument ``x`` that is
+    a plain name, ``e`` not involving it; else None."""
+    if not isinstance(condition, sp.Eq):
+        return None
+    for name, value in (condition.args, condition.args[::-1]):
+        if isinstance(name, sp.Symbol) and name in arguments and not value.has(name):
+            return {name: value}
+    return None
 
 
 @dataclass(frozen=True)
