@@ -39,7 +39,6 @@ TURN = textwrap.dedent(r"""
 
     The matrix never mentions $t$.
     """).lstrip()
-TURN_ENTRY = r"\begin{bmatrix} \cos(s \theta_m) & \sin(s \theta_m)"
 
 
 def test_a_matrix_in_an_aligned_row_keeps_its_columns():
@@ -70,10 +69,21 @@ def test_a_derivation_whose_ends_are_a_claims_relation_is_recognised(library):
     assert not found.mapping   # the renaming holds for that formula alone
 
 
-def test_a_sign_flipped_in_the_matrix_is_found_on_the_matrix_line(library):
-    assert TURN.count(TURN_ENTRY) == 1
-    broken = TURN.replace(TURN_ENTRY, TURN_ENTRY.replace(r"& \sin", r"& -\sin"))
-    line = TURN[:TURN.index(TURN_ENTRY)].count("\n") + 1
+TURN_MATRIX = (r"\begin{bmatrix} \cos(s \theta_m) & \sin(s \theta_m) \\ -\sin(s \theta_m) & "
+               r"\cos(s \theta_m) \end{bmatrix}")
+WRONG_MATRICES = {
+    "a sign flipped": TURN_MATRIX.replace(r"& \sin", r"& -\sin"),
+    "transposed": r"\begin{bmatrix} \cos(s \theta_m) & -\sin(s \theta_m) \\ \sin(s \theta_m) & "
+                  r"\cos(s \theta_m) \end{bmatrix}",
+    "the absolute angle": TURN_MATRIX.replace("s \\theta", "t \\theta"),
+}
+
+
+@pytest.mark.parametrize("change", sorted(WRONG_MATRICES))
+def test_a_wrong_matrix_is_found_on_the_matrix_line(library, change):
+    assert TURN.count(TURN_MATRIX) == 1 and WRONG_MATRICES[change] != TURN_MATRIX
+    broken = TURN.replace(TURN_MATRIX, WRONG_MATRICES[change])
+    line = TURN[:TURN.index(TURN_MATRIX)].count("\n") + 1
     wrong = problems(recognise(broken, library))
     assert [(f.line, f.status, f.claim) for f in wrong] == [
         (line, "contradicts", "pe-shift-is-rotation")], [f.detail for f in wrong]
