@@ -21,13 +21,16 @@ import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from tmath.engine.info import ClaimInfo
 from tmath.engine.results import PASSING
 from tmath.gate.document import Document, Math
 from tmath.gate.findings import Finding
 from tmath.gate.meaning import claim_relations
+
+if TYPE_CHECKING:   # the reading code imports SymPy: only when a formula is read
+    from tmath.meaning.recognise import Chain, Read
 
 NOT_KNOWN = frozenset({"arithmetic"})
 """Bound relations that are arithmetic identities: true of anything, they recognise nothing."""
@@ -258,7 +261,8 @@ def _judged(relations: Sequence, known: Sequence, mapping: Mapping[str, str]
     return tuple(said)
 
 
-def _said(relation, known: Sequence, mapping: Mapping[str, str], index: int) -> list[Said]:
+def _said(relation: Read, known: Sequence, mapping: Mapping[str, str], index: int
+          ) -> list[Said]:
     """The verdict on one relation, as stored (none if it is not a claim's or near one)."""
     from tmath.meaning.recognise import judge
 
@@ -270,7 +274,7 @@ def _said(relation, known: Sequence, mapping: Mapping[str, str], index: int) -> 
                  verdict.detail, index)]
 
 
-def _by_ends(chain, said: list[Said], known: Sequence, mapping: Mapping[str, str]
+def _by_ends(chain: Chain, said: list[Said], known: Sequence, mapping: Mapping[str, str]
              ) -> list[Said]:
     """``said`` with the verdict on a chain's ends ``a = d`` (at its first link's row) where no
     link is recognised: when the ends are a claim's relation, the links' near forms of that
