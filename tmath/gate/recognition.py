@@ -9,6 +9,9 @@ document's own names (:func:`tmath.meaning.recognise.infer_mapping`, reported):
   shown with the claim's form in the document's names;
 * a relation between numbers only (``\\sqrt{64} = 8``, ``512/8 = 64``) is checked as
   arithmetic, to the precision it is printed with: ``inaccurate`` when it is false;
+* a chain of equations ``a = b = c = d`` also says ``a = d``: where no link is recognised,
+  its ends are judged too, on its first row (a derivation from a claim's one side to its
+  other is that claim; its steps are not its near forms);
 * anything else is not a finding: a document may say much the claims do not.
 """
 
@@ -19,7 +22,7 @@ import math
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from tmath.engine.info import ClaimInfo
 from tmath.engine.results import PASSING
@@ -29,6 +32,9 @@ from tmath.gate.meaning import claim_relations
 from tmath.gate.arithmetic import (Binding, bindings_of, false_relations, false_under, in_force,
                                    number)
 from tmath.gate.prose_relations import Root, roots_said, stated
+
+if TYPE_CHECKING:   # the reading code imports SymPy: only when a formula is read
+    from tmath.meaning.recognise import Chain, Read
 
 NOT_KNOWN = frozenset({"arithmetic"})
 """Bound relations that are arithmetic identities: true of anything, they recognise nothing."""
@@ -403,16 +409,46 @@ def _verdicts(latex: str, known: Sequence, mine: tuple, cache: _Cache,
 
 def _judged(relations: Sequence, known: Sequence, mapping: Mapping[str, str]
             ) -> tuple[Said, ...]:
+    """The verdicts on each relation, then on the ends of each chain of them
+    (:func:`_by_ends`)."""
+    from tmath.meaning.recognise import chains_of
+
+    said = [v for index, relation in enumerate(relations)
+            for v in _said(relation, known, mapping, index)]
+    for chain in chains_of(relations):
+        said = _by_ends(chain, said, known, mapping)
+    return tuple(said)
+
+
+def _said(relation: Read, known: Sequence, mapping: Mapping[str, str], index: int
+          ) -> list[Said]:
+    """The verdict on one relation, as stored (none if it is not a claim's or near one)."""
     from tmath.meaning.recognise import judge
 
-    said = []
-    for index, relation in enumerate(relations):
-        verdict = judge(relation, known, mapping)
-        if verdict is not None:
-            k = verdict.known
-            said.append(Said(verdict.status, k.claim, k.recorded, k.source, verdict.shown,
-                             verdict.detail, index))
-    return tuple(said)
+    verdict = judge(relation, known, mapping)
+    if verdict is None:
+        return []
+    k = verdict.known
+    return [Said(verdict.status, k.claim, k.recorded, k.source, verdict.shown,
+                 verdict.detail, index)]
+
+
+def _by_ends(chain: Chain, said: list[Said], known: Sequence, mapping: Mapping[str, str]
+             ) -> list[Said]:
+    """``said`` with the verdict on a chain's ends ``a = d`` (at its first link's row) where no
+    link is recognised: when the ends are a claim's relation, the links' near forms of that
+    claim are the steps from one of its sides to the other, not findings; when the ends are
+    its near form, that is the finding, put first."""
+    links = [s for s in said if chain.first <= s.index <= chain.last]
+    if any(s.status == "recognised" for s in links):
+        return said
+    ends = _said(chain.ends, known, mapping, chain.first)
+    if not ends:
+        return said
+    if ends[0].status == "recognised":
+        said = [s for s in said if s not in links or s.claim != ends[0].claim]
+    at = next((k for k, s in enumerate(said) if s.index >= chain.first), len(said))
+    return said[:at] + ends + said[at:]
 
 
 _WRAPPING = re.compile(r"\\(?:begin|end)\{[^{}]*\}|\\(?:label|tag)\{[^{}]*\}")

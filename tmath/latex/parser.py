@@ -253,7 +253,9 @@ class Parser:
     def postfix(self, base) -> sp.Basic:
         sub, sup = self.scripts()
         if self.at("sym", "'"):
-            raise Unreadable("a prime (f') is not read: write the derivative out")
+            base = self.primed(base)
+            if sub is None and sup is None:
+                sub, sup = self.scripts()
         if isinstance(base, Name) and self.subscript_arguments(base, sub):
             inner = sub[1:-1]
             return self.superscript(sp.Function(base.text)(*self.arguments(inner)), sup) \
@@ -270,6 +272,18 @@ class Parser:
                 self.i += 1
                 sup = self.group()
         return base if sup is None else self.superscript(base, sup)
+
+    def primed(self, base) -> Name:
+        """``δ'``: a name with primes that nothing applies is another name (δ' beside δ);
+        ``f'(x)``, a derivative, is not read."""
+        primes = 0
+        while self.at("sym", "'"):
+            self.i, primes = self.i + 1, primes + 1
+        n = self.notation
+        if not isinstance(base, Name) or self.at("sym", "(") or self.at("cmd", "left") \
+                or base.text in n.operators or base.text in n.functions:
+            raise Unreadable("a prime (f') is not read: write the derivative out")
+        return Name(base.text + "'" * primes, base.upright)
 
     # -- names -----------------------------------------------------------------------------
     def resolve(self, name: Name, sub: list[Token] | None):

@@ -66,13 +66,13 @@ def _rows(tokens: tuple[Token, ...]) -> list[list[Token]]:
         if name in ROWS and closing:
             body = body[body.index(Token("sym", "}", False), 2) + 1:closing[-1]]
     rows = split_at(body, {"\\\\"})
-    return [[t for t in row if not (t.kind == "sym" and t.value == "&")] for row in rows] \
-        if len(rows) > 1 or any(t.value == "&" for t in body if t.kind == "sym") and not _inside(body) \
-        else rows
+    return [_unaligned(row) for row in rows]
 
 
-def _inside(body: list[Token]) -> bool:
-    return any(t.value == "begin" for t in body)
+def _unaligned(row: list[Token]) -> list[Token]:
+    """A row without its alignment marks ``&``; those inside a nested environment (a
+    matrix's columns, a cases' conditions) stay, for it to read."""
+    return [t for part in split_at(row, {"&"}) for t in part]
 
 
 def _trim(segment: list[Token]) -> list[Token]:

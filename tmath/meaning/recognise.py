@@ -137,7 +137,8 @@ def _function(name: str):
 
 
 def relations_of(latex: str) -> list[Read]:
-    """The relations of a formula as read (none if the reader cannot read it)."""
+    """The relations of a formula as read (none if the reader cannot read it); a definition
+    by cases on what an argument is, one relation per case (:func:`by_cases`)."""
     from tmath.latex import read as read_latex
 
     reading = read_latex(latex)
@@ -149,9 +150,76 @@ def relations_of(latex: str) -> list[Read]:
                               if isinstance(side, sp.Basic) for s in side.free_symbols
                               if len(s.name) == 1)
         lhs, rhs = (_families(side, variables) for side in (relation.lhs, relation.rhs))
-        names, functions = vocabulary(lhs, rhs)
-        found.append(Read(lhs, relation.op, rhs, names, functions, str(relation)))
+        cases = by_cases(lhs, relation.op, rhs)
+        for lhs, rhs in cases or [(lhs, rhs)]:
+            names, functions = vocabulary(lhs, rhs)
+            found.append(Read(lhs, relation.op, rhs, names, functions,
+                              f"{lhs} = {rhs}" if cases else str(relation)))
     return found
+
+
+def by_cases(lhs: sp.Basic, op: str, rhs: sp.Basic) -> list[tuple[sp.Basic, sp.Basic]]:
+    """``f(i, δ) = {a if δ = 2δ'; b if δ = 2δ' + 1}``, a function defined by cases on what one
+    of its arguments is, → the relations ``f(i, 2δ') = a`` and ``f(i, 2δ' + 1) = b`` (the
+    argument put in wherever it appears); none unless every case's condition says that of an
+    argument of the function (fail closed: an ``otherwise``, an inequality, words)."""
+    if op not in ("=", ":=", "equiv") or not isinstance(rhs, sp.Piecewise) or \
+            not isinstance(lhs, sp.core.function.AppliedUndef):
+        return []
+    found = []
+    for value, condition in rhs.args:
+        swap = _argument_is(condition, lhs.args)
+        if swap is None:
+            return []
+        found.append((lhs.xreplace(swap), value.xreplace(swap)))
+    return found
+
+
+def _argument_is(condition: sp.Basic, arguments: tuple) -> dict | None:
+    """``{x: e}`` when ``condition`` is ``x = e`` (or ``e = x``) for an argument ``x`` that is
+    a plain name, ``e`` not involving it; else None."""
+    if not isinstance(condition, sp.Eq):
+        return None
+    for name, value in (condition.args, condition.args[::-1]):
+        if isinstance(name, sp.Symbol) and name in arguments and not value.has(name):
+            return {name: value}
+    return None
+
+
+@dataclass(frozen=True)
+class Chain:
+    """A run of equations ``a = b = c = d`` whose links share their members (each link's right
+    side is the next one's left side), and the relation of its ends, ``a = d``."""
+
+    first: int                  # the index of its first link among the formula's relations
+    last: int                   # … and of its last
+    ends: Read
+
+
+def chains_of(relations: Sequence[Read]) -> list[Chain]:
+    """The runs of two or more linked equations in ``relations``: equality is transitive, so
+    a derivation that goes from a claim's one side to its other says the claim's relation by
+    its ends, whatever its steps are."""
+    found, start = [], 0
+    for k in range(1, len(relations) + 1):
+        if k < len(relations) and _linked(relations[k - 1], relations[k]):
+            continue
+        if k - start >= 2:
+            found.append(Chain(start, k - 1, _ends(relations[start], relations[k - 1])))
+        start = k
+    return found
+
+
+def _linked(before: Read, after: Read) -> bool:
+    """``after`` continues ``before``: both equations, and ``after`` starts where ``before``
+    ends."""
+    return before.op == after.op == "=" and before.rhs == after.lhs
+
+
+def _ends(first: Read, last: Read) -> Read:
+    """``a = d`` from a chain's first link ``a = b`` and its last ``c = d``."""
+    names, functions = vocabulary(first.lhs, last.rhs)
+    return Read(first.lhs, "=", last.rhs, names, functions, f"{first.lhs} = {last.rhs}")
 
 
 def _families(expr: sp.Basic, variables: frozenset[str] = frozenset()) -> sp.Basic:
