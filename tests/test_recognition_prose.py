@@ -264,3 +264,17 @@ def test_renaming_every_name_of_a_bare_product_is_no_evidence(library):
     text = "# E\n\n$$\\mathbf{A}\\mathbf{W} = \\mathbf{W} \\boldsymbol{\\Sigma}$$\n"
     assert not [f for f in recognise(parse_document(text, "doc.md"), library).findings
                 if f.failing]
+
+
+def test_a_power_of_ten_is_an_order_of_magnitude():
+    """2·10⁹·16·32 = 10^{12} rounds to a power of ten written as one; 3·10^{12} = 10^{12} and
+    1000 = 10^3 + 1 are still false."""
+    from tmath.gate.arithmetic import false_relations
+    from tmath.meaning.recognise import relations_of
+
+    def false(latex):
+        return [shown for shown, *_ in false_relations(latex, relations_of(latex))]
+
+    assert false(r"2 \cdot 10^9 \cdot 16 \cdot 32 = 10^{12}") == []
+    assert len(false(r"3 \cdot 10^{12} = 10^{12}")) == 1
+    assert len(false(r"1000 = 10^3 + 1")) == 1

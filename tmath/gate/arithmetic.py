@@ -109,6 +109,9 @@ def _printed_precision(latex: str, rhs, op: str) -> float:
     places = [len(d) for d in _DECIMAL.findall(latex)]
     if places:
         return 0.5 * 10 ** -min(places)
+    power = _power_of_ten(rhs)
+    if power >= 3 and re.search(rf"10\^\{{?\s*{power}\s*\}}?", latex):
+        return 0.5 * 10 ** power   # 10^{12} written as a power: one significant figure
     if op == "approx" and getattr(rhs, "is_Integer", False) and rhs != 0:
         digits = str(abs(int(rhs)))
         return 0.5 * 10 ** (len(digits) - len(digits.rstrip("0")))
@@ -120,3 +123,11 @@ def _printed_precision(latex: str, rhs, op: str) -> float:
 
 def number(x: float) -> str:
     return f"{x:.6g}"
+
+
+def _power_of_ten(value) -> int:
+    """n when ``value`` is the whole number 10^n, else -1."""
+    if not getattr(value, "is_Integer", False) or value <= 0:
+        return -1
+    digits = str(int(value))
+    return len(digits) - 1 if digits.strip("0") == "1" else -1

@@ -409,7 +409,8 @@ def judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str]) -> V
                     candidate, known.form, named=_named(read, known)) == "contradicts":
                 near = (known, candidate)
                 continue
-        family = _same_family(read.lhs, known.lhs) and known.source in NAMING
+        family = _same_family(read.lhs, known.lhs) and known.source in NAMING and \
+            _distinctive(read)
         evidence = (_structured(read.lhs) and _distinctive(read)) or family or \
             type(read.lhs).__name__ in known.functions
         for pairs in _permutations(read, known) if evidence else ():
@@ -499,9 +500,10 @@ def _distinctive(read: Read) -> bool:
     for side in (read.lhs, read.rhs):
         if not isinstance(side, sp.Basic):
             continue
-        if any(abs(n) not in (0, 1, 2) for n in side.atoms(sp.Number)) or \
-                side.atoms(sp.Function):
-            return True
+        if any(abs(n) not in (0, 1, 2) for n in side.atoms(sp.Number)) or any(
+                not isinstance(f, sp.core.function.AppliedUndef)
+                for f in side.atoms(sp.Function)):
+            return True   # a family read as a function, g_{t, t-1}, is still a name
     return False
 
 
