@@ -15,7 +15,12 @@ written to match the claim's anchor text. A number is taken only when
 
 and nothing is reported where no number is taken: a document need not print a claim's figures.
 A taken number is judged like any figure (``accurate`` or ``inaccurate`` at its printed
-precision).
+precision). The prefix was written for the notes: only what follows its last Chinese word is
+looked for (a few Chinese words and then ``warmup_steps =`` leave ``warmup_steps =``).
+
+A range said in words, "the wavelengths run from $2\\pi$ to $10000 \\cdot 2\\pi$"
+(:func:`ranges_in`), is held end by end to the figures of the claims in play, or building on
+one, whose labels name that quantity and that end.
 """
 
 from __future__ import annotations
@@ -100,8 +105,8 @@ def _naming_words(label: str) -> frozenset[str]:
 
 def _in_names(figure: FigureInfo, mapping: Mapping[str, str]) -> FigureInfo:
     """The figure's prefix and suffix as another document may print them: only what follows
-    the last word in Chinese (the notes' words are not the document's; ``原始 Transformer 用
-    warmup_steps =`` → ``warmup_steps =``), in the document's names (``d_k = 64`` → ``d =
+    the last word in Chinese (the notes' words are not the document's: Chinese words and then
+    ``warmup_steps =`` leave ``warmup_steps =``), in the document's names (``d_k = 64`` → ``d =
     64``)."""
     from dataclasses import replace
 
