@@ -278,3 +278,32 @@ def test_a_power_of_ten_is_an_order_of_magnitude():
     assert false(r"2 \cdot 10^9 \cdot 16 \cdot 32 = 10^{12}") == []
     assert len(false(r"3 \cdot 10^{12} = 10^{12}")) == 1
     assert len(false(r"1000 = 10^3 + 1")) == 1
+
+
+def test_a_claim_that_records_no_formula_is_recognised_by_its_statement(tmp_path):
+    """dk-scaling-overshrinks records no formula (the notes print none); its statement
+    Var(qᵀk/d_k) = 1/d_k, written as the reader reads it, is recognised, and its near form
+    Var(qᵀk/d_k) = 1 is found."""
+    text = "# Scale\n\n$$\\text{Var}\\left(\\frac{q^T k}{d_k}\\right) = \\frac{1}{d_k}$$\n"
+    path = tmp_path / "doc.md"
+    path.write_text(text, encoding="utf-8")
+    ok = json.loads(CliRunner().invoke(CHECK_APP, ["check", str(path), "-f", "json"]).stdout)
+    assert [(f["status"], f["claim"]) for f in ok["findings"]] == [
+        ("recognised", "dk-scaling-overshrinks")]
+    path.write_text(text.replace("\\frac{1}{d_k}$$", "1$$"), encoding="utf-8")
+    bad = json.loads(CliRunner().invoke(CHECK_APP, ["check", str(path), "-f", "json"]).stdout)
+    assert [(f["status"], f["line"]) for f in bad["findings"]] == [("contradicts", 3)]
+
+
+def test_only_statements_about_an_operator_applied_are_read():
+    """A statement whose left side is a bare name, or made of what the reader never builds
+    (a derivative, a limit), is left out; what is kept is an operator applied."""
+    from tmath.engine.registry import load
+    from tmath.meaning.proved import statement_relations
+
+    registry = load()
+    found = statement_relations(list(registry.claims.values()), dict(registry.claims))
+    claims = {claim for claim, *_ in found}
+    assert "dk-scaling-overshrinks" in claims
+    assert not claims & {"projection-parameters", "softmax-jacobian", "pe-period-range"}
+    assert all(type(lhs).__module__.startswith("tmath.") for _, _, lhs, _ in found)

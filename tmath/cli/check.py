@@ -175,7 +175,7 @@ def check(
     if recognising:
         from tmath.gate.recognition import library
 
-        known = library(list(catalog), by_id)
+        known = library(list(catalog), by_id, list(catalog.registry()))
 
     def gate_report(docs):
         return gate.check(docs, relevant, by_id, min_coverage, known_ids=catalog.claims,

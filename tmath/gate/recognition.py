@@ -52,10 +52,13 @@ class Recognition:
     """(claim, offset) of each formula recognised as, or contradicting, a claim's."""
 
 
-def library(infos: Sequence[ClaimInfo], results: Mapping[str, Any]) -> list:
+def library(infos: Sequence[ClaimInfo], results: Mapping[str, Any],
+            specs: Sequence[Any] = ()) -> list:
     """The relations the claims that verified were shown to mean, with their names; and of a
     recorded chain ``e₀ = e₁ = … = eₙ`` whose every link was shown, also ``eᵢ = eⱼ`` for any
-    two of its members (equality is transitive: a document may skip the middle)."""
+    two of its members (equality is transitive: a document may skip the middle); and, of the
+    claims in ``specs`` that record no formula, the statement they prove written as the reader
+    reads it (:mod:`tmath.meaning.proved`)."""
     from tmath.meaning.recognise import Known, relations_of
 
     good = [i for i in infos if getattr(results.get(i.id), "verdict", None) in PASSING]
@@ -72,7 +75,23 @@ def library(infos: Sequence[ClaimInfo], results: Mapping[str, Any]) -> list:
                            relation.form, mine.names, mine.functions, mine.lhs, mine.rhs))
     for (claim, recorded), chain in links.items():
         known += _across(claim, recorded, chain)
-    return known
+    return known + _proved(specs, {i.id for i in good})
+
+
+def _proved(specs: Sequence[Any], verified: set[str]) -> list:
+    from tmath.meaning.forms import form
+    from tmath.meaning.proved import statement_relations
+    from tmath.meaning.recognise import Known, vocabulary
+
+    by_id = {spec.id: spec for spec in specs}
+    found = []
+    for claim, text, lhs, rhs in statement_relations(
+            [s for s in specs if s.id in verified], by_id):
+        made = form(lhs, "=", rhs)
+        if made is not None:
+            names, functions = vocabulary(lhs, rhs)
+            found.append(Known(claim, text, "statement", made, names, functions, lhs, rhs))
+    return found
 
 
 def _across(claim: str, recorded: str, chain: Sequence[tuple[Any, Any]]) -> list:
