@@ -307,3 +307,15 @@ def test_only_statements_about_an_operator_applied_are_read():
     assert "dk-scaling-overshrinks" in claims
     assert not claims & {"projection-parameters", "softmax-jacobian", "pe-period-range"}
     assert all(type(lhs).__module__.startswith("tmath.") for _, _, lhs, _ in found)
+
+
+def test_a_figure_printed_twice_is_checked_at_each_place(tmp_path):
+    """A document may print a claim's figure more than once: each place is judged, and a
+    number is taken by one figure only."""
+    twice = FIGURES + "Once more: the standard deviation for d_k = 512 is about 22.6.\n"
+    code, figures = _check(tmp_path, twice)
+    assert code == ExitCode.OK
+    assert [(f["status"], f["line"]) for f in figures] == [("accurate", 6), ("accurate", 7)]
+    code, figures = _check(tmp_path, twice.replace("is about 22.6.", "is about 26.2."))
+    assert code == ExitCode.FAILED
+    assert [(f["status"], f["line"]) for f in figures] == [("accurate", 6), ("inaccurate", 7)]

@@ -64,20 +64,53 @@ def figures_in(document: Document, in_play: Mapping[str, Sequence[int]],
             mine = _in_names(figure, mapping)
             truth = true_value(figure_result(result, k, figure))
             figures.append(((claim_id, k), mine, where, truth))
-    if not figures:
-        return []
-    anchors = locate_all(build_quotes(figures))
-    found = []
-    for (claim_id, k), figure, _, _ in figures:
-        anchor = anchors[(claim_id, k)]
-        if not _taken(anchor, document, figure):
-            continue
-        info, result = by_id[claim_id], results.get(claim_id)
-        finding = judge_figure(anchor, [document], info, figure,
-                               figure_result(result, k, info.figures[k]), result)
-        if finding.status in REPORTED:
-            found.append(finding)
+    found, taken = [], []
+    passed: dict[tuple, list[tuple[int, int]]] = {}   # numbers a figure looked at and left
+    for _ in range(MAX_ROUNDS):   # a document may print a figure more than once
+        placed = [(key, figure, _without(where, taken + passed.get(key, [])), truth)
+                  for key, figure, where, truth in figures]
+        anchors = locate_all(build_quotes(placed))
+        looked = False
+        for (claim_id, k), figure, _, _ in placed:
+            anchor = anchors[(claim_id, k)]
+            if anchor.located is None:
+                continue
+            looked = True
+            span = (anchor.located.token.start, anchor.located.token.end)
+            if not _taken(anchor, document, figure):
+                passed.setdefault((claim_id, k), []).append(span)
+                continue
+            info, result = by_id[claim_id], results.get(claim_id)
+            finding = judge_figure(anchor, [document], info, figure,
+                                   figure_result(result, k, info.figures[k]), result)
+            taken.append(span)
+            if finding.status in REPORTED:
+                found.append(finding)
+        if not looked:
+            break
     return found
+
+
+MAX_ROUNDS = 6
+"""Rounds of looking: each leaves out the numbers taken, and those a figure looked at and
+left, so a figure printed in several places is found at each (a bound on the work)."""
+
+
+def _without(scopes: Sequence[Scope], taken: Sequence[tuple[int, int]]) -> list[Scope]:
+    """``scopes`` with the numbers already taken cut out."""
+    from dataclasses import replace
+
+    pieces = list(scopes)
+    for start, end in taken:
+        cut = []
+        for scope in pieces:
+            if scope.start <= start < scope.end:
+                cut += [p for p in (replace(scope, end=start), replace(scope, start=end))
+                        if p.start < p.end]
+            else:
+                cut.append(scope)
+        pieces = cut
+    return pieces
 
 
 def _scopes(document: Document, offsets: Sequence[int]) -> list[Scope]:
