@@ -51,6 +51,7 @@ def figures_in(document: Document, in_play: Mapping[str, Sequence[int]],
     """Findings for the figures of the claims ``in_play`` (claim id → offsets of the formulas
     it was recognised or contradicted at) that ``document`` prints."""
     by_id = {info.id: info for info in infos}
+    lowered = document.text.lower()
     figures = []
     for claim_id, offsets in in_play.items():
         info = by_id.get(claim_id)
@@ -59,9 +60,9 @@ def figures_in(document: Document, in_play: Mapping[str, Sequence[int]],
             continue
         where = _scopes(document, offsets)
         for k, figure in enumerate(info.figures):
-            if not _naming_words(figure.label):
-                continue   # a label that says nothing of what it is: never taken
             mine = _in_names(figure, mapping)
+            if not _may_be_taken(mine, lowered):
+                continue   # no prefix left, or words the document never uses: never taken
             truth = true_value(figure_result(result, k, figure))
             figures.append(((claim_id, k), mine, where, truth))
     found, taken = [], []
@@ -70,12 +71,12 @@ def figures_in(document: Document, in_play: Mapping[str, Sequence[int]],
         placed = [(key, figure, _without(where, taken + passed.get(key, [])), truth)
                   for key, figure, where, truth in figures]
         anchors = locate_all(build_quotes(placed))
-        looked = False
+        looking = []
         for (claim_id, k), figure, _, _ in placed:
             anchor = anchors[(claim_id, k)]
             if anchor.located is None:
-                continue
-            looked = True
+                continue   # nothing more to find for this figure
+            looking.append((claim_id, k))
             span = (anchor.located.token.start, anchor.located.token.end)
             if not _taken(anchor, document, figure):
                 passed.setdefault((claim_id, k), []).append(span)
@@ -86,7 +87,8 @@ def figures_in(document: Document, in_play: Mapping[str, Sequence[int]],
             taken.append(span)
             if finding.status in REPORTED:
                 found.append(finding)
-        if not looked:
+        figures = [f for f in figures if f[0] in looking]
+        if not figures:
             break
     return found
 
@@ -111,6 +113,13 @@ def _without(scopes: Sequence[Scope], taken: Sequence[tuple[int, int]]) -> list[
                 cut.append(scope)
         pieces = cut
     return pieces
+
+
+def _may_be_taken(figure: FigureInfo, lowered: str) -> bool:
+    """A prefix is left and the document uses one of the label's naming words (else no
+    number can ever be taken for the figure, and it is not looked for)."""
+    naming = _naming_words(figure.label)
+    return bool(words(figure.near)) and any(word in lowered for word in naming)
 
 
 def _scopes(document: Document, offsets: Sequence[int]) -> list[Scope]:
