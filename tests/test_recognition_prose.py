@@ -319,3 +319,16 @@ def test_a_figure_printed_twice_is_checked_at_each_place(tmp_path):
     code, figures = _check(tmp_path, twice.replace("is about 22.6.", "is about 26.2."))
     assert code == ExitCode.FAILED
     assert [(f["status"], f["line"]) for f in figures] == [("accurate", 6), ("inaccurate", 7)]
+
+
+def test_importing_recognition_reads_no_sympy():
+    """SymPy is loaded when a formula is read, not when the recognition modules are imported
+    (a document with nothing to read should not pay for it)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, tmath.gate.recognition, tmath.gate.arithmetic, "
+            "tmath.gate.prose_relations, tmath.gate.recognised_figures; "
+            "print('sympy' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

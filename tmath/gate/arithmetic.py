@@ -16,8 +16,6 @@ import re
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-import sympy as sp
-
 _DECIMAL = re.compile(r"(?<![\w.])\d+\.(\d+)")
 
 
@@ -33,6 +31,8 @@ class Binding:
 
 def bindings_of(relations: Sequence) -> tuple[tuple[str, str], ...]:
     """The ``name = number`` relations among ``relations`` (a plain name, a plain number)."""
+    import sympy as sp
+
     found = []
     for relation in relations:
         if relation.op == "=" and isinstance(relation.lhs, sp.Symbol) and \
@@ -62,6 +62,8 @@ def false_under(latex: str, relations: Sequence, values: Mapping[str, str]
     """:func:`false_relations` of the relations that print a number, once ``values`` are put
     in for their names, each with the names put in (a binding itself, ``h = 8``, is not
     checked against itself)."""
+    import sympy as sp
+
     from tmath.meaning.recognise import Read
 
     found = []
@@ -89,6 +91,8 @@ def false_relations(latex: str, relations: Sequence
     """Each relation between numbers only (``=`` or ``≈``) that is false at the precision it
     is printed with (half a unit of the last decimal printed, or of the last non-zero digit
     of a whole number after ``≈``; exactly otherwise): (shown, left, right, tolerance)."""
+    import sympy as sp
+
     found = []
     for relation in relations:
         if relation.op not in ("=", "approx") or relation.names or relation.functions:

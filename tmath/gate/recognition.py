@@ -98,18 +98,16 @@ def _across(claim: str, recorded: str, chain: Sequence[tuple[Any, Any]]) -> list
     """``eᵢ = eⱼ`` for members two or more links apart of a chain of shown equalities (each
     link's right side the next one's left side)."""
     from tmath.meaning.compare import Form
-    from tmath.meaning.recognise import Known, vocabulary
+    from tmath.meaning.recognise import Known, linked, vocabulary
 
     found = []
     for a in range(len(chain)):
         for b in range(a + 1, len(chain)):
             (first, read_a), (last, read_b) = chain[a], chain[b]
             previous, read_p = chain[b - 1]
-            if previous.index != last.index - 1 or previous.form.op != "=" or \
-                    last.form.op != "=" or read_p.rhs != read_b.lhs:
+            if previous.index != last.index - 1 or not linked(read_p, read_b) or \
+                    read_a.op != "=":
                 break   # the chain is broken here: nothing further is related to a
-            if first.form.op != "=":
-                break
             left, right = first.form.left, last.form.right
             gap = tuple(None if x is None or y is None else y - x for x, y in zip(left, right))
             names, functions = vocabulary(read_a.lhs, read_b.rhs)

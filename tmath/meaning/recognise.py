@@ -202,7 +202,7 @@ def chains_of(relations: Sequence[Read]) -> list[Chain]:
     its ends, whatever its steps are."""
     found, start = [], 0
     for k in range(1, len(relations) + 1):
-        if k < len(relations) and _linked(relations[k - 1], relations[k]):
+        if k < len(relations) and linked(relations[k - 1], relations[k]):
             continue
         if k - start >= 2:
             found.append(Chain(start, k - 1, _ends(relations[start], relations[k - 1])))
@@ -210,7 +210,7 @@ def chains_of(relations: Sequence[Read]) -> list[Chain]:
     return found
 
 
-def _linked(before: Read, after: Read) -> bool:
+def linked(before: Read, after: Read) -> bool:
     """``after`` continues ``before``: both equations, and ``after`` starts where ``before``
     ends."""
     return before.op == after.op == "=" and before.rhs == after.lhs
