@@ -332,3 +332,18 @@ def test_importing_recognition_reads_no_sympy():
             "print('sympy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_numbers_beyond_a_float_are_still_judged(library):
+    """A root or a relation whose numbers overflow a float is judged exactly, never an
+    internal error and never a pass: 8 is not the square root of 10^400 − 1, and
+    10^{400}·3 = 5 is false."""
+    from tmath.gate.recognition import recognise
+
+    big = "9" * 400
+    text = (f"# H\n\nDivide by 8 (the square root of {big}) now; 3.5 (the square root of "
+            "12.25) is right.\n\n$$10^{400} \\cdot 3 = 5$$\n")
+    found = sorted((f for f in recognise(parse_document(text, "doc.md"), library).findings
+                    if f.failing), key=lambda f: f.line)
+    assert [(f.line, f.printed) for f in found] == [(3, "8"), (5, "5")]
+    assert found[1].expected is None and "e+400" in found[1].detail

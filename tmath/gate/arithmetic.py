@@ -12,6 +12,7 @@ on one side
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Mapping, Sequence
@@ -97,16 +98,23 @@ def false_relations(latex: str, relations: Sequence
     for relation in relations:
         if relation.op not in ("=", "approx") or relation.names or relation.functions:
             continue
-        try:
-            left, right = complex(sp.N(relation.lhs, 30)), complex(sp.N(relation.rhs, 30))
+        try:   # SymPy's floats have no overflow: 10^{400}·3 = 5 is still false
+            left, right = sp.N(relation.lhs, 30), sp.N(relation.rhs, 30)
         except (TypeError, ValueError):
             continue
-        if left.imag or right.imag:
+        if not (left.is_extended_real and right.is_extended_real) or \
+                not (left.is_finite and right.is_finite):
             continue
         tolerance = _printed_precision(latex, relation.rhs, relation.op)
-        if abs(left - right) > tolerance + 1e-12 * max(1.0, abs(left)):
-            found.append((relation.text, left.real, right.real, tolerance))
+        if abs(left - right) > tolerance + sp.Float("1e-12") * max(1, abs(left)):
+            found.append((relation.text, _plain(left), _plain(right), tolerance))
     return tuple(found)
+
+
+def _plain(value) -> float | str:
+    """A float where one holds the value; beyond a float's range, SymPy's printing of it."""
+    as_float = float(value)
+    return as_float if math.isfinite(as_float) else str(value.evalf(6))
 
 
 def _printed_precision(latex: str, rhs, op: str) -> float:
@@ -125,8 +133,8 @@ def _printed_precision(latex: str, rhs, op: str) -> float:
     return 0.0
 
 
-def number(x: float) -> str:
-    return f"{x:.6g}"
+def number(x: float | str) -> str:
+    return x if isinstance(x, str) else f"{x:.6g}"
 
 
 def _power_of_ten(value) -> int:

@@ -314,26 +314,28 @@ def _definitions(formulas: Sequence[Math], facts: Sequence[Facts], texts: Sequen
 
 
 def _root_holds(root: Root) -> bool:
-    """√B is A: exactly when √B is a whole number, else to the half unit of A's last digit."""
+    """√B is A: exactly when √B is a whole number, else to the half unit of A's last digit
+    (in exact arithmetic: a radicand of any size is no overflow)."""
     from fractions import Fraction
 
-    of = Fraction(root.of)
-    exact = of.denominator == 1 and math.isqrt(of.numerator) ** 2 == of.numerator
-    printed = Fraction(root.root)
-    if exact:
+    of, printed = Fraction(root.of), Fraction(root.root)
+    if of.denominator == 1 and math.isqrt(of.numerator) ** 2 == of.numerator:
         return printed == math.isqrt(of.numerator)
-    places = len(root.root.partition(".")[2])
-    return abs(math.sqrt(float(of)) - float(printed)) <= 0.5 * 10 ** -places
+    half = Fraction(1, 2 * 10 ** len(root.root.partition(".")[2]))
+    low = max(printed - half, Fraction(0))
+    return low * low <= of <= (printed + half) ** 2
 
 
 def _root_false(document: Document, root: Root) -> Finding:
+    from decimal import Context, Decimal
+
     section = document.section_at(root.start)
-    true = math.sqrt(float(root.of))
+    true = Decimal(root.of).sqrt(Context(prec=12))
     return Finding(status="inaccurate", kind="figure", label="arithmetic",
                    document=document.path, section=section.number if section else None,
                    line=root.line, column=document.column_of(root.start), printed=root.root,
-                   expected=(true,), detail=f"the text says {root.root} is the square root of "
-                                            f"{root.of}, which is {number(true)}")
+                   expected=(float(true),), detail=f"the text says {root.root} is the square "
+                                                   f"root of {root.of}, which is {true:.6g}")
 
 
 def _false_when_bound(document: Document, math: Math, text: str, fact: Facts,
@@ -507,6 +509,7 @@ def _spellings(name: str) -> list[str]:
 def _false(math: Math, shown: str, left: float, right: float, tolerance: float,
            common: dict) -> Finding:
     return Finding(status="inaccurate", label="arithmetic", printed=number(right),
-                   expected=(left,), tolerance=f"±{tolerance:g}" if tolerance else "exact",
+                   expected=(left,) if isinstance(left, float) else None,
+                   tolerance=f"±{tolerance:g}" if tolerance else "exact",
                    detail=f"{math.latex.strip()} is false: the left side is {number(left)}",
                    **{**common, "kind": "figure"})
