@@ -188,6 +188,7 @@ PE_DOT = sp.Sum(PAIR_TERM, (i, 0, LAST))
                 sp.Sum(sp.cos(k * OMEGA), (i, 0, d - 1)))),
     sources=(VASWANI, KAZEMNEJAD),
     tags=("positional-encoding", "relative-position"),
+    notation={r"PE(pos) \cdot PE(pos+k)": PE_DOT, r"\omega_i": OMEGA},
 )
 class PeDotDependsOnOffset:
     """Within each pair sin·sin + cos·cos is the cosine of the angle difference k·ω_i, so the

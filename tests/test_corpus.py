@@ -161,10 +161,6 @@ def _errors(report: dict) -> list[dict]:
 
 
 KNOWN_MISSES = {
-    ("positional.planted.tex", 62): "PE(pos)·PE(pos+k) as a sum over pairs: the claim that "
-                                    "proves it (pe-dot-depends-on-offset) records no formula, and "
-                                    "its statement's left side (a sum of products of PE entries) "
-                                    "is no operator applied the reader would read",
     ("scaling.planted.txt", 39): "a figure in prose that no claim records (the divisor √64 = 8, "
                                  "printed as 'divided by 6'): only a claim's own figures are "
                                  "looked for in prose",

@@ -11,6 +11,7 @@ import json
 import textwrap
 
 import pytest
+import sympy as sp
 from typer.testing import CliRunner
 
 from conftest import CHECK_APP
@@ -306,7 +307,30 @@ def test_only_statements_about_an_operator_applied_are_read():
     claims = {claim for claim, *_ in found}
     assert "dk-scaling-overshrinks" in claims
     assert not claims & {"projection-parameters", "softmax-jacobian", "pe-period-range"}
-    assert all(type(lhs).__module__.startswith("tmath.") for _, _, lhs, _ in found)
+    prints = {sp.sympify(r"PE(pos)*PE(k + pos)")}   # pe-dot-depends-on-offset's notation
+    assert all(type(lhs).__module__.startswith("tmath.") or lhs in prints
+               for _, _, lhs, _ in found)
+
+
+def test_a_print_the_claim_declares_is_read_only_if_it_applies_a_function():
+    """A claim's notation may say how its left side prints. ``PE(pos)·PE(pos+k)`` applies a
+    function the claim names, so the statement is kept; a print that is a bare name (``T``)
+    says nothing another document's ``T`` must mean, so the same statement is left out."""
+    from types import SimpleNamespace
+
+    from tmath.meaning.proved import statement_relations
+
+    x, y = sp.symbols("x y")
+    total = sp.Sum(sp.sin(x) * sp.sin(y), (x, 0, 3))
+
+    def spec(printed: str):
+        return SimpleNamespace(id="toy", formulas=(), depends_on=(), notation=((printed, total),),
+                               statement=SimpleNamespace(lhs=total, value=sp.cos(y),
+                                                         relation="=", text="toy"))
+
+    kept = statement_relations([spec(r"F(y) \cdot F(y)")], {})
+    assert [(lhs, rhs) for _, _, lhs, rhs in kept] == [(sp.sympify("F(y)**2"), sp.cos(y))]
+    assert statement_relations([spec("T")], {}) == []
 
 
 def test_a_figure_printed_twice_is_checked_at_each_place(tmp_path):

@@ -9,9 +9,11 @@ would have read it, so recognition can compare with it too:
   ``q^T k`` for the sum ``Σ q_i k_i``) is put back as the reader reads that print;
 * every name loses its assumptions (the reader's ``d_k`` is a plain name);
 * a statement is used only when what is left is made of what the reader builds (names,
-  numbers, indexed names, sums, powers, elementary functions and the reader's operators) and
-  its left side is an operator applied (``Var(…)``, ``E[…]``): a bare name proves nothing
-  about another document's names.
+  numbers, indexed names, sums, powers, elementary functions, the reader's operators and the
+  functions the claim's own notation prints) and its left side is an operator applied
+  (``Var(…)``, ``E[…]``) or a print the notation declares that applies a function
+  (``PE(pos) \\cdot PE(pos+k)`` for the sum it stands for): a bare name proves nothing about
+  another document's names.
 
 Anything else is left out: a statement that cannot be written this way is simply not
 recognised in documents (fail closed).
@@ -37,11 +39,14 @@ def statement_relations(specs: Iterable[Any], by_id: dict[str, Any]
         if getattr(spec, "formulas", ()) or spec.statement.lhs is None:
             continue
         swaps = _notation(spec, by_id)
+        printed = {r for r in swaps.values() if r.atoms(sp.core.function.AppliedUndef)}
+        declared = {f.func for r in printed for f in r.atoms(sp.core.function.AppliedUndef)}
         for lhs, relation, value in _parts(spec.statement):
             if relation != "=":
                 continue
-            read = [_in_reader_terms(side, swaps) for side in (lhs, value)]
-            if any(side is None for side in read) or not _operator_applied(read[0]):
+            read = [_in_reader_terms(side, swaps, declared) for side in (lhs, value)]
+            if any(side is None for side in read) or \
+                    not (_operator_applied(read[0]) or read[0] in printed):
                 continue
             found.append((spec.id, spec.statement.text, read[0], read[1]))
     return found
@@ -72,7 +77,8 @@ def _notation(spec: Any, by_id: dict[str, Any]) -> dict[sp.Basic, sp.Basic]:
     return swaps
 
 
-def _in_reader_terms(side: Any, swaps: dict[sp.Basic, sp.Basic]) -> sp.Basic | None:
+def _in_reader_terms(side: Any, swaps: dict[sp.Basic, sp.Basic], declared: set = frozenset()
+                     ) -> sp.Basic | None:
     try:
         expr = sp.sympify(side, strict=True).xreplace(swaps)
     except (sp.SympifyError, TypeError):
@@ -80,11 +86,13 @@ def _in_reader_terms(side: Any, swaps: dict[sp.Basic, sp.Basic]) -> sp.Basic | N
     plain = {s: sp.Symbol(s.name) for s in expr.atoms(sp.Symbol)}
     plain.update({b: sp.IndexedBase(str(b.label)) for b in expr.atoms(sp.IndexedBase)})
     expr = expr.xreplace(plain)
-    return expr if all(_readable(node) for node in sp.preorder_traversal(expr)) else None
+    return expr if all(_readable(node, declared) for node in sp.preorder_traversal(expr)) \
+        else None
 
 
-def _readable(node: sp.Basic) -> bool:
-    if isinstance(node, ALLOWED + ELEMENTARY):
+def _readable(node: sp.Basic, declared: set) -> bool:
+    """Built by the reader, or a function the claim's notation prints (``PE``)."""
+    if isinstance(node, ALLOWED + ELEMENTARY) or getattr(node, "func", None) in declared:
         return True
     return isinstance(node, sp.Function) and _ours(node) \
         and not isinstance(node, sp.core.function.AppliedUndef)
