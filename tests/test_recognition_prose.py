@@ -352,7 +352,7 @@ def test_importing_recognition_reads_no_sympy():
     import sys
 
     code = ("import sys, tmath.gate.recognition, tmath.gate.arithmetic, "
-            "tmath.gate.prose_relations, tmath.gate.recognised_figures; "
+            "tmath.gate.prose_relations, tmath.gate.recognised_figures, tmath.gate.divisors; "
             "print('sympy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
@@ -371,3 +371,44 @@ def test_numbers_beyond_a_float_are_still_judged(library):
                     if f.failing), key=lambda f: f.line)
     assert [(f.line, f.printed) for f in found] == [(3, "8"), (5, "5")]
     assert found[1].expected is None and "e+400" in found[1].detail
+
+
+DIVIDED = textwrap.dedent(r"""
+    # Scaling
+
+    $$\text{Attention}(Q, K, V) = \text{softmax}\left(\frac{QK^T}{\sqrt{d_k}}\right) V$$
+
+    With $d_k = 64$ in every head, the scores are divided by 8 before the softmax.
+
+    # Elsewhere
+
+    The batch is divided by 3 for the three devices, and d_k = 64 there too.
+    """).lstrip()
+
+
+@pytest.mark.parametrize("said, found", [
+    ("divided by 8", []),
+    ("divided by 6", [("inaccurate", 5, "6")]),
+    ("scaled by 1/6", [("inaccurate", 5, "6")]),
+    ("scaled by 1/8", []),
+    ("scaled by 6", []),   # a scale by N multiplies: not read
+])
+def test_a_number_said_to_divide_is_held_to_the_recognised_formulas_divisor(
+        tmp_path, said, found):
+    """The section's recognised formula divides by √d_k and the sentence gives d_k = 64, so
+    the number it divides by must be 8. The second section recognises no formula: its
+    "divided by 3" is not judged."""
+    code, figures = _check(tmp_path, DIVIDED.replace("divided by 8", said))
+    assert [(f["status"], f["line"], f["printed"]) for f in figures] == found
+    assert code == (ExitCode.FAILED if found else ExitCode.OK)
+
+
+def test_a_divisor_is_judged_only_with_values_for_its_names(tmp_path):
+    """Without a value for d_k in the paragraph nothing is said; a value printed with a
+    decimal is held to that precision (√512 ≈ 22.6, and 23 is its whole-number rounding)."""
+    unbound = DIVIDED.replace("With $d_k = 64$ in every head, t", "T")
+    assert _check(tmp_path, unbound.replace("divided by 8", "divided by 6")) == (ExitCode.OK, [])
+    wide = DIVIDED.replace("d_k = 64$", "d_k = 512$")
+    for said, wrong in (("22.6", False), ("23", False), ("22.5", True), ("8", True)):
+        code, figures = _check(tmp_path, wide.replace("divided by 8", f"divided by {said}"))
+        assert bool(figures) is wrong and code == (ExitCode.FAILED if wrong else ExitCode.OK)

@@ -19,8 +19,10 @@ formulas (:data:`TERMS`). A sentence whose subject cannot be found states nothin
 the sentence calls its subject a dot or inner product, ``a \\cdot b`` of two names is read as the
 inner product ``a^T b`` (the words say what the dot means).
 
-The same goes for one way of saying arithmetic in words, a number and the square root it is:
-"divide by 8 (the square root of the key width, 64)" (:func:`roots_said`).
+The same goes for two ways of saying arithmetic in words: a number and the square root it is,
+"divide by 8 (the square root of the key width, 64)" (:func:`roots_said`); and a number
+something is divided by, "the scores are divided by 8" or "scaled by 1/8"
+(:func:`divisors_said`, judged in :mod:`tmath.gate.divisors`).
 
 Nothing else in prose is read: this is a reader of common ways to state moments and roots, not
 of language.
@@ -194,3 +196,34 @@ def roots_said(document: Document) -> list[Root]:
     text = document.masked or document.text
     return [Root(m.group("a"), m.group("b"), m.start("a"), document.line_of(m.start("a")))
             for m in _ROOT_APPOSITIVE.finditer(text)]
+
+
+_DIVIDED = re.compile(
+    rf"\b(?P<verb>divid(?:e|es|ed|ing)|scal(?:e|es|ed|ing)(?:\s+down)?)\b"
+    rf"(?P<between>[^.;:!?\d\n]{{0,60}}?)\bby\s+(?P<one>1\s*/\s*)?(?P<n>{_PRINTED})"
+    rf"(?![\d.]*\d|\s*[/×*^])", re.I)
+
+
+@dataclass(frozen=True)
+class Divisor:
+    """"divided by N" (or "scaled by 1/N"): the document divides something by N."""
+
+    divisor: str
+    start: int
+    line: int
+    sentence: tuple[int, int]
+    """Where the sentence that says it starts and ends."""
+
+
+def divisors_said(document: Document) -> list[Divisor]:
+    """Every "divide(d) … by N" and "scale(d) … by 1/N" in the prose (a scale by N itself
+    multiplies, and is not read)."""
+    text = document.masked or document.text
+    found = []
+    for start, end in sentences(text):
+        for match in _DIVIDED.finditer(text, start, end):
+            if match.group("verb").lower().startswith("scal") != bool(match.group("one")):
+                continue
+            found.append(Divisor(match.group("n"), match.start("n"),
+                                 document.line_of(match.start("n")), (start, end)))
+    return found

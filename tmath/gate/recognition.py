@@ -31,6 +31,7 @@ from tmath.gate.findings import Finding
 from tmath.gate.meaning import claim_relations
 from tmath.gate.arithmetic import (Binding, bindings_of, false_relations, false_under, in_force,
                                    number)
+from tmath.gate.divisors import Recognised, false_divisors
 from tmath.gate.prose_relations import Root, roots_said, stated
 
 if TYPE_CHECKING:   # the reading code imports SymPy: only when a formula is read
@@ -207,7 +208,7 @@ def recognise(document: Document, known: Sequence) -> Recognition:
     definitions = _definitions(formulas, facts, texts)
     bindings = [Binding(name, value, math.start, math.line)
                 for math, fact in zip(formulas, facts) for name, value in fact.binds]
-    findings, places = [], []
+    findings, places, recognised = [], [], []
     for math, text, fact in zip(formulas, texts, facts):
         mine = tuple(sorted((k, v) for k, v in mapping.items() if k in fact.names))
         defined = _in_force(definitions, fact.names, math)
@@ -237,6 +238,8 @@ def recognise(document: Document, known: Sequence) -> Recognition:
                                             f"{lines}") if blamed else judged
         findings += [judged, *blamed]
         places += [(claim, math.start) for claim in judged.claims]
+        if judged.status == "recognised":
+            recognised.append(Recognised(text, math.start, math.line))
     for said in stated(document):
         fact = _facts(said.latex, known, cache)
         mine = tuple(sorted((k, v) for k, v in mapping.items() if k in fact.names))
@@ -251,6 +254,7 @@ def recognise(document: Document, known: Sequence) -> Recognition:
             places += [(claim, said.start) for claim in judged.claims]
     findings += [_root_false(document, root) for root in roots_said(document)
                  if not _root_holds(root)]
+    findings += false_divisors(document, recognised)
     claims = [claim for claim, _ in places]
     return Recognition(tuple(findings), tuple(sorted(mapping.items())),
                        tuple(dict.fromkeys(claims)), len(formulas), tuple(places))

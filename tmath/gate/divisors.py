@@ -1,0 +1,117 @@
+"""A number a sentence says something is divided by, held to the formula it explains.
+
+"Every head has $d_k = 64$, so the scores are divided by 8": where the document's section has
+a formula recognised as what a claim proves that divides by an expression of names
+(``\\sqrt{d_k}``), and the sentence's paragraph gives every one of those names a value, the
+number said must be what that expression is worth. It is judged at the precision it is
+printed with (a whole number for a value that is not whole is a rounding: half a unit). The
+sentence is wrong only when the number is none of the divisors the section's recognised
+formulas use: a sentence may mean any of them.
+
+Nothing is said when the section recognises no formula, when no divisor has all its names
+given values, or when the sentence says no number (``divided by \\sqrt{d_k}``). A value is
+``name = number`` written in the paragraph up to the sentence's end, in a formula or in plain
+text; the reader reads the name, so ``d_{k}`` and ``d_k`` are one name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+from tmath.gate.document import Document
+from tmath.gate.findings import Finding
+from tmath.gate.prose_relations import Divisor, divisors_said
+
+_NAME = r"[A-Za-z](?:_(?:\{\\(?:text|mathrm)\{\w+\}\}|\{\\?\w+\}|\w))?"
+_VALUE = re.compile(rf"(?<![\w\\{{])(?P<name>{_NAME})\s*=\s*(?P<value>\d+(?:\.\d+)?)(?![\d.]*\d)")
+
+
+@dataclass(frozen=True)
+class Recognised:
+    """A formula of the document recognised as what a claim proves."""
+
+    latex: str
+    start: int
+    line: int
+
+
+def false_divisors(document: Document, recognised: Sequence[Recognised]) -> list[Finding]:
+    """An ``inaccurate`` figure for each number a sentence divides by that is none of the
+    divisors of the formulas recognised in its section, with the values its paragraph gives."""
+    found = []
+    for said in divisors_said(document):
+        section = document.section_at(said.start)
+        formulas = [f for f in recognised if document.section_at(f.start) == section]
+        if not formulas:
+            continue
+        values = _values(document, said)
+        worth = [(d, v, f) for f in formulas for d, v in _divisors(f.latex, values)]
+        if worth and not any(_holds(said.divisor, v[0]) for _, v, _ in worth):
+            found.append(_finding(document, said, worth, values, section))
+    return found
+
+
+def _values(document: Document, said: Divisor) -> dict[str, str]:
+    """``name = number`` in the paragraph, from its start to the sentence's end (the last one
+    for each name), as the reader names it."""
+    from tmath.gate.arithmetic import bindings_of
+    from tmath.meaning.recognise import relations_of
+
+    text = document.masked or document.text
+    begin, end = said.sentence
+    paragraph = text.rfind("\n\n", 0, begin) + 1
+    values: dict[str, str] = {}
+    for match in _VALUE.finditer(text, paragraph, end):
+        for name, value in bindings_of(relations_of(f"{match['name']} = {match['value']}")):
+            values[name] = value
+    return values
+
+
+def _divisors(latex: str, values: dict[str, str]
+              ) -> list[tuple[str, tuple[float, tuple[str, ...]]]]:
+    """Each expression the formula divides by whose names all have values, with its worth and
+    those names."""
+    import sympy as sp
+
+    from tmath.meaning.recognise import relations_of
+
+    found = []
+    for relation in relations_of(latex):
+        for side in (relation.lhs, relation.rhs):
+            if not isinstance(side, sp.Basic):
+                continue
+            for node in sp.preorder_traversal(side):
+                if not (isinstance(node, sp.Pow) and node.exp.is_negative):
+                    continue
+                divisor = node.base ** -node.exp
+                names = {s.name for s in divisor.free_symbols}
+                if names and names <= set(values):
+                    put = divisor.xreplace({s: sp.Rational(values[s.name])
+                                            for s in divisor.free_symbols})
+                    if put.is_number and put.is_extended_real and put.is_finite:
+                        found.append((str(divisor), (float(put), tuple(sorted(names)))))
+    return list(dict.fromkeys(found))
+
+
+def _holds(printed: str, value: float) -> bool:
+    """``printed`` is ``value`` at the precision it shows (a whole number exactly, if the
+    value is whole)."""
+    places = len(printed.partition(".")[2])
+    if places == 0 and float(value).is_integer():
+        return float(printed) == value
+    return abs(float(printed) - value) <= 0.5 * 10 ** -places
+
+
+def _finding(document: Document, said: Divisor, worth: list, values: dict[str, str],
+             section) -> Finding:
+    divisor, (value, names), formula = worth[0]
+    given = ", ".join(f"{name} = {values[name]}" for name in names)
+    return Finding(status="inaccurate", kind="figure", label="arithmetic",
+                   document=document.path, section=section.number if section else None,
+                   line=said.line, column=document.column_of(said.start), printed=said.divisor,
+                   expected=tuple(v for _, (v, _), _ in worth),
+                   detail=f"the text divides by {said.divisor}; the formula on "
+                          f"{document.where(formula.line)} divides by {divisor}, which is "
+                          f"{value:.6g} with {given}")
