@@ -213,3 +213,56 @@ def test_a_latex_sources_own_macros_are_put_in_before_reading(tmp_path, library)
     assert run(read_document(good), library).claims == ("sinusoidal-frequency-period",)
     wrong = problems(run(read_document(bad), library))
     assert [(f.line, f.status) for f in wrong] == [(7, "contradicts")]
+
+
+SPREAD = textwrap.dedent(r"""
+    # Schedule
+
+    $$
+    lrate = d_{\text{model}}^{-0.5} \cdot
+      \min(step^{-0.5},
+           step \cdot warmup\_steps^{-1.5})
+    $$
+
+    # Positions
+
+    $$
+    PE(pos, j) =
+    \begin{cases}
+    \sin\left(pos / 10000^{2i/d_{\text{model}}}\right) & \text{if } j = 2i \\
+    \cos\left(pos / 10000^{2i/d_{\text{model}}}\right) & \text{if } j = 2i + 1
+    \end{cases}
+    $$
+    """).lstrip()
+
+
+@pytest.mark.parametrize("before, after, line", [
+    ("warmup\\_steps^{-1.5}", "warmup\\_steps^{-0.5}", 6),   # the third line of one relation
+    ("\\sin\\left(pos / 10000^{2i/", "\\sin\\left(pos / 10000^{i/", 14),   # one case's row
+    ("\\cos\\left(pos / 10000^{2i/", "\\cos\\left(pos / 10000^{i/", 15),
+])
+def test_an_error_in_a_formula_over_several_lines_is_reported_on_its_own_line(
+        library, before, after, line):
+    """The line reported is the one that holds the part that differs from the claim, not
+    the formula's first line."""
+    assert not problems(recognise(SPREAD, library))
+    wrong = problems(recognise(SPREAD.replace(before, after), library))
+    assert [f.line for f in wrong] == [line], [(f.line, f.detail) for f in wrong]
+
+
+def test_the_part_that_differs_is_found_whatever_the_order_of_a_sum():
+    """differing_part names what differs (and the function above it); where a node differs in
+    more than one argument, that whole node is the part; nothing when both sides differ."""
+    import sympy as sp
+
+    from tmath.meaning.difference import differing_part
+
+    s, w, d, x = sp.symbols("s w d x")
+    claim = (sp.Symbol("lr"), d ** -0.5 * sp.Min(s ** -0.5, s * w ** -1.5))
+    wrong = (sp.Symbol("lr"), d ** -0.5 * sp.Min(s ** -0.5, s * w ** -0.5))
+    assert differing_part(wrong, claim) == ("w", "fn:Min")
+    assert differing_part((x, sp.sin(x) + w + 2 * d), (x, 2 * d + sp.sin(x) + s)) == ("w",)
+    assert differing_part((x, sp.sin(w) + d), (x, sp.sin(s) + x)) == ("d", "w")
+    assert differing_part((w, sp.sin(w)), (x, sp.sin(s))) == ()
+    assert differing_part((x, sp.sin(w)), (x, sp.sin(s)), back={"w": "omega"}) == \
+        ("omega", "fn:sin")

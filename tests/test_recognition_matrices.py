@@ -154,7 +154,7 @@ def test_a_wrong_exponent_in_one_case_contradicts_the_claim(library):
     wrong = problems(recognise(broken, library))
     assert [(f.status, f.claim) for f in wrong] == [("contradicts", "sinusoidal-frequency-period")]
     assert "2*m" in wrong[0].detail.split("this formula reads")[1]   # the case, as read
-    assert wrong[0].line == WAVES[:WAVES.index(r"\mathrm{PE}")].count("\n") + 1
+    assert wrong[0].line == WAVES[:WAVES.index(r"\sin\left(t")].count("\n") + 1   # its row
 
 
 def test_cases_on_a_condition_of_another_kind_are_not_judged_by_case(library):

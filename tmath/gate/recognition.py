@@ -140,6 +140,8 @@ class Said:
     detail: str
     index: int = 0
     """Which relation of the formula (its row in an environment of several)."""
+    where: tuple[str, ...] = ()
+    """What differs from the claim (:attr:`~tmath.meaning.recognise.Verdict.where`)."""
 
 
 @dataclass(frozen=True)
@@ -183,7 +185,7 @@ class _Cache:
         self.store.put(self.key(*parts), value, hint)
 
 
-FORMAT = 4
+FORMAT = 5
 """The version of :class:`Facts` and :class:`Said` as stored."""
 _CODE = hashlib.sha256(b"".join(Path(__file__).with_name(name).read_bytes() for name in (
     "recognition.py", "arithmetic.py"))).hexdigest()[:16]
@@ -220,7 +222,8 @@ def recognise(document: Document, known: Sequence) -> Recognition:
                       column=document.column_of(math.start), formula=math.latex)
         wrong = next((v for v in verdicts if v.status == "contradicts"), None)
         common["line"] = line_of(document, math, wrong.index if wrong else 0,
-                                 fact.relations) if fact.relations else math.line
+                                 fact.relations, wrong.where if wrong else ()) \
+            if fact.relations else math.line
         judged = _judgement(verdicts, mapping, common, "this formula reads")
         if judged is None:
             findings += [_false(math, shown, left, right, tolerance, common)
@@ -453,7 +456,7 @@ def _said(relation: Read, known: Sequence, mapping: Mapping[str, str], index: in
         return []
     k = verdict.known
     return [Said(verdict.status, k.claim, k.recorded, k.source, verdict.shown,
-                 verdict.detail, index)]
+                 verdict.detail, index, verdict.where)]
 
 
 def _by_ends(chain: Chain, said: list[Said], known: Sequence, mapping: Mapping[str, str]
@@ -477,9 +480,12 @@ def _by_ends(chain: Chain, said: list[Said], known: Sequence, mapping: Mapping[s
 _WRAPPING = re.compile(r"\\(?:begin|end)\{[^{}]*\}|\\(?:label|tag)\{[^{}]*\}")
 
 
-def line_of(document: Document, math: Math, index: int, relations: int) -> int:
+def line_of(document: Document, math: Math, index: int, relations: int,
+            where: Sequence[str] = ()) -> int:
     """The line of a formula's ``index``-th relation: its row when the formula has one row per
-    relation (an align), else where the formula's first content is (below a lone ``\\[``)."""
+    relation (an align), else where the formula's first content is (below a lone ``\\[``);
+    within a row over several lines, the one line that holds most of ``where`` (the names
+    that differ from a claim, then the function above them)."""
     if math.inner < 0:
         return math.line
     from tmath.gate.formulas import _top_level
@@ -489,7 +495,38 @@ def line_of(document: Document, math: Math, index: int, relations: int) -> int:
     rows = [(a, body[a:b]) for a, b in zip(cuts, cuts[1:] + [len(body) + 2]) if body[a:b].strip()]
     at, row = rows[index] if len(rows) == relations and index < len(rows) else \
         (rows[0] if rows else (0, body))
-    return document.line_of(math.inner + at + len(row) - len(row.lstrip()))
+    first = document.line_of(math.inner + at + len(row) - len(row.lstrip()))
+    holding = _holding(row, where)
+    return first if holding is None else document.line_of(math.inner + at) + holding
+
+
+def _holding(row: str, where: Sequence[str]) -> int | None:
+    """Which line of ``row`` (counted from 0) holds most of the names in ``where``, the
+    function breaking a tie; None unless exactly one line holds the most, and some name."""
+    lines = row.split("\n")
+    if len(lines) < 2 or not where:
+        return None
+    names = [w for w in where if not w.startswith("fn:")]
+    functions = [w[3:].lower() for w in where if w.startswith("fn:")]
+    scores = []
+    for line in lines:
+        plain = _plain_names(line)
+        scores.append((sum(_has(plain, n) for n in names),
+                       sum(_has(plain.lower(), f) for f in functions)))
+    best = max(scores)
+    return scores.index(best) if best[0] and scores.count(best) == 1 else None
+
+
+def _plain_names(line: str) -> str:
+    """A line of LaTeX with its wrappers and braces gone, so names read as the reader spells
+    them: ``d_{\\text{model}}`` → ``d_model``, ``\\omega`` → ``omega``, ``warmup\\_steps`` →
+    ``warmup_steps``."""
+    line = re.sub(r"\\(?:text|mathrm|mathbf|boldsymbol|operatorname|mathit|bm)\s*", "", line)
+    return re.sub(r"[{}\\]", "", line.replace("\\_", "_"))
+
+
+def _has(plain: str, name: str) -> bool:
+    return re.search(rf"(?<![A-Za-z_']){re.escape(name)}(?![A-Za-z0-9_'])", plain) is not None
 
 
 def in_names(recorded: str, mapping: Mapping[str, str]) -> str:

@@ -28,6 +28,7 @@ from typing import Mapping, Sequence
 import sympy as sp
 
 from tmath.meaning.compare import Form, compare, differing_point
+from tmath.meaning.difference import differing_part
 
 MAX_RENAMED = 3
 """Names of one relation renamed at once when looking for a witness (at most 3! bijections)."""
@@ -68,6 +69,9 @@ class Verdict:
     known: Known
     shown: str
     detail: str = ""
+    where: tuple[str, ...] = ()
+    """What differs from the claim: names, and the function above them as ``fn:NAME``
+    (:func:`~tmath.meaning.difference.differing_part`), to find its line."""
 
 
 def vocabulary(*exprs: sp.Basic) -> tuple[frozenset[str], frozenset[str]]:
@@ -275,8 +279,13 @@ def form_of(read: Read, mapping: Mapping[str, str]) -> Form | None:
     """The canonical form of ``read`` with ``mapping``'s names put in."""
     from tmath.meaning.forms import form
 
-    used = {k: v for k, v in mapping.items() if k in read.names | read.functions}
+    used = _used(read, mapping)
     return form(rename(read.lhs, used), read.op, rename(read.rhs, used))
+
+
+def _used(read: Read, mapping: Mapping[str, str]) -> dict[str, str]:
+    """The part of ``mapping`` that renames ``read``'s names."""
+    return {k: v for k, v in mapping.items() if k in read.names | read.functions}
 
 
 def _bijections(mine: Read, known: Known, local: bool = True) -> list[dict[str, str]]:
@@ -404,10 +413,12 @@ def judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str]) -> V
             continue
         spelt = _spelling_pairs(renamed, known)
         if spelt is not None:
-            candidate = form_of(read, {**mapping, **spelt}) if spelt else mine
+            renaming = {**mapping, **spelt}
+            candidate = form_of(read, renaming) if spelt else mine
             if candidate is not None and compare(
                     candidate, known.form, named=_named(read, known)) == "contradicts":
-                near = (known, candidate)
+                near = (known, candidate, known.form, _used(read, renaming),
+                        (known.lhs, known.rhs))
                 continue
         family = _same_family(read.lhs, known.lhs) and known.source in NAMING and \
             _distinctive(read)
@@ -418,19 +429,21 @@ def judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str]) -> V
             if candidate is not None and compare(candidate, known.form, named=family) == \
                     "contradicts" and ("atom" in (candidate.lhs_kind, candidate.rhs_kind)
                                        or family):
-                near = (known, candidate)
+                near = (known, candidate, known.form, _used(read, pairs),
+                        (known.lhs, known.rhs))
                 break
-    for known, instance, same_names in _instances(read, library, mapping):
+    for known, instance, same_names, sides in _instances(read, library, mapping):
         if compare(mine, instance) == "equivalent":
             return Verdict("recognised", known, read.text)
         if near is None and same_names and compare(mine, instance, named=True) == "contradicts":
-            near = (known, mine, instance)   # the definition at its argument, other names:
-                                             # the document may define them (a(q, kᵢ) = …)
+            # the definition at its argument, other names: the document may define them
+            near = (known, mine, instance, _used(read, mapping), sides)
     if near is None:
         return None
-    if len(near) == 3:
-        return Verdict("contradicts", near[0], read.text, differing_point(near[1], near[2]))
-    return Verdict("contradicts", near[0], read.text, differing_point(near[1], near[0].form))
+    known, candidate, against, renaming, sides = near
+    where = differing_part((rename(read.lhs, renaming), rename(read.rhs, renaming)), sides,
+                           {v: k for k, v in renaming.items()})
+    return Verdict("contradicts", known, read.text, differing_point(candidate, against), where)
 
 
 def _instances(read: Read, library: Sequence[Known], mapping: Mapping[str, str]):
@@ -467,7 +480,7 @@ def _instances(read: Read, library: Sequence[Known], mapping: Mapping[str, str])
             made = form(lhs, "=", rhs)
             if made is not None:
                 yield known, made, vocabulary(lhs, rhs) == vocabulary(
-                    lhs, rename(read.rhs, mapping))
+                    lhs, rename(read.rhs, mapping)), (lhs, rhs)
 
 
 def _renamed_equivalent(read: Read, known: Known) -> bool:

@@ -1,0 +1,71 @@
+"""Where a formula differs from a claim's relation: the smallest part of it that is not the
+claim's.
+
+A formula that contradicts a claim is reported on one line; when it runs over several lines,
+the line is the one that holds the part that differs. Both relations are read into SymPy
+trees with the same names; walking them together from the top, a node whose arguments all
+agree but one leads into that one, and a node where more than one argument differs (or whose
+kind differs) is the differing part. Sums and products are matched argument by argument
+whatever their order. What is returned is what a reader can find on a line: the names of that
+part (in the document's spelling) and the function applied nearest above it (``sin``,
+``min``); nothing when the two relations do not differ by one part.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+import sympy as sp
+
+
+def differing_part(mine: tuple[sp.Basic, sp.Basic], theirs: tuple[sp.Basic, sp.Basic],
+                   back: Mapping[str, str] | None = None) -> tuple[str, ...]:
+    """The names of the part of ``mine`` (lhs, rhs) that differs from ``theirs``, renamed
+    through ``back`` to the document's names, then the function applied above it (as
+    ``"fn:sin"``); empty when the sides differ in more than one part."""
+    differing = [(a, b) for a, b in zip(mine, theirs)
+                 if isinstance(a, sp.Basic) and isinstance(b, sp.Basic) and a != b]
+    if len(differing) != 1:
+        return ()
+    path = _path(*differing[0])
+    part = next((node for node in reversed(path) if _names(node)), None)
+    if part is None:
+        return ()
+    back = back or {}
+    names = sorted(back.get(n, n) for n in _names(part))
+    above = next((node for node in reversed(path[:path.index(part) + 1])
+                  if isinstance(node, (sp.Function, sp.Min, sp.Max))), None)
+    function = [f"fn:{back.get(type(above).__name__, type(above).__name__)}"] if above else []
+    return tuple(names + function)
+
+
+def _path(a: sp.Basic, b: sp.Basic) -> list[sp.Basic]:
+    """The nodes of ``a`` from its top down to where it stops agreeing with ``b``."""
+    path = [a]
+    while True:
+        pair = _one_differing(a, b)
+        if pair is None:
+            return path
+        a, b = pair
+        path.append(a)
+
+
+def _one_differing(a: sp.Basic, b: sp.Basic) -> tuple[sp.Basic, sp.Basic] | None:
+    """The one argument of ``a`` that differs from its counterpart in ``b``, if only one
+    does."""
+    if a.func != b.func or not a.args:
+        return None
+    if isinstance(a, (sp.Add, sp.Mul)):
+        left = [x for x in a.args if x not in b.args]
+        right = [y for y in b.args if y not in a.args]
+        return (left[0], right[0]) if len(left) == 1 and len(right) == 1 else None
+    if len(a.args) != len(b.args):
+        return None
+    pairs = [(x, y) for x, y in zip(a.args, b.args) if x != y]
+    return pairs[0] if len(pairs) == 1 and isinstance(pairs[0][0], sp.Basic) else None
+
+
+def _names(node: sp.Basic) -> set[str]:
+    """Its symbols' names and its indexed names' bases (``omega`` for ``ω_i``)."""
+    return {s.name for s in node.free_symbols if isinstance(s, sp.Symbol)} | \
+        {str(e.base.label) for e in node.atoms(sp.Indexed)}
