@@ -186,8 +186,7 @@ PE_DOT = sp.Sum(PAIR_TERM, (i, 0, LAST))
            Foil("pair i contributes sin(k·ω_i)", sp.Sum(sp.sin(k * OMEGA), (i, 0, LAST))),
            Foil("the sum runs over all d_model dimensions",
                 sp.Sum(sp.cos(k * OMEGA), (i, 0, d - 1)))),
-    sources=(VASWANI, KAZEMNEJAD),
-    tags=("positional-encoding", "relative-position"),
+    sources=(VASWANI, KAZEMNEJAD), tags=("positional-encoding", "relative-position"),
     notation={r"PE(pos) \cdot PE(pos+k)": PE_DOT, r"\omega_i": OMEGA},
 )
 class PeDotDependsOnOffset:

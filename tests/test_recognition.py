@@ -266,3 +266,36 @@ def test_the_part_that_differs_is_found_whatever_the_order_of_a_sum():
     assert differing_part((w, sp.sin(w)), (x, sp.sin(s))) == ()
     assert differing_part((x, sp.sin(w)), (x, sp.sin(s)), back={"w": "omega"}) == \
         ("omega", "fn:sin")
+
+
+WINDOW = textwrap.dedent(r"""
+    # A local window
+
+    Each token attends to the $s$ tokens before it:
+
+    $$
+    \begin{aligned}
+    e_{ij} &= \mathbf{q}_i {\mathbf{k}_j}^\top \\
+    a_{ij} &= \text{softmax}(e_{ij}) = \frac{\exp(e_{ij})}{\sum_{r=i-s}^{i-1} \exp(e_{ir})}
+    \end{aligned}
+    $$
+    """).lstrip()
+
+
+def test_a_softmax_over_a_window_is_the_claims_softmax_over_that_window(library):
+    """The claim's Σ_j runs over every index; a document's softmax over a printed range
+    Σ_{r=i−s}^{i−1} is the same definition over that range: recognised as written, and its
+    near form (the denominator without exp) reported on its row."""
+    clean = recognise(WINDOW, library)
+    assert not problems(clean) and "softmax-boltzmann" in clean.claims
+    broken = WINDOW.replace(r"\sum_{r=i-s}^{i-1} \exp(e_{ir})", r"\sum_{r=i-s}^{i-1} e_{ir}")
+    wrong = problems(recognise(broken, library))
+    assert [(f.status, f.claim, f.line) for f in wrong] == [
+        ("contradicts", "softmax-boltzmann", 8)]
+
+
+def test_renaming_every_name_of_a_bare_product_recognises_nothing(library):
+    """y = Wx is Q = XW_Q once every name is renamed; that is no evidence it means the
+    claim's projection, so nothing is recognised (and no figure of that claim is looked for)."""
+    found = recognise("# Layer\n\n$$y = W x$$\n\n$$z = W^{(1)} x$$\n", library)
+    assert found.findings == () and found.claims == ()

@@ -493,9 +493,11 @@ def line_of(document: Document, math: Math, index: int, relations: int,
     body = _WRAPPING.sub(lambda m: " " * len(m.group()), math.latex)
     cuts = [0] + [k + 2 for k in _top_level(body, "\\\\")]
     rows = [(a, body[a:b]) for a, b in zip(cuts, cuts[1:] + [len(body) + 2]) if body[a:b].strip()]
-    at, row = rows[index] if len(rows) == relations and index < len(rows) else \
-        (rows[0] if rows else (0, body))
+    one_each = len(rows) == relations and index < len(rows)
+    at, row = rows[index] if one_each else (rows[0] if rows else (0, body))
     first = document.line_of(math.inner + at + len(row) - len(row.lstrip()))
+    if not one_each:   # which row holds which relation is not known: look in them all
+        at, row = 0, body
     holding = _holding(row, where)
     return first if holding is None else document.line_of(math.inner + at) + holding
 
@@ -526,7 +528,9 @@ def _plain_names(line: str) -> str:
 
 
 def _has(plain: str, name: str) -> bool:
-    return re.search(rf"(?<![A-Za-z_']){re.escape(name)}(?![A-Za-z0-9_'])", plain) is not None
+    """``name`` written in ``plain``; a family's ``e_`` as the start of ``e_{ij}``."""
+    end = "" if name.endswith("_") else r"(?![A-Za-z0-9_'])"
+    return re.search(rf"(?<![A-Za-z_']){re.escape(name)}{end}", plain) is not None
 
 
 def in_names(recorded: str, mapping: Mapping[str, str]) -> str:
@@ -552,5 +556,6 @@ def _false(math: Math, shown: str, left: float, right: float, tolerance: float,
     return Finding(status="inaccurate", label="arithmetic", printed=number(right),
                    expected=(left,) if isinstance(left, float) else None,
                    tolerance=f"±{tolerance:g}" if tolerance else "exact",
-                   detail=f"{math.latex.strip()} is false: the left side is {number(left)}",
+                   detail=f"{math.latex.strip()} is false: the left side is {number(left)} "
+                          f"and the right side {number(right)}",
                    **{**common, "kind": "figure"})

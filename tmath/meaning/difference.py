@@ -32,7 +32,8 @@ def differing_part(mine: tuple[sp.Basic, sp.Basic], theirs: tuple[sp.Basic, sp.B
     if part is None:
         return ()
     back = back or {}
-    names = sorted(back.get(n, n) for n in _names(part))
+    names = sorted(back.get(n.rstrip("_"), n.rstrip("_")) + n[len(n.rstrip("_")):]
+                   for n in _names(part))
     above = next((node for node in reversed(path[:path.index(part) + 1])
                   if isinstance(node, (sp.Function, sp.Min, sp.Max))), None)
     function = [f"fn:{back.get(type(above).__name__, type(above).__name__)}"] if above else []
@@ -66,6 +67,8 @@ def _one_differing(a: sp.Basic, b: sp.Basic) -> tuple[sp.Basic, sp.Basic] | None
 
 
 def _names(node: sp.Basic) -> set[str]:
-    """Its symbols' names and its indexed names' bases (``omega`` for ``ω_i``)."""
+    """Its symbols' names, and its families (an indexed name ``ω_i``, a function of indices
+    ``e_{ij}``) as their base and ``_`` (``omega_``, ``e_``): as they are written."""
     return {s.name for s in node.free_symbols if isinstance(s, sp.Symbol)} | \
-        {str(e.base.label) for e in node.atoms(sp.Indexed)}
+        {f"{e.base.label}_" for e in node.atoms(sp.Indexed)} | \
+        {f"{type(f).__name__}_" for f in node.atoms(sp.core.function.AppliedUndef)}

@@ -462,6 +462,9 @@ def _instances(read: Read, library: Sequence[Known], mapping: Mapping[str, str])
         return   # F(z_i) itself: compared as it is written
     indices = {i for e in argument.atoms(sp.Indexed) for i in e.indices
                if isinstance(i, sp.Symbol)}
+    indices |= {a for f in argument.atoms(sp.core.function.AppliedUndef) for a in f.args
+                if isinstance(a, sp.Symbol)}   # e_{ij}, read as e(i, j)
+    written = rename(read.rhs, mapping)
     for known in library:
         pattern = known.lhs
         if known.source not in NAMING or not isinstance(pattern, sp.Function) or \
@@ -477,16 +480,45 @@ def _instances(read: Read, library: Sequence[Known], mapping: Mapping[str, str])
                 lambda e: isinstance(e, sp.Indexed) and e.base == base and len(e.indices) == 1,
                 lambda e, index=index: argument if e.indices == own
                 else argument.xreplace({index: e.indices[0]}))
+            rhs = _over_printed_ranges(rhs, written)
             made = form(lhs, "=", rhs)
             if made is not None:
-                yield known, made, vocabulary(lhs, rhs) == vocabulary(
-                    lhs, rename(read.rhs, mapping)), (lhs, rhs)
+                yield known, made, vocabulary(lhs, rhs) == vocabulary(lhs, written), (lhs, rhs)
+
+
+def _over_printed_ranges(expr: sp.Basic, written: sp.Basic) -> sp.Basic:
+    """``expr`` with each sum over an unprinted range (the claim's Σ_j: over all j) taken over
+    the range the document prints for the same sum (Σ_{r=i−s}^{i−1}: the window it means):
+    the document's sum of the same terms, else its one sum when each side has one (it stands
+    where the claim's sum does, whatever it adds); other sums are left as they are."""
+    if not isinstance(written, sp.Basic):
+        return expr
+    printed = [s for s in written.atoms(sp.Sum) if len(s.limits) == 1]
+
+    unprinted = [e for e in expr.atoms(sp.Function) if type(e).__name__ == "SumOver"]
+
+    def ranged(node: sp.Basic) -> sp.Basic:
+        body, variable = node.args
+        for candidate in printed:
+            r = candidate.limits[0][0]
+            if body.xreplace({variable: r}) == candidate.function:
+                return candidate
+        if len(printed) == 1 and len(unprinted) == 1:   # the one sum in its place, other terms
+            r, low, high = printed[0].limits[0]
+            return sp.Sum(body.xreplace({variable: r}), (r, low, high))
+        return node
+
+    return expr.replace(lambda e: type(e).__name__ == "SumOver" and len(e.args) == 2
+                        and isinstance(e.args[1], sp.Symbol), ranged)
 
 
 def _renamed_equivalent(read: Read, known: Known) -> bool:
     """Equivalent to ``known`` once its free names are renamed in this formula alone (a
     formula's free variables are its own: p(i, 2j) = sin(i/10000^{2j/d}) is the claim's
     PE(pos, 2i) = … with i, j, d renamed)."""
+    shared = (read.names | read.functions) & (known.names | known.functions)
+    if not shared and not _distinctive(read):
+        return False   # every name renamed: y = Wx "is" Q = XW_Q, which is no evidence
     for pairs in _bijections(read, known):
         renamed = form_of(read, pairs)
         if renamed is not None and compare(renamed, known.form) == "equivalent":
