@@ -175,7 +175,8 @@ class Parser:
             if tok is None:
                 return value
             if (tok.kind == "cmd" and tok.value in ("cdot", "times") and not
-                    (shape and tok.value == "times")) or (tok.kind == "sym" and tok.value == "*"):
+                    (shape and tok.value == "times")) or (tok.kind == "sym" and tok.value == "*") \
+                    or self.at_dot_product():
                 self.i += 1
                 right = self.factor()
                 if tok.value == "cdot" and vector and self.vector_factor:
@@ -194,6 +195,18 @@ class Parser:
                 vector = False
             else:
                 return value
+
+    def at_dot_product(self) -> bool:
+        """A period between two factors, ``\\omega_k . t``, is a product (a period that ends
+        the formula is punctuation, trimmed before)."""
+        tok = self.peek()
+        if tok is None or tok.kind != "sym" or tok.value != ".":
+            return False
+        self.i += 1
+        try:
+            return self.starts_factor()
+        finally:
+            self.i -= 1
 
     def product(self, left: sp.Basic, right: sp.Basic) -> sp.Basic:
         """left·right, in that order; a name multiplied by a matrix is a matrix too; ``a^T b``
