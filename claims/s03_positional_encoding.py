@@ -133,7 +133,7 @@ SHIFT = {pos: Integers(0, 10_000), k: Integers(-2000, 2000)}
                                                         [sp.sin(k * w), sp.cos(k * w)]]) * _pair(pos))),
     sources=(VASWANI, KAZEMNEJAD),
     tags=("positional-encoding", "relative-position", "rotation"),
-    notation=PRINTED_PAIRS,
+    notation={**PRINTED_PAIRS, "M_{k,i}": NOTES_MATRIX, r"\omega_i": w},
     formulas=(r"\begin{bmatrix} PE(pos+k, 2i) \\ PE(pos+k, 2i+1) \end{bmatrix} = \begin{bmatrix}"
               r" \cos(k\omega_i) & \sin(k\omega_i) \\ -\sin(k\omega_i) & \cos(k\omega_i) "
               r"\end{bmatrix} \begin{bmatrix} PE(pos, 2i) \\ PE(pos, 2i+1) \end{bmatrix}",

@@ -9,6 +9,8 @@
 * A function defined by cases on what its argument is (``\text{if } n = 2m``) says one
   relation per case, ``f(t, 2m) = …``, each judged against the claims; a case stated any
   other way reads nothing new. A primed name (``m'``) that nothing applies is a name.
+* A matrix a claim names (pe-shift-is-rotation's ``M_{k,i}``) is compared with a document's
+  definition of it under the document's names, a period between factors read as a product.
 
 Every document here is written for these tests.
 """
@@ -166,3 +168,50 @@ def test_cases_on_a_condition_of_another_kind_are_not_judged_by_case(library):
     assert not recognise(worded, library).claims
     broken = worded.replace("{2m/D}", "{m/D}", 1)
     assert not problems(recognise(broken, library))
+
+
+SHIFT = textwrap.dedent(r"""
+    # The shift matrix
+
+    For the frequency $\omega_k = 1/10000^{2k/d}$ and an offset $\phi$, the pair moves by
+
+    $$M_{\phi,k} = \begin{bmatrix} \cos(\omega_k.\phi) & \sin(\omega_k.\phi) \\ -\sin(\omega_k.\phi) & \cos(\omega_k.\phi) \end{bmatrix}$$
+
+    The same idea turns a query by its own angle in RoPE, a different matrix:
+
+    $$R_{\Theta,m} = \begin{bmatrix} \cos m\theta_i & -\sin m\theta_i \\ \sin m\theta_i & \cos m\theta_i \end{bmatrix}$$
+    """).lstrip()
+
+
+def test_a_period_between_factors_is_a_product():
+    from tmath.meaning.recognise import relations_of
+
+    [read] = relations_of(r"y = \sin({\omega_k} . t) + a.b")
+    assert str(read.rhs) == "a*b + sin(omega_k*t)"
+    assert [str(r.rhs) for r in relations_of("x = y.")] == ["y"]   # punctuation, not a product
+
+
+def _judged_by_cli(tmp_path, text: str) -> list[tuple[str, str, int]]:
+    """As a user runs it: the claims' statements and named matrices are in the library."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from conftest import CHECK_APP
+
+    path = tmp_path / "doc.md"
+    path.write_text(text, encoding="utf-8")
+    run = CliRunner().invoke(CHECK_APP, ["check", str(path), "-f", "json"])
+    return [(f["status"], f["claim"], f["line"]) for f in json.loads(run.stdout)["findings"]]
+
+
+def test_a_matrix_the_claim_names_is_compared_with_the_documents_definition(tmp_path, library):
+    """The document's M_{φ,k} is the claim's M_{k,i} under its own names: recognised; with
+    the sign of one entry flipped it contradicts the claim on its line. RoPE's rotation, a
+    matrix under other names, is neither."""
+    assert _judged_by_cli(tmp_path, SHIFT) == [
+        ("recognised", "sinusoidal-frequency-period", 3), ("recognised", "pe-shift-is-rotation", 5)]
+    broken = SHIFT.replace(r"\\ -\sin(\omega_k.\phi)", r"\\ \sin(\omega_k.\phi)")
+    assert broken != SHIFT
+    assert _judged_by_cli(tmp_path, broken) == [
+        ("recognised", "sinusoidal-frequency-period", 3), ("contradicts", "pe-shift-is-rotation", 5)]

@@ -81,17 +81,19 @@ def library(infos: Sequence[ClaimInfo], results: Mapping[str, Any],
 
 def _proved(specs: Sequence[Any], verified: set[str]) -> list:
     from tmath.meaning.forms import form
-    from tmath.meaning.proved import statement_relations
+    from tmath.meaning.proved import named_matrices, statement_relations
     from tmath.meaning.recognise import Known, vocabulary
 
     by_id = {spec.id: spec for spec in specs}
+    mine = [s for s in specs if s.id in verified]
     found = []
-    for claim, text, lhs, rhs in statement_relations(
-            [s for s in specs if s.id in verified], by_id):
-        made = form(lhs, "=", rhs)
-        if made is not None:
-            names, functions = vocabulary(lhs, rhs)
-            found.append(Known(claim, text, "statement", made, names, functions, lhs, rhs))
+    for source, relations in (("statement", statement_relations(mine, by_id)),
+                              ("definition", named_matrices(mine, by_id))):
+        for claim, text, lhs, rhs in relations:
+            made = form(lhs, "=", rhs)
+            if made is not None:
+                names, functions = vocabulary(lhs, rhs)
+                found.append(Known(claim, text, source, made, names, functions, lhs, rhs))
     return found
 
 

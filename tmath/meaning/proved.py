@@ -15,6 +15,10 @@ would have read it, so recognition can compare with it too:
   (``PE(pos) \\cdot PE(pos+k)`` for the sum it stands for): a bare name proves nothing about
   another document's names.
 
+A claim's notation may also name a matrix its statement builds (``M_{k,i}`` for the rotation
+of a PE pair): :func:`named_matrices` gives the definition ``name = matrix`` in the reader's
+terms, so a document's definition of that matrix under its own names is compared with it.
+
 Anything else is left out: a statement that cannot be written this way is simply not
 recognised in documents (fail closed).
 """
@@ -26,7 +30,8 @@ from typing import Any, Iterable
 import sympy as sp
 
 ALLOWED = (sp.Symbol, sp.Number, sp.Indexed, sp.IndexedBase, sp.Idx, sp.Add, sp.Mul, sp.Pow,
-           sp.Sum, sp.Tuple, sp.core.numbers.NumberSymbol, sp.core.numbers.ImaginaryUnit)
+           sp.Sum, sp.Tuple, sp.core.numbers.NumberSymbol, sp.core.numbers.ImaginaryUnit,
+           sp.ImmutableDenseMatrix)
 ELEMENTARY = (sp.sin, sp.cos, sp.tan, sp.exp, sp.log, sp.sinh, sp.cosh, sp.tanh)
 
 
@@ -49,6 +54,32 @@ def statement_relations(specs: Iterable[Any], by_id: dict[str, Any]
                     not (_operator_applied(read[0]) or read[0] in printed):
                 continue
             found.append((spec.id, spec.statement.text, read[0], read[1]))
+    return found
+
+
+def named_matrices(specs: Iterable[Any], by_id: dict[str, Any]
+                   ) -> list[tuple[str, str, Any, Any]]:
+    """(claim id, definition text, name, matrix) for each matrix a claim's notation names,
+    the name read as a name or a family member (``M_{k,i}``) and the matrix in the reader's
+    terms (the claim's other notation put back)."""
+    from tmath.latex import read
+
+    found = []
+    for spec in specs:
+        swaps = _notation(spec, by_id)
+        for printed, obj in getattr(spec, "notation", ()) or ():
+            if not isinstance(obj, sp.MatrixBase):
+                continue
+            reading = read(printed)
+            if not (reading.parsed and len(reading.expressions) == 1 and
+                    isinstance(reading.expressions[0], (sp.Symbol, sp.Indexed))):
+                continue
+            matrix = sp.ImmutableMatrix(obj)
+            rhs = _in_reader_terms(matrix, {k: v for k, v in swaps.items() if k != matrix})
+            if rhs is not None:
+                name = _in_reader_terms(reading.expressions[0], {})
+                shown = sp.latex(rhs, mat_str="bmatrix", mat_delim="")
+                found.append((spec.id, f"{printed} = {shown}", name, rhs))
     return found
 
 
