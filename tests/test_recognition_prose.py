@@ -412,3 +412,13 @@ def test_a_divisor_is_judged_only_with_values_for_its_names(tmp_path):
     for said, wrong in (("22.6", False), ("23", False), ("22.5", True), ("8", True)):
         code, figures = _check(tmp_path, wide.replace("divided by 8", f"divided by {said}"))
         assert bool(figures) is wrong and code == (ExitCode.FAILED if wrong else ExitCode.OK)
+
+
+def test_a_divisor_beyond_a_float_is_no_internal_error(tmp_path):
+    """10000^{2i/d} with i = 1000 and d = 1 is far beyond a float: not a divisor anyone
+    prints, so nothing is said about it (and the check does not fail inside); the d inside
+    its exponent divides the exponent, not the angle, so 3 is not held to it either."""
+    text = ("# Waves\n\n$$\\omega_i = \\frac{1}{10000^{2i/d}}$$\n\n"
+            "With $i = 1000$ and $d = 1$ the angle is divided by 3.\n")
+    code, figures = _check(tmp_path, text)
+    assert code == ExitCode.OK and figures == []

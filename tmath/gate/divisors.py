@@ -2,11 +2,12 @@
 
 "Every head has $d_k = 64$, so the scores are divided by 8": where the document's section has
 a formula recognised as what a claim proves that divides by an expression of names
-(``\\sqrt{d_k}``), and the sentence's paragraph gives every one of those names a value, the
-number said must be what that expression is worth. It is judged at the precision it is
-printed with (a whole number for a value that is not whole is a rounding: half a unit). The
-sentence is wrong only when the number is none of the divisors the section's recognised
-formulas use: a sentence may mean any of them.
+(``\\sqrt{d_k}``; not one inside an exponent, which divides the exponent), and the
+sentence's paragraph gives every one of those names a value, the number said must be what
+that expression is worth (one beyond a float's range is no divisor anyone prints). It is
+judged at the precision it is printed with (a whole number for a value that is not whole is a
+rounding: half a unit). The sentence is wrong only when the number is none of the divisors
+the section's recognised formulas use: a sentence may mean any of them.
 
 Nothing is said when the section recognises no formula, when no divisor has all its names
 given values, or when the sentence says no number (``divided by \\sqrt{d_k}``). A value is
@@ -82,17 +83,27 @@ def _divisors(latex: str, values: dict[str, str]
         for side in (relation.lhs, relation.rhs):
             if not isinstance(side, sp.Basic):
                 continue
-            for node in sp.preorder_traversal(side):
+            for node in _outside_exponents(side):
                 if not (isinstance(node, sp.Pow) and node.exp.is_negative):
                     continue
                 divisor = node.base ** -node.exp
                 names = {s.name for s in divisor.free_symbols}
                 if names and names <= set(values):
-                    put = divisor.xreplace({s: sp.Rational(values[s.name])
-                                            for s in divisor.free_symbols})
-                    if put.is_number and put.is_extended_real and put.is_finite:
+                    put = sp.N(divisor.xreplace({s: sp.Rational(values[s.name])
+                                                 for s in divisor.free_symbols}), 30)
+                    if put.is_number and put.is_extended_real and put.is_finite and \
+                            abs(put) < 1e300:   # beyond a float no printed divisor is meant
                         found.append((str(divisor), (float(put), tuple(sorted(names)))))
     return list(dict.fromkeys(found))
+
+
+def _outside_exponents(expr):
+    """Every node of ``expr`` but those inside an exponent: ``10000^{2i/d}`` divides by a
+    power of 10000, not by d."""
+    yield expr
+    args = expr.args[:1] if expr.is_Pow else expr.args
+    for arg in args:
+        yield from _outside_exponents(arg)
 
 
 def _holds(printed: str, value: float) -> bool:
