@@ -98,6 +98,14 @@ def test_cases_become_piecewise():
     assert rhs == sp.Piecewise((x, x >= 0), (-x, True))
 
 
+def test_a_comma_before_a_cases_condition_is_punctuation():
+    r"""``x, & \text{if}\ x \geq 0`` is how many posts write a case: the comma ends the
+    value; a comma anywhere else in a case is still read as it was."""
+    ((_, _, rhs),) = relations(
+        r"f(x) = \begin{cases} x, & \text{if}\ x \geq 0 \\ -x, & \text{otherwise} \end{cases}")
+    assert rhs == sp.Piecewise((x, x >= 0), (-x, True))
+
+
 def test_chains_and_aligned_rows_split_into_relations():
     pi_ = sp.IndexedBase("p")[i]
     assert relations(r"0 \le p_i \le 1") == [(0, "<=", pi_), (pi_, "<=", 1)]

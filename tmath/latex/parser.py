@@ -721,6 +721,9 @@ class Parser:
         pieces = []
         while True:
             value = self.expr()
+            if self.at("sym", ",") and self.i + 1 < len(self.tokens) and \
+                    self.tokens[self.i + 1].value == "&":
+                self.i += 1   # "value, & if …": the comma is punctuation
             self.expect("sym", "&")
             pieces.append((value, self.condition()))
             if self.end("cases"):
