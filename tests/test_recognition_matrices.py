@@ -189,6 +189,8 @@ def test_a_period_between_factors_is_a_product():
     [read] = relations_of(r"y = \sin({\omega_k} . t) + a.b")
     assert str(read.rhs) == "a*b + sin(omega_k*t)"
     assert [str(r.rhs) for r in relations_of("x = y.")] == ["y"]   # punctuation, not a product
+    [read] = relations_of(r"s = \mathbf{q} . \mathbf{k}")   # as \cdot: of two vectors, inner
+    assert str(read.rhs) == "Inner(q, k)"
 
 
 def _judged_by_cli(tmp_path, text: str) -> list[tuple[str, str, int]]:

@@ -179,7 +179,7 @@ class Parser:
                     or self.at_dot_product():
                 self.i += 1
                 right = self.factor()
-                if tok.value == "cdot" and vector and self.vector_factor:
+                if tok.value in ("cdot", ".") and vector and self.vector_factor:
                     value = op.Inner(value, right)   # 𝐪·𝐤 of two vectors: a number
                 else:
                     value = self.product(value, right)
@@ -197,8 +197,8 @@ class Parser:
                 return value
 
     def at_dot_product(self) -> bool:
-        """A period between two factors, ``\\omega_k . t``, is a product (a period that ends
-        the formula is punctuation, trimmed before)."""
+        """A period between two factors, ``\\omega_k . t``, is read as ``\\cdot`` (of two
+        vectors, their inner product); a period that ends the formula is punctuation."""
         tok = self.peek()
         if tok is None or tok.kind != "sym" or tok.value != ".":
             return False
