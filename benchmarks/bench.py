@@ -139,6 +139,7 @@ def adversarial_documents(folder: Path) -> list[tuple[str, Path]]:
         "citations": ("Ab et al. (2001) “Attention Is All You Need” " * 200 + "\n")
                      * (size // 10_000),
         "name lists": ("Aa, " * 2_499 + "\n") * (size // 10_000),
+        "name lists up to &": ("Aa, " * 2_497 + " & Bb\n") * (size // 10_000),
         "arXiv lines": ("arXiv" * 1_999 + "\n") * (size // 10_000),
         "trailing commas in $$": ("$$a" + "," * 3_990 + "b$$\n") * (size // 4_000),
         "pinned paragraphs": paragraphs * (size // max(1, len(paragraphs))),

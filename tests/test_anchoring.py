@@ -135,7 +135,7 @@ def test_a_claim_pinned_in_thousands_of_paragraphs_scores_a_bounded_number_of_ca
     assert len(candidates(quote, Reading(), Slots())) <= MAX_CANDIDATES
     start = time.process_time()
     located = locate_all([quote])[("c", 0)].located
-    assert time.process_time() - start < 4.0  # unbounded: 80 000 candidates, a minute
+    assert time.process_time() - start < 30  # a hang guard: unbounded, 80 000 candidates
     assert located is not None and doc.text[located.token.start:located.token.end] == "64"
 
 

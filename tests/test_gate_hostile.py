@@ -281,11 +281,12 @@ def test_github_annotations_escape_control_characters(claims_dir, tmp_path):
 
 # -- linear time: every pattern that reads document text, on 4 MB of adversarial lines ----------
 
-LINEAR_BOUND = 3.0
-"""CPU seconds for 4 MB of one adversarial family (alone: 0.1–0.7 s; under the parallel test
-suite up to 1.8 s): under the README's 5 s for the whole gate, and far below what the quadratic patterns took (arXiv lines: ~0.7 s per 10 kB line,
-minutes in all; trailing commas in 1000 formulas: 69 s)."""
 MB4 = 4 * 1024 * 1024
+"""The largest input of each family. What 4 MB costs in seconds is measured by
+``benchmarks/bench.py --gate`` against the README's bound; these tests check the growth only
+(the quadratic patterns they guard against took minutes: arXiv lines ~0.7 s per 10 kB line,
+trailing commas in 1000 formulas 69 s), since a fixed number of seconds fails on a loaded
+machine (5.02 s against a 5 s bound under the parallel suite, with the code unchanged)."""
 
 
 def _lines(unit: str, end: str = "", size: int = MB4) -> str:
@@ -308,16 +309,15 @@ def _cpu(work, repeat: int = 3) -> float:
     return best
 
 
-def _linear(make, work, bound: float = LINEAR_BOUND) -> None:
-    """``work`` on 4 MB takes less than ``bound`` CPU seconds and about 16× its time on a
-    16th of it: a quadratic pattern takes 256×, so the threshold (48×, plus 0.3 s for the
-    small run's noise) leaves a loaded machine room (one run under the parallel suite measured
-    10× where alone it was 4× for a quarter) while still catching any superlinear pattern."""
+def _linear(make, work) -> None:
+    """``work`` on 4 MB takes about 16× its time on a 16th of it: a quadratic pattern takes
+    256×, so the threshold (48×, plus 0.3 s for the small run's noise) leaves a loaded machine
+    room (one run under the parallel suite measured 10× where alone it was 4× for a quarter)
+    while still catching any superlinear pattern."""
     small, large = make(MB4 // 16), make(MB4)
     one = _cpu(lambda: work(small))
     sixteen = _cpu(lambda: work(large))
-    assert sixteen < bound, f"{sixteen:.2f} s of CPU on 4 MB"
-    assert sixteen < 48 * one + 0.3, (one, sixteen)
+    assert sixteen < 48 * one + 0.3, f"{one:.2f} s on 256 kB, {sixteen:.2f} s on 4 MB"
 
 
 def test_arxiv_ids_are_read_in_linear_time():
@@ -339,8 +339,7 @@ def test_citations_are_read_in_linear_time():
     for unit, end in (("Aa, ", ""), ("Ab “", ""), ("(Ab, ", ""), ("Ab et  ", "")):
         _linear(lambda size: parse_document(_lines(unit, end, size)), read_citations)
     # names listed up to a final "&" are linear too, at a higher cost per byte
-    _linear(lambda size: parse_document(_lines("Aa, ", " & Bb", size)), read_citations,
-            bound=5.0)  # the README's bound for the whole gate
+    _linear(lambda size: parse_document(_lines("Aa, ", " & Bb", size)), read_citations)
 
 
 def test_formulas_are_normalised_in_linear_time():
@@ -362,7 +361,7 @@ def test_numbers_are_read_in_linear_time():
 
     _linear(make, lambda d: scan(d, 0, len(d.text), 10**9))
     _linear(lambda size: "\\frac{" + " " * size + "1}{2",
-            lambda text: readable(text), bound=0.5)
+            lambda text: readable(text))
     assert readable("\\frac{ 1 }{ 36 }") == "1/36"
 
 

@@ -177,9 +177,9 @@ def test_a_bad_id_is_refused():
 
 
 def test_symbols_are_read_by_a_tokenizer_that_never_evaluates():
-    start = time.perf_counter()
+    start = time.process_time()
     names = symbol_names("x = 9^{9^{9^{9^{9}}}} + \\lambda_i \\cdot QK^T + Q + K")
-    assert time.perf_counter() - start < 0.1
+    assert time.process_time() - start < 10  # a hang guard: evaluating never ends
     assert names == ["x", "lambda_i", "Q", "K"]
     assert symbol_names("\\text{softmax}(z_i) + lambda") == ["z_i", "lambda_"]
     assert symbol_names("lr = d_{model}^{-0.5} \\cdot warmup\\_steps") == [
