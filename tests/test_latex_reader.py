@@ -106,6 +106,20 @@ def test_a_comma_before_a_cases_condition_is_punctuation():
     assert rhs == sp.Piecewise((x, x >= 0), (-x, True))
 
 
+def test_a_column_of_words_after_a_row_annotates_it_and_sizes_are_typography():
+    r"""``y &= x + 1 & \small{\text{; why}}`` is a row with a comment column: the comment is
+    not read (the row is), a font size changes nothing; a column that sets a condition
+    (``\text{if } x > 0``) is not a comment, so the row is read with it or not at all."""
+    plain = relations(r"\begin{aligned} y &= x + 1 \\ &= 1 + x \end{aligned}")
+    assert relations(r"\begin{aligned} y &= x + 1 & \small{\text{; the shift}}\\ &= 1 + x "
+                     r"& \scriptsize{\text{; reordered by } x}. \end{aligned}") == plain
+    assert relations(r"\begin{aligned} y &= x + 1 & \text{; the shift} \end{aligned}") == \
+        plain[:1]
+    assert not read(r"\begin{aligned} y &= x + 1 & \text{if } x > 0 \end{aligned}").parsed
+    assert not read(r"\text{the shift} & y = x + 1").parsed   # words before the relation
+    assert relations(r"\small y = x + 1") == relations(r"y = x + 1")
+
+
 def test_chains_and_aligned_rows_split_into_relations():
     pi_ = sp.IndexedBase("p")[i]
     assert relations(r"0 \le p_i \le 1") == [(0, "<=", pi_), (pi_, "<=", 1)]

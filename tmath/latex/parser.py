@@ -812,10 +812,17 @@ def _word(tokens: list[Token]) -> str | None:
     return None
 
 
+CONNECTIVES = frozenset({"if", "for", "when", "where", "whenever", "otherwise", "and", "or",
+                         "with", "iff", "then", "else", "unless", "is", "are"})
+"""Words that join or qualify statements: never a quantity's name (``x + 1 \\text{if} x > 0``
+is a condition, not a product with a quantity called "if")."""
+
+
 def _text_name(value: str) -> Name:
     style, text = value.split(":", 1)
     text = text.strip()
-    if not (text.isascii() and text.replace("_", "").isalnum() and text[0].isalpha()):
+    if not (text.isascii() and text.replace("_", "").isalnum() and text[0].isalpha()) \
+            or text.lower() in CONNECTIVES:
         raise Unreadable(f"prose inside the formula (\\{style}{{{text}}}): not read")
     return Name(text, upright=True)
 

@@ -71,8 +71,26 @@ def _rows(tokens: tuple[Token, ...]) -> list[list[Token]]:
 
 def _unaligned(row: list[Token]) -> list[Token]:
     """A row without its alignment marks ``&``; those inside a nested environment (a
-    matrix's columns, a cases' conditions) stay, for it to read."""
-    return [t for part in split_at(row, {"&"}) for t in part]
+    matrix's columns, a cases' conditions) stay, for it to read. A column after the
+    relation that opens with words (``& \\text{; the context vector for }y_t``) annotates the row: it is not
+    read, unless its words set a condition (``& \\text{if } i > 0``), which stays, so the
+    row is read with it or not at all."""
+    columns = split_at(row, {"&"})
+    return [t for k, part in enumerate(columns)
+            if not (_annotation(part) and any(map(_has_relation, columns[:k]))) for t in part]
+
+
+CONDITIONS = frozenset({"if", "for", "when", "where", "whenever", "otherwise", "with",
+                        "unless", "provided", "as", "s.t."})
+
+
+def _annotation(tokens: list[Token]) -> bool:
+    """Opens (after braces) with words that are not a condition."""
+    first = next((t for t in tokens if not (t.kind == "sym" and t.value == "{")), None)
+    if first is None or first.kind != "text":
+        return False
+    words = first.value.partition(":")[2].strip(" ;,.:").split()
+    return bool(words) and words[0].lower() not in CONDITIONS
 
 
 def _trim(segment: list[Token]) -> list[Token]:

@@ -8,7 +8,10 @@ from tmath.latex.limits import MAX_CHARS, MAX_NESTING, MAX_NUMBER_DIGITS, MAX_TO
 
 TEXT_COMMANDS = frozenset({"text", "mathrm", "operatorname", "textrm", "textit", "mbox", "textnormal"})
 SPACING = frozenset({",", ";", ":", "!", " ", "quad_inner", "displaystyle", "textstyle", "limits",
-                     "nonumber", "notag", "left.", "right.", "big", "Big", "bigg", "Bigg"})
+                     "nonumber", "notag", "left.", "right.", "big", "Big", "bigg", "Bigg",
+                     # font sizes: how large it is printed, not what it says
+                     "tiny", "scriptsize", "footnotesize", "small", "normalsize", "large",
+                     "Large", "LARGE", "huge", "Huge"})
 DROPPED_WITH_ARGUMENT = frozenset({"label", "tag"})
 SINGLE = set("+-*/=<>()[]{}^_,;|&'!.:")
 
