@@ -299,3 +299,42 @@ def test_renaming_every_name_of_a_bare_product_recognises_nothing(library):
     claim's projection, so nothing is recognised (and no figure of that claim is looked for)."""
     found = recognise("# Layer\n\n$$y = W x$$\n\n$$z = W^{(1)} x$$\n", library)
     assert found.findings == () and found.claims == ()
+
+
+WRITTEN_OUT = textwrap.dedent(r"""
+    # Weights
+
+    INTRO
+
+    $$\beta_{t,j} = \frac{\exp(\mathrm{g}(\mathbf{u}_t, \mathbf{m}_j))}{\sum_{l=1}^{L} \exp(\mathrm{g}(\mathbf{u}_t, \mathbf{m}_l))}$$
+    """).lstrip()
+BETA_BROKEN = (r"\sum_{l=1}^{L} \exp(\mathrm{g}(\mathbf{u}_t, \mathbf{m}_l))",
+               r"\sum_{l=1}^{L} \mathrm{g}(\mathbf{u}_t, \mathbf{m}_l)")
+
+
+def test_a_softmax_written_out_without_its_name_is_recognised(library):
+    """exp(g_j)/Σ_l exp(g_l), with no softmax in sight, is the claim's definition at g_j over
+    the printed range: recognised whatever the words say."""
+    found = recognise(WRITTEN_OUT.replace("INTRO", "Each memory slot gets a weight."), library)
+    assert not problems(found) and "softmax-boltzmann" in found.claims
+
+
+@pytest.mark.parametrize("intro, reported", [
+    ("The weights are a softmax of the scores over the slots.", True),
+    ("Each memory slot gets a weight.", False),   # not said to be a softmax: its own definition
+])
+def test_its_near_form_is_an_error_only_where_the_words_call_it_a_softmax(library, intro,
+                                                                          reported):
+    broken = WRITTEN_OUT.replace("INTRO", intro).replace(*BETA_BROKEN)
+    wrong = problems(recognise(broken, library))
+    assert [(f.status, f.claim, f.line) for f in wrong] == (
+        [("contradicts", "softmax-boltzmann", 5)] if reported else [])
+
+
+def test_a_log_softmax_or_a_masked_one_is_not_a_near_form(library):
+    """Only a product with exp(E_j) as a factor is set beside the definition: the log of a
+    softmax, or one with a mask as another factor, is left alone even where called softmax."""
+    text = ("# Log\n\nThe log-softmax and a masked softmax:\n\n"
+            r"$$\log p_j = x_j - \log \sum_l \exp(x_l)$$" "\n\n"
+            r"$$a_{j} = \frac{\exp(x_j) m_j}{\sum_l \exp(x_l) m_l}$$" "\n")
+    assert not problems(recognise(text, library))

@@ -209,6 +209,7 @@ def recognise(document: Document, known: Sequence) -> Recognition:
     from tmath.meaning.recognise import choose_mapping
 
     mapping = choose_mapping([v for f in facts for v in f.votes], used, known)
+    defining = _defining(known)
     definitions = _definitions(formulas, facts, texts)
     bindings = [Binding(name, value, math.start, math.line)
                 for math, fact in zip(formulas, facts) for name, value in fact.binds]
@@ -216,8 +217,10 @@ def recognise(document: Document, known: Sequence) -> Recognition:
     for math, text, fact in zip(formulas, texts, facts):
         mine = tuple(sorted((k, v) for k, v in mapping.items() if k in fact.names))
         defined = _in_force(definitions, fact.names, math)
-        verdicts = fact.plain if not (mine or defined) else \
-            _verdicts(text, known, mine, cache, defined)
+        called = _called(document, math, defining) if fact.relations else ()
+        plain = _verdicts(text, known, (), cache, (), called) if called else fact.plain
+        verdicts = plain if not (mine or defined) or _contradicts(plain) else \
+            _verdicts(text, known, mine, cache, defined, called)
         section = document.section_at(math.start)
         common = dict(kind="formula", document=document.path,
                       section=section.number if section else None, line=math.line,
@@ -236,7 +239,7 @@ def recognise(document: Document, known: Sequence) -> Recognition:
             continue
         blamed = []
         if judged.status == "contradicts" and defined and \
-                not any(v.status == "contradicts" for v in fact.plain):
+                not _contradicts(plain):
             blamed = _definitions_blamed(document, definitions, defined, math, judged)
             lines = ", ".join(document.where(b.line) for b in blamed)
             judged = replace(judged, detail=f"{judged.detail}; read with the definitions on "
@@ -418,9 +421,41 @@ def _in_force(definitions: Mapping[str, list], names: Sequence[str], math: Math)
     return tuple(sorted(found))
 
 
+def _contradicts(verdicts: Sequence[Said]) -> bool:
+    return any(v.status == "contradicts" for v in verdicts)
+
+
+def _defining(known: Sequence) -> tuple[str, ...]:
+    """The functions of one argument the claims define (``softmax``), which a document may
+    write out without their name (:func:`~tmath.meaning.recognise._written_out`)."""
+    from tmath.meaning.recognise import definitions_of_one
+
+    return tuple(sorted({type(k.lhs).__name__ for k in definitions_of_one(known)}))
+
+
+CONTEXT = 1_500
+"""Characters of the text before a formula searched for what it is called."""
+
+
+def _called(document: Document, math: Math, defining: Sequence[str]) -> tuple[str, ...]:
+    """Which of ``defining`` the words call this formula: named as a word in the formula's
+    own text (``\\text{; the softmax of the scores}``) or in the prose before it, back to
+    the start of the paragraph that introduces it (the one before, when the formula opens
+    its own)."""
+    if not defining:
+        return ()
+    text = document.text
+    start = text.rfind("\n\n", max(0, math.start - CONTEXT), math.start)
+    if start >= 0 and not text[start:math.start].strip(" \n$\\[("):
+        start = text.rfind("\n\n", max(0, start - CONTEXT), start)
+    context = text[max(start, math.start - CONTEXT, 0):math.start] + " " + math.latex
+    return tuple(name for name in defining
+                 if re.search(rf"(?<![A-Za-z]){re.escape(name)}(?![A-Za-z])", context, re.I))
+
+
 def _verdicts(latex: str, known: Sequence, mine: tuple, cache: _Cache,
-              defined: tuple = ()) -> tuple[Said, ...]:
-    found = cache.get(tuple[Said, ...], latex, mine, defined)
+              defined: tuple = (), called: tuple[str, ...] = ()) -> tuple[Said, ...]:
+    found = cache.get(tuple[Said, ...], latex, mine, defined, called)
     if found is None:
         from tmath.meaning.recognise import defined_function, put_in, relations_of
 
@@ -430,30 +465,30 @@ def _verdicts(latex: str, known: Sequence, mine: tuple, cache: _Cache,
                          if d is not None and d[0] == name), None)
             if rule is not None:
                 relations = [put_in(r, *rule) for r in relations]
-        found = _judged(relations, known, dict(mine))
-        cache.put(found, tuple[Said, ...], latex, mine, defined)
+        found = _judged(relations, known, dict(mine), frozenset(called))
+        cache.put(found, tuple[Said, ...], latex, mine, defined, called)
     return found
 
 
-def _judged(relations: Sequence, known: Sequence, mapping: Mapping[str, str]
-            ) -> tuple[Said, ...]:
+def _judged(relations: Sequence, known: Sequence, mapping: Mapping[str, str],
+            called: frozenset[str] = frozenset()) -> tuple[Said, ...]:
     """The verdicts on each relation, then on the ends of each chain of them
     (:func:`_by_ends`)."""
     from tmath.meaning.recognise import chains_of
 
     said = [v for index, relation in enumerate(relations)
-            for v in _said(relation, known, mapping, index)]
+            for v in _said(relation, known, mapping, index, called)]
     for chain in chains_of(relations):
-        said = _by_ends(chain, said, known, mapping)
+        said = _by_ends(chain, said, known, mapping, called)
     return tuple(said)
 
 
-def _said(relation: Read, known: Sequence, mapping: Mapping[str, str], index: int
-          ) -> list[Said]:
+def _said(relation: Read, known: Sequence, mapping: Mapping[str, str], index: int,
+          called: frozenset[str] = frozenset()) -> list[Said]:
     """The verdict on one relation, as stored (none if it is not a claim's or near one)."""
     from tmath.meaning.recognise import judge
 
-    verdict = judge(relation, known, mapping)
+    verdict = judge(relation, known, mapping, called)
     if verdict is None:
         return []
     k = verdict.known
@@ -461,20 +496,23 @@ def _said(relation: Read, known: Sequence, mapping: Mapping[str, str], index: in
                  verdict.detail, index, verdict.where)]
 
 
-def _by_ends(chain: Chain, said: list[Said], known: Sequence, mapping: Mapping[str, str]
-             ) -> list[Said]:
+def _by_ends(chain: Chain, said: list[Said], known: Sequence, mapping: Mapping[str, str],
+             called: frozenset[str] = frozenset()) -> list[Said]:
     """``said`` with the verdict on a chain's ends ``a = d`` (at its first link's row) where no
     link is recognised: when the ends are a claim's relation, the links' near forms of that
     claim are the steps from one of its sides to the other, not findings; when the ends are
-    its near form, that is the finding, put first."""
+    its near form, that is the finding, put first (unless a link is that claim's near form
+    too: the link says on which row the chain goes wrong)."""
     links = [s for s in said if chain.first <= s.index <= chain.last]
     if any(s.status == "recognised" for s in links):
         return said
-    ends = _said(chain.ends, known, mapping, chain.first)
+    ends = _said(chain.ends, known, mapping, chain.first, called)
     if not ends:
         return said
     if ends[0].status == "recognised":
         said = [s for s in said if s not in links or s.claim != ends[0].claim]
+    elif any(s.status == "contradicts" and s.claim == ends[0].claim for s in links):
+        return said
     at = next((k for k, s in enumerate(said) if s.index >= chain.first), len(said))
     return said[:at] + ends + said[at:]
 

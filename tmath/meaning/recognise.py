@@ -399,8 +399,11 @@ def _shortens(short: str, long: str) -> bool:
     return all(char in rest for char in a[1:])
 
 
-def judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str]) -> Verdict | None:
-    """``recognised``, ``contradicts`` or None (see the module's docstring)."""
+def judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str],
+          called: frozenset[str] = frozenset()) -> Verdict | None:
+    """``recognised``, ``contradicts`` or None (see the module's docstring). ``called``: the
+    functions the document's words call this formula (``softmax``), whose definitions it is
+    held to when it writes one out without naming it (:func:`_written_out`)."""
     mine = form_of(read, mapping)
     if mine is None or mine.identity:
         return None
@@ -438,6 +441,12 @@ def judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str]) -> V
         if near is None and same_names and compare(mine, instance, named=True) == "contradicts":
             # the definition at its argument, other names: the document may define them
             near = (known, mine, instance, _used(read, mapping), sides)
+    for known, instance, same_names, sides in _written_out(read, library, mapping):
+        if compare(mine, instance) == "equivalent":
+            return Verdict("recognised", known, read.text)
+        if near is None and same_names and type(known.lhs).__name__ in called and \
+                compare(mine, instance, named=True) == "contradicts":
+            near = (known, mine, instance, _used(read, mapping), sides)
     if near is None:
         return None
     known, candidate, against, renaming, sides = near
@@ -460,30 +469,77 @@ def _instances(read: Read, library: Sequence[Known], mapping: Mapping[str, str])
     argument = lhs.args[0]
     if isinstance(argument, (sp.Symbol, sp.Indexed)):
         return   # F(z_i) itself: compared as it is written
-    indices = {i for e in argument.atoms(sp.Indexed) for i in e.indices
-               if isinstance(i, sp.Symbol)}
-    indices |= {a for f in argument.atoms(sp.core.function.AppliedUndef) for a in f.args
-                if isinstance(a, sp.Symbol)}   # e_{ij}, read as e(i, j)
     written = rename(read.rhs, mapping)
-    for known in library:
-        pattern = known.lhs
-        if known.source not in NAMING or not isinstance(pattern, sp.Function) or \
-                type(pattern).__name__ != type(lhs).__name__ or len(pattern.args) != 1 or \
-                not isinstance(pattern.args[0], sp.Indexed) or known.rhs is None:
-            continue
-        base, own = pattern.args[0].base, pattern.args[0].indices
-        for index in sorted(indices, key=str):
-            clash = {str(x) for x in argument.free_symbols - {index}} & _bound_names(known.rhs)
-            if clash or len(own) != 1:
-                continue   # a bound variable of the definition would capture a name
-            rhs = known.rhs.replace(
-                lambda e: isinstance(e, sp.Indexed) and e.base == base and len(e.indices) == 1,
-                lambda e, index=index: argument if e.indices == own
-                else argument.xreplace({index: e.indices[0]}))
-            rhs = _over_printed_ranges(rhs, written)
+    for known in definitions_of_one(library, type(lhs).__name__):
+        for rhs in _at(known, argument, written):
             made = form(lhs, "=", rhs)
             if made is not None:
                 yield known, made, vocabulary(lhs, rhs) == vocabulary(lhs, written), (lhs, rhs)
+
+
+def _written_out(read: Read, library: Sequence[Known], mapping: Mapping[str, str]):
+    """A claim's definition ``F(z_i) = …`` written out without ``F``: a right side that is a
+    product with the definition's outer function of some ``E_i`` as a factor (its numerator
+    ``exp(score(s, h_i))``) is set beside the definition at that argument, over the
+    document's printed range (its Σ_{i'}).
+    Yields (claim relation, the form of ``read``'s lhs = that instance, whether ``read``'s
+    right side uses the instance's names and no other, the sides)."""
+    from tmath.meaning.forms import form
+
+    if read.op != "=" or not isinstance(read.rhs, sp.Basic) or \
+            isinstance(read.rhs, sp.Function) and _operator(type(read.rhs).__name__):
+        return
+    lhs, written = rename(read.lhs, mapping), rename(read.rhs, mapping)
+    for known in definitions_of_one(library):
+        pattern = known.lhs.args[0]
+        outer = [e.func for e in known.rhs.atoms(sp.Function)
+                 if e.has(pattern) and not isinstance(e, sp.core.function.AppliedUndef)
+                 and type(e).__name__ != "SumOver" and e.args == (pattern,)]
+        if len(outer) != 1:
+            continue   # only a definition that applies one function to z_i itself
+        arguments = {e.args[0] for e in sp.Mul.make_args(written)
+                     if isinstance(e, outer[0]) and len(e.args) == 1}
+        for argument in sorted(arguments, key=sp.default_sort_key)[:MAX_WRITTEN]:
+            for rhs in _at(known, argument, written):
+                made = form(lhs, "=", rhs)
+                if made is not None:
+                    yield known, made, vocabulary(rhs) == vocabulary(written), (lhs, rhs)
+
+
+MAX_WRITTEN = 4
+"""Arguments of a written-out definition tried in one relation."""
+
+
+def definitions_of_one(library: Sequence[Known], name: str | None = None):
+    """The claims' definitions ``F(z_i) = …`` of a function of one indexed argument (of
+    ``name``, if given)."""
+    for known in library:
+        pattern = known.lhs
+        if known.source in NAMING and isinstance(pattern, sp.Function) and \
+                (name is None or type(pattern).__name__ == name) and len(pattern.args) == 1 \
+                and isinstance(pattern.args[0], sp.Indexed) and known.rhs is not None \
+                and len(pattern.args[0].indices) == 1:
+            yield known
+
+
+def _at(known: Known, argument: sp.Basic, written: sp.Basic):
+    """``known``'s right side with ``z_i`` put as ``argument`` and each ``z_t`` as it at
+    index t, for each index ``argument`` may run over (a name among its indices, or among
+    a family's arguments: ``e_{ij}``, read as ``e(i, j)``), its sums over ``written``'s
+    printed ranges."""
+    indices = {i for e in argument.atoms(sp.Indexed) for i in e.indices
+               if isinstance(i, sp.Symbol)}
+    indices |= {a for f in argument.atoms(sp.core.function.AppliedUndef) for a in f.args
+                if isinstance(a, sp.Symbol)}
+    base, own = known.lhs.args[0].base, known.lhs.args[0].indices
+    for index in sorted(indices, key=str):
+        if {str(x) for x in argument.free_symbols - {index}} & _bound_names(known.rhs):
+            continue   # a bound variable of the definition would capture a name
+        rhs = known.rhs.replace(
+            lambda e: isinstance(e, sp.Indexed) and e.base == base and len(e.indices) == 1,
+            lambda e, index=index: argument if e.indices == own
+            else argument.xreplace({index: e.indices[0]}))
+        yield _over_printed_ranges(rhs, written)
 
 
 def _over_printed_ranges(expr: sp.Basic, written: sp.Basic) -> sp.Basic:
