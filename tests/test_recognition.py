@@ -338,3 +338,22 @@ def test_a_log_softmax_or_a_masked_one_is_not_a_near_form(library):
             r"$$\log p_j = x_j - \log \sum_l \exp(x_l)$$" "\n\n"
             r"$$a_{j} = \frac{\exp(x_j) m_j}{\sum_l \exp(x_l) m_l}$$" "\n")
     assert not problems(recognise(text, library))
+
+
+EXPRESSION = ("# Output\n\nScaled dot-product attention of the rows of Q against those of K "
+              "returns\n\n"
+              r"$$\mathrm{softmax}\left(\frac{Q K^\top}{\sqrt{w}}\right) V \in \mathbb{R}^{n \times v}$$"
+              "\n")
+
+
+def test_a_definitions_body_written_as_an_expression_is_recognised_and_its_near_form_found(
+        library):
+    """softmax(QKᵀ/√w)V with its shape is Attention's body, w renamed in this expression
+    alone; with √w → w, where the words call it attention, it is the claim's near form."""
+    assert "attention-temperature" in recognise(EXPRESSION, library).claims
+    broken = EXPRESSION.replace(r"{\sqrt{w}}", "{w}")
+    wrong = problems(recognise(broken, library))
+    assert [(f.status, f.claim, f.line) for f in wrong] == [
+        ("contradicts", "attention-temperature", 5)]
+    unnamed = broken.replace("Scaled dot-product attention of", "A weighting of")
+    assert not problems(recognise(unnamed, library))

@@ -206,10 +206,10 @@ def recognise(document: Document, known: Sequence) -> Recognition:
     texts = _expanded(document, formulas)
     facts = [_facts(text, known, cache) for text in texts]
     used = {n for f in facts for n in f.names}
-    from tmath.meaning.recognise import choose_mapping
+    from tmath.meaning.recognise import choose_mapping, written_out_names
 
     mapping = choose_mapping([v for f in facts for v in f.votes], used, known)
-    defining = _defining(known)
+    defining = written_out_names(known)
     definitions = _definitions(formulas, facts, texts)
     bindings = [Binding(name, value, math.start, math.line)
                 for math, fact in zip(formulas, facts) for name, value in fact.binds]
@@ -423,14 +423,6 @@ def _in_force(definitions: Mapping[str, list], names: Sequence[str], math: Math)
 
 def _contradicts(verdicts: Sequence[Said]) -> bool:
     return any(v.status == "contradicts" for v in verdicts)
-
-
-def _defining(known: Sequence) -> tuple[str, ...]:
-    """The functions of one argument the claims define (``softmax``), which a document may
-    write out without their name (:func:`~tmath.meaning.recognise._written_out`)."""
-    from tmath.meaning.recognise import definitions_of_one
-
-    return tuple(sorted({type(k.lhs).__name__ for k in definitions_of_one(known)}))
 
 
 CONTEXT = 1_500

@@ -441,17 +441,22 @@ def judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str],
         if near is None and same_names and compare(mine, instance, named=True) == "contradicts":
             # the definition at its argument, other names: the document may define them
             near = (known, mine, instance, _used(read, mapping), sides)
-    for known, instance, same_names, sides in _written_out(read, library, mapping):
-        if compare(mine, instance) == "equivalent":
+    unnamed = itertools.chain(
+        ((k, mine, instance, same, sides, None)
+         for k, instance, same, sides in _written_out(read, library, mapping)),
+        _defined_expression(read, library, mapping))
+    for known, candidate, against, same_names, sides, written in unnamed:
+        if compare(candidate, against) == "equivalent":
             return Verdict("recognised", known, read.text)
         if near is None and same_names and type(known.lhs).__name__ in called and \
-                compare(mine, instance, named=True) == "contradicts":
-            near = (known, mine, instance, _used(read, mapping), sides)
+                compare(candidate, against, named=True) == "contradicts":
+            near = (known, candidate, against, _used(read, mapping), sides, written)
     if near is None:
         return None
-    known, candidate, against, renaming, sides = near
-    where = differing_part((rename(read.lhs, renaming), rename(read.rhs, renaming)), sides,
-                           {v: k for k, v in renaming.items()})
+    known, candidate, against, renaming, sides, *written = near
+    mine_sides = written[0] if written and written[0] is not None else \
+        (rename(read.lhs, renaming), rename(read.rhs, renaming))
+    where = differing_part(mine_sides, sides, {v: k for k, v in renaming.items()})
     return Verdict("contradicts", known, read.text, differing_point(candidate, against), where)
 
 
@@ -504,6 +509,61 @@ def _written_out(read: Read, library: Sequence[Known], mapping: Mapping[str, str
                 made = form(lhs, "=", rhs)
                 if made is not None:
                     yield known, made, vocabulary(rhs) == vocabulary(written), (lhs, rhs)
+
+
+def _defined_expression(read: Read, library: Sequence[Known], mapping: Mapping[str, str]):
+    """A claim's defining expression ``F(Q, K, V) = body`` written as the document's own:
+    the element of a membership (``softmax(QKᵀ/√d)V ∈ ℝ^{n×v}``) or the right side of an
+    equation whose left side applies no claim's function (``Z = …``), with the body's names
+    once renamed by the document's mapping and, in this expression alone, at most two more
+    (``d`` for ``d_k``). Yields (claim relation, the form of ``F(Q, K, V)`` = that expression,
+    the definition's form, True, the definition's sides, the document's as ``F = …``):
+    equivalent to the definition when the expression is its body."""
+    from tmath.meaning.forms import form
+
+    if read.op in ("in", "∈"):
+        side = read.lhs
+    elif read.op == "=" and not (isinstance(read.lhs, sp.Function) and not
+                                 isinstance(read.lhs, sp.core.function.AppliedUndef)):
+        side = read.rhs
+    else:
+        return
+    if not isinstance(side, sp.Basic) or isinstance(side, (sp.Symbol, sp.Indexed, sp.Number)):
+        return
+    written = rename(side, mapping)
+    names, functions = vocabulary(written)
+    for known in definitions_of_names(library):
+        theirs, their_functions = vocabulary(known.rhs)
+        own, missing = sorted(names - theirs), sorted(theirs - names)
+        if their_functions != functions or len(own) != len(missing) or len(own) > 2:
+            continue
+        for targets in itertools.permutations(missing):   # d for d_k: this formula's names
+            local = rename(written, dict(zip(own, targets)))
+            made = form(known.lhs, "=", local)
+            if made is not None:
+                yield known, made, known.form, True, (known.lhs, known.rhs), \
+                    (known.lhs, local)
+
+
+def definitions_of_names(library: Sequence[Known]):
+    """The claims' definitions ``F(Q, K, V) = …`` of an operator the reader knows, applied
+    to plain names."""
+    for known in library:
+        pattern = known.lhs
+        if known.source in NAMING and isinstance(pattern, sp.Function) and \
+                not isinstance(pattern, sp.core.function.AppliedUndef) and \
+                known.rhs is not None and pattern.args and \
+                all(isinstance(a, sp.Symbol) for a in pattern.args):
+            yield known
+
+
+def written_out_names(library: Sequence[Known]) -> tuple[str, ...]:
+    """The functions whose definitions a document may write out without their name
+    (``softmax``, ``Attention``): a formula its words call so is held to the definition.
+    Only names of three letters or more: ``H`` is a letter in words too, not a name."""
+    return tuple(sorted({type(k.lhs).__name__ for k in itertools.chain(
+        definitions_of_one(library), definitions_of_names(library))
+        if len(type(k.lhs).__name__) >= 3}))
 
 
 MAX_WRITTEN = 4
