@@ -120,6 +120,16 @@ def test_a_column_of_words_after_a_row_annotates_it_and_sizes_are_typography():
     assert relations(r"\small y = x + 1") == relations(r"y = x + 1")
 
 
+def test_a_parenthesised_index_above_a_vector_or_a_value_is_its_entry_not_a_power():
+    r"""``p_t^{(i)}`` and ``f(t)^{(i)}`` name the i-th entry (of p_t, of f(t)); on a plain
+    name ``Q^{(i)}`` is still its own name, and ``x_t^{2}`` still a square."""
+    t_ = sp.Symbol("t")
+    ((lhs, _, rhs),) = relations(r"\vec{p_t}^{(i)} = f(t)^{(i)}")
+    assert lhs == sp.IndexedBase("p")[t_, i] and rhs == sp.Function("f")(t_, i)
+    assert expression(r"x_t^{2}") == sp.IndexedBase("x")[t_] ** 2
+    assert expression(r"Q^{(i)}").name == "Q^(i)"
+
+
 def test_chains_and_aligned_rows_split_into_relations():
     pi_ = sp.IndexedBase("p")[i]
     assert relations(r"0 \le p_i \le 1") == [(0, "<=", pi_), (pi_, "<=", 1)]

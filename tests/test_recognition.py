@@ -357,3 +357,48 @@ def test_a_definitions_body_written_as_an_expression_is_recognised_and_its_near_
         ("contradicts", "attention-temperature", 5)]
     unnamed = broken.replace("Scaled dot-product attention of", "A weighting of")
     assert not problems(recognise(unnamed, library))
+
+
+ENTRIES = textwrap.dedent(r"""
+    # Positions as vectors
+
+    Each position $t$ gets a vector of $d$ numbers. Its $i$-th entry is
+
+    $$
+    \vec{p_t}^{(i)} = f(t)^{(i)} :=
+    \begin{cases}
+    \sin({\omega_k} . t),  & \text{if}\  i = 2k \\
+    \cos({\omega_k} . t),  & \text{if}\  i = 2k + 1
+    \end{cases}
+    $$
+
+    where
+
+    $$
+    \omega_k = \frac{1}{10000^{2k / d}}
+    $$
+    """).lstrip()
+
+
+@pytest.mark.parametrize("broken", [
+    r"\cos({\omega_k} . t),  & \text{if}\  i = 2k \\",   # both rows cos: SymPy merges them
+    r"\sin({\omega_k} / t),  & \text{if}\  i = 2k \\",
+])
+def test_entries_by_cases_with_a_family_defined_below_are_the_claims_encoding(library, broken):
+    r"""``p_t^{(i)}`` is the i-th entry of p_t (not a power); the family ``ω_k`` defined
+    below is put in, so the cases are PE(pos, 2i) and PE(pos, 2i+1); a broken case is the
+    claim's near form, and the family's definition, itself the claim's ω_i, is not blamed."""
+    clean = recognise(ENTRIES, library)
+    assert not problems(clean)
+    assert clean.claims == ("sinusoidal-frequency-period",)
+    row = r"\sin({\omega_k} . t),  & \text{if}\  i = 2k \\"
+    wrong = problems(recognise(ENTRIES.replace(row, broken), library))
+    assert [(f.status, f.claim) for f in wrong] == [("contradicts", "sinusoidal-frequency-period")]
+    assert 5 <= wrong[0].line <= 10
+
+
+def test_a_family_is_never_renamed_onto_a_plain_name(library):
+    """Without its definition, sin(ω_k t) is not PE(pos, 2i) = sin(pos/10000^{2i/d}) with
+    ω renamed to d: a family is renamed onto a family only, so nothing is said."""
+    alone = ENTRIES.split("where")[0]
+    assert not problems(recognise(alone, library))

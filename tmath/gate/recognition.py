@@ -211,6 +211,7 @@ def recognise(document: Document, known: Sequence) -> Recognition:
     mapping = choose_mapping([v for f in facts for v in f.votes], used, known)
     defining = written_out_names(known)
     definitions = _definitions(formulas, facts, texts)
+    vouched = {t for t, f in zip(texts, facts) if any(v.status == "recognised" for v in f.plain)}
     bindings = [Binding(name, value, math.start, math.line)
                 for math, fact in zip(formulas, facts) for name, value in fact.binds]
     findings, places, recognised = [], [], []
@@ -240,7 +241,7 @@ def recognise(document: Document, known: Sequence) -> Recognition:
         blamed = []
         if judged.status == "contradicts" and defined and \
                 not _contradicts(plain):
-            blamed = _definitions_blamed(document, definitions, defined, math, judged)
+            blamed = _definitions_blamed(document, definitions, defined, math, judged, vouched)
             lines = ", ".join(document.where(b.line) for b in blamed)
             judged = replace(judged, detail=f"{judged.detail}; read with the definitions on "
                                             f"{lines}") if blamed else judged
@@ -386,14 +387,16 @@ def _false_when_bound(document: Document, math: Math, text: str, fact: Facts,
 
 
 def _definitions_blamed(document: Document, definitions: Mapping[str, list], defined: tuple,
-                        use: Math, judged: Finding) -> list[Finding]:
+                        use: Math, judged: Finding, vouched: set[str] = frozenset()
+                        ) -> list[Finding]:
     """A use that contradicts a claim only once the document's own definitions are put in:
     the use and the definitions disagree, and either may be the one that is wrong, so each
-    definition it read is reported on its own line too, naming the use."""
+    definition it read is reported on its own line too, naming the use; except a definition
+    that is itself a claim's relation (``vouched``: ω_k = 1/10000^{2k/d}), which is right."""
     found = []
     for name, latex in defined:
         at = next((a for a, text in definitions.get(name, ()) if text == latex), None)
-        if at is None:
+        if at is None or latex in vouched:
             continue
         section = document.section_at(at)
         found.append(Finding(
@@ -451,15 +454,29 @@ def _verdicts(latex: str, known: Sequence, mine: tuple, cache: _Cache,
     if found is None:
         from tmath.meaning.recognise import defined_function, put_in, relations_of
 
-        relations = relations_of(latex)
+        written = relations = relations_of(latex)
         for name, definition in defined:
             rule = next((d for d in map(defined_function, relations_of(definition))
                          if d is not None and d[0] == name), None)
             if rule is not None:
                 relations = [put_in(r, *rule) for r in relations]
         found = _judged(relations, known, dict(mine), frozenset(called))
+        if relations != written:
+            found = _recognised_as_written(found, _judged(written, known, dict(mine),
+                                                          frozenset(called)))
         cache.put(found, tuple[Said, ...], latex, mine, defined, called)
     return found
+
+
+def _recognised_as_written(expanded: Sequence[Said], written: Sequence[Said]
+                           ) -> tuple[Said, ...]:
+    """The verdicts with the document's definitions put in, except on a relation that is a
+    claim's as written (``M_{φ,k}`` in terms of ``ω_k``, as the claim writes it): there the
+    definition is not needed, and the relation is recognised."""
+    right = {s.index for s in written if s.status == "recognised"}
+    kept = [s for s in expanded if s.index not in right]
+    return tuple(sorted(kept + [s for s in written if s.index in right],
+                        key=lambda s: s.index))
 
 
 def _judged(relations: Sequence, known: Sequence, mapping: Mapping[str, str],

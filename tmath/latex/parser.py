@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import sympy as sp
+from sympy.core.function import AppliedUndef
 
 from tmath.latex import operators as op
 from tmath.latex.limits import MAX_EXACT_POWER, MAX_TOWER, Unreadable
@@ -431,6 +432,13 @@ class Parser:
                 base, sp.Symbol):
             label = self.whole(sup[1:-1])
             return sp.Symbol(f"{base.name}^({label})", commutative=base.is_commutative)
+        if len(sup) == 3 and sup[0].value == "(" and sup[-1].value == ")" and \
+                sup[1].kind in ("letter", "number") and (
+                    isinstance(base, sp.Indexed) or isinstance(base, AppliedUndef)):
+            # p_t^{(i)}, f(t)^{(i)}: the i-th entry of the vector p_t, f(t), not a power
+            label = self.whole(sup[1:2])
+            return base.base[(*base.indices, label)] if isinstance(base, sp.Indexed) \
+                else base.func(*base.args, label)
         exponent = self.whole(sup, deeper=True)
         if getattr(base, "is_Number", False) and exponent.is_Number:
             if abs(exponent) > MAX_EXACT_POWER:

@@ -172,10 +172,12 @@ def by_cases(lhs: sp.Basic, op: str, rhs: sp.Basic) -> list[tuple[sp.Basic, sp.B
         return []
     found = []
     for value, condition in rhs.args:
-        swap = _argument_is(condition, lhs.args)
-        if swap is None:
-            return []
-        found.append((lhs.xreplace(swap), value.xreplace(swap)))
+        # two cases with one value are merged by SymPy: "δ = 2δ' or δ = 2δ' + 1"
+        for alternative in condition.args if isinstance(condition, sp.Or) else (condition,):
+            swap = _argument_is(alternative, lhs.args)
+            if swap is None:
+                return []
+            found.append((lhs.xreplace(swap), value.xreplace(swap)))
     return found
 
 
@@ -249,10 +251,16 @@ _GREEK_NAMES = frozenset({"alpha", "beta", "gamma", "delta", "theta", "lambda", 
 
 def defined_function(read: Read) -> tuple[str, tuple, sp.Basic] | None:
     """``f(x, y_i) = body`` of a function the reader does not know (the document's own
-    definition): (name, parameters, body); None for any other relation."""
+    definition), or ``ω_k = body`` of a family named by a Greek letter: (name, parameters,
+    body); None for any other relation."""
     lhs = read.lhs
-    if read.op not in ("=", ":=", "equiv") or \
-            not isinstance(lhs, sp.core.function.AppliedUndef) or \
+    if read.op not in ("=", ":=", "equiv"):
+        return None
+    if isinstance(lhs, sp.Indexed) and str(lhs.base.label) in _GREEK_NAMES and \
+            all(isinstance(i, sp.Symbol) for i in lhs.indices) and \
+            len(set(lhs.indices)) == len(lhs.indices) and not read.rhs.has(lhs.base):
+        return str(lhs.base.label), tuple(lhs.indices), read.rhs
+    if not isinstance(lhs, sp.core.function.AppliedUndef) or \
             not all(isinstance(a, (sp.Symbol, sp.Indexed)) for a in lhs.args) or \
             len(set(lhs.args)) != len(lhs.args) or read.rhs.has(lhs.func):
         return None
@@ -260,19 +268,27 @@ def defined_function(read: Read) -> tuple[str, tuple, sp.Basic] | None:
 
 
 def put_in(read: Read, name: str, parameters: tuple, body: sp.Basic) -> Read:
-    """``read`` with each application of the document's function ``name`` replaced by its
-    definition at the arguments (a(q, k_j) → qᵀk_j/√d)."""
+    """``read`` with each application of the document's function ``name`` (or each member of
+    its family ``name``) replaced by its definition at the arguments (a(q, k_j) → qᵀk_j/√d,
+    ω_j → 1/10000^{2j/d})."""
     def expand(e: sp.Basic) -> sp.Basic:
         return e.replace(
-            lambda x: isinstance(x, sp.core.function.AppliedUndef) and type(x).__name__ == name
-            and len(x.args) == len(parameters),
-            lambda x: body.xreplace(dict(zip(parameters, x.args))))
+            lambda x: (isinstance(x, sp.core.function.AppliedUndef) and type(x).__name__ == name
+                       and len(x.args) == len(parameters)) or
+                      (isinstance(x, sp.Indexed) and str(x.base.label) == name
+                       and len(x.indices) == len(parameters)),
+            lambda x: body.xreplace(dict(zip(parameters, x.indices if isinstance(
+                x, sp.Indexed) else x.args))))
 
-    if type(read.lhs).__name__ == name:   # its own definition: left as it is
+    if _defined_name(read.lhs) == name:   # its own definition: left as it is
         return read
     lhs, rhs = expand(read.lhs), expand(read.rhs)
     names, functions = vocabulary(lhs, rhs)
     return Read(lhs, read.op, rhs, names, functions, read.text)
+
+
+def _defined_name(lhs: sp.Basic) -> str:
+    return str(lhs.base.label) if isinstance(lhs, sp.Indexed) else type(lhs).__name__
 
 
 def form_of(read: Read, mapping: Mapping[str, str]) -> Form | None:
@@ -299,10 +315,11 @@ def _bijections(mine: Read, known: Known, local: bool = True) -> list[dict[str, 
         # nothing in common: only a renaming of every name, for this formula alone
         return _permutations(mine, known) if local else []
     own_list, found = sorted(own), []
+    mine_families, their_families = _indexed(mine.lhs, mine.rhs), _indexed(known.lhs, known.rhs)
     for targets in itertools.permutations(sorted(theirs)):
         pairs = dict(zip(own_list, targets))
         if all((a in mine.functions) == (b in known.functions) and not _operator(a)
-               for a, b in pairs.items()):
+               and (a in mine_families) == (b in their_families) for a, b in pairs.items()):
             found.append(pairs)
     if not local:
         return found
@@ -321,10 +338,19 @@ def _permutations(mine: Read, known: Known) -> list[dict[str, str]]:
     if any(map(_operator, functions)):
         return []   # E is never Var: an operator the reader knows keeps its meaning
     found, names = [], sorted(mine.names)
+    mine_families, their_families = _indexed(mine.lhs, mine.rhs), _indexed(known.lhs, known.rhs)
     for targets in itertools.permutations(sorted(known.names)):
+        if any((a in mine_families) != (b in their_families) for a, b in zip(names, targets)):
+            continue   # a family (ω_k) is renamed onto a family, a plain name onto a name
         pairs = {a: b for a, b in zip(names, targets) if a != b}
         found.append({**pairs, **functions})
     return [p for p in found if p]
+
+
+def _indexed(*exprs: sp.Basic) -> frozenset[str]:
+    """The names used as families (``ω_k``, read as the indexed ``ω[k]``)."""
+    return frozenset(str(b.label) for e in exprs if isinstance(e, sp.Basic)
+                     for b in e.atoms(sp.IndexedBase))
 
 
 def witnesses(read: Read, library: Sequence[Known]) -> list[tuple[str, str]]:
