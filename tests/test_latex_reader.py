@@ -130,6 +130,18 @@ def test_a_parenthesised_index_above_a_vector_or_a_value_is_its_entry_not_a_powe
     assert expression(r"Q^{(i)}").name == "Q^(i)"
 
 
+def test_joining_words_and_row_labels_separate_statements_conditions_do_not():
+    r"""``a = b \text{, where } c = d`` is two statements, as across ``\quad``; a row's label
+    (``\text{weights: }``) is not read; ``\text{for}`` sets a condition: unread."""
+    two = relations(r"a = b \quad c = d")
+    assert relations(r"a = b \text{, where } c = d") == two
+    assert relations(r"a = b \quad \textrm{and} \quad c = d") == two
+    assert relations(r"\begin{aligned} \text{first: } a &= b \\ \text{then: } c &= d "
+                     r"\end{aligned}") == two
+    assert not read(r"a = b \text{ for } c = d").parsed
+    assert expression(r"\hat{\mathbf{y}}") == expression(r"\hat{y}")
+
+
 def test_chains_and_aligned_rows_split_into_relations():
     pi_ = sp.IndexedBase("p")[i]
     assert relations(r"0 \le p_i \le 1") == [(0, "<=", pi_), (pi_, "<=", 1)]

@@ -428,6 +428,8 @@ def _contradicts(verdicts: Sequence[Said]) -> bool:
     return any(v.status == "contradicts" for v in verdicts)
 
 
+_OPENING = re.compile(r"\\begin\{[^{}]*\}|\$\$|\$|\\\[|\\\(|\s")
+"""What may stand between a paragraph break and a display formula's content."""
 CONTEXT = 1_500
 """Characters of the text before a formula searched for what it is called."""
 
@@ -441,7 +443,7 @@ def _called(document: Document, math: Math, defining: Sequence[str]) -> tuple[st
         return ()
     text = document.text
     start = text.rfind("\n\n", max(0, math.start - CONTEXT), math.start)
-    if start >= 0 and not text[start:math.start].strip(" \n$\\[("):
+    if start >= 0 and not _OPENING.sub("", text[start:math.start]):
         start = text.rfind("\n\n", max(0, start - CONTEXT), start)
     context = text[max(start, math.start - CONTEXT, 0):math.start] + " " + math.latex
     return tuple(name for name in defining

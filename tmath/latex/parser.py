@@ -563,6 +563,9 @@ class Parser:
 
     def styled(self, style: str):
         inner = self.group()
+        if style in VARIANT and len(inner) == 4 and inner[0].value in SAME_SYMBOL and \
+                inner[1].value == "{" and inner[3].value == "}":
+            inner = inner[2:3]   # \hat{\mathbf{y}}: the bold y, hatted, is the name ŷ
         if len(inner) != 1 or not (inner[0].kind == "letter" or inner[0].value in GREEK):
             if style in SAME_SYMBOL and len(inner) >= 1:
                 return self.whole(inner)

@@ -48,12 +48,28 @@ def _read(tokens: tuple[Token, ...], notation: Notation):
     expressions: list[sp.Basic] = []
     for row in _rows(tokens):
         previous = relations[-1].rhs if relations else None
+        if row and row[0].kind == "text" and row[0].value.rstrip().endswith(":"):
+            row = row[1:]   # "\\text{attention weights: } α_t = …": the row's label
+        row = [Token("cmd", "quad") if _joining(t) else t for t in row]
         for segment in split_at(row, SEPARATORS):
             r, e = _segment(_trim(segment), notation, seen, previous)
             relations += r
             expressions += e
             previous = None
     return relations, expressions, seen
+
+
+JOINING = frozenset({"where", "and", "with", "hence", "thus", "so", "then"})
+"""Words between two statements that join them (``a = b \\text{, where } c = d``): each
+side is read as its own statement, as across ``\\quad``. Words that set a condition (if,
+for) are not among them: a formula with one stays unread."""
+
+
+def _joining(token: Token) -> bool:
+    if token.kind != "text":
+        return False
+    words = token.value.partition(":")[2].replace(",", " ").replace(";", " ").split()
+    return bool(words) and all(w.lower().strip(".:") in JOINING for w in words)
 
 
 def _rows(tokens: tuple[Token, ...]) -> list[list[Token]]:
