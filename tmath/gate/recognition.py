@@ -144,6 +144,8 @@ class Said:
     """Which relation of the formula (its row in an environment of several)."""
     where: tuple[str, ...] = ()
     """What differs from the claim (:attr:`~tmath.meaning.recognise.Verdict.where`)."""
+    case: int = -1
+    """Its row in a definition by cases (:attr:`~tmath.meaning.recognise.Read.case`)."""
 
 
 @dataclass(frozen=True)
@@ -187,7 +189,7 @@ class _Cache:
         self.store.put(self.key(*parts), value, hint)
 
 
-FORMAT = 5
+FORMAT = 6
 """The version of :class:`Facts` and :class:`Said` as stored."""
 _CODE = hashlib.sha256(b"".join(Path(__file__).with_name(name).read_bytes() for name in (
     "recognition.py", "arithmetic.py"))).hexdigest()[:16]
@@ -228,7 +230,8 @@ def recognise(document: Document, known: Sequence) -> Recognition:
                       column=document.column_of(math.start), formula=math.latex)
         wrong = next((v for v in verdicts if v.status == "contradicts"), None)
         common["line"] = line_of(document, math, wrong.index if wrong else 0,
-                                 fact.relations, wrong.where if wrong else ()) \
+                                 fact.relations, wrong.where if wrong else (),
+                                 wrong.case if wrong else -1) \
             if fact.relations else math.line
         judged = _judgement(verdicts, mapping, common, "this formula reads")
         if judged is None:
@@ -504,7 +507,7 @@ def _said(relation: Read, known: Sequence, mapping: Mapping[str, str], index: in
         return []
     k = verdict.known
     return [Said(verdict.status, k.claim, k.recorded, k.source, verdict.shown,
-                 verdict.detail, index, verdict.where)]
+                 verdict.detail, index, verdict.where, relation.case)]
 
 
 def _by_ends(chain: Chain, said: list[Said], known: Sequence, mapping: Mapping[str, str],
@@ -532,14 +535,18 @@ _WRAPPING = re.compile(r"\\(?:begin|end)\{[^{}]*\}|\\(?:label|tag)\{[^{}]*\}")
 
 
 def line_of(document: Document, math: Math, index: int, relations: int,
-            where: Sequence[str] = ()) -> int:
-    """The line of a formula's ``index``-th relation: its row when the formula has one row per
-    relation (an align), else where the formula's first content is (below a lone ``\\[``);
+            where: Sequence[str] = (), case: int = -1) -> int:
+    """The line of a formula's ``index``-th relation: the row of its ``case`` in a definition by
+    cases; its row when the formula has one row per relation (an align), else where the formula's first content is (below a lone ``\\[``);
     within a row over several lines, the one line that holds most of ``where`` (the names
     that differ from a claim, then the function above them)."""
     if math.inner < 0:
         return math.line
     from tmath.gate.formulas import _top_level
+
+    row = _case_row(math.latex, case) if case >= 0 else None
+    if row is not None:
+        return document.line_of(math.inner + row)
 
     body = _WRAPPING.sub(lambda m: " " * len(m.group()), math.latex)
     cuts = [0] + [k + 2 for k in _top_level(body, "\\\\")]
@@ -551,6 +558,22 @@ def line_of(document: Document, math: Math, index: int, relations: int,
         at, row = 0, body
     holding = _holding(row, where)
     return first if holding is None else document.line_of(math.inner + at) + holding
+
+
+def _case_row(latex: str, case: int) -> int | None:
+    """Where, in ``latex``, the ``case``-th row of its one ``cases`` environment starts."""
+    from tmath.gate.formulas import _top_level
+
+    opening, closing = latex.find("\\begin{cases}"), latex.find("\\end{cases}")
+    if opening < 0 or closing < opening or latex.find("\\begin{cases}", opening + 1) >= 0:
+        return None
+    start = opening + len("\\begin{cases}")
+    body = latex[start:closing]
+    cuts = [0] + [k + 2 for k in _top_level(body, "\\\\")]
+    if case >= len(cuts):
+        return None
+    row = body[cuts[case]:]
+    return start + cuts[case] + len(row) - len(row.lstrip())
 
 
 def _holding(row: str, where: Sequence[str]) -> int | None:

@@ -59,6 +59,8 @@ class Read:
     names: frozenset[str]
     functions: frozenset[str]
     text: str
+    case: int = -1
+    """Which row of a definition by cases it is (:func:`by_cases`), −1 if none or not known."""
 
 
 @dataclass(frozen=True)
@@ -155,11 +157,20 @@ def relations_of(latex: str) -> list[Read]:
                               if len(s.name) == 1)
         lhs, rhs = (_families(side, variables) for side in (relation.lhs, relation.rhs))
         cases = by_cases(lhs, relation.op, rhs)
-        for lhs, rhs in cases or [(lhs, rhs)]:
+        rows = _case_rows(rhs) if cases else [-1]
+        for (lhs, rhs), row in zip(cases or [(lhs, rhs)], rows):
             names, functions = vocabulary(lhs, rhs)
             found.append(Read(lhs, relation.op, rhs, names, functions,
-                              f"{lhs} = {rhs}" if cases else str(relation)))
+                              f"{lhs} = {rhs}" if cases else str(relation), row))
     return found
+
+
+def _case_rows(piecewise: sp.Piecewise) -> list[int]:
+    """The row of each relation :func:`by_cases` makes: its case's place, or −1 for cases
+    SymPy merged (one value, "δ = 2δ' or δ = 2δ' + 1"), whose rows it does not keep."""
+    return [-1 if isinstance(condition, sp.Or) else k
+            for k, (_, condition) in enumerate(piecewise.args)
+            for _ in (condition.args if isinstance(condition, sp.Or) else (condition,))]
 
 
 def by_cases(lhs: sp.Basic, op: str, rhs: sp.Basic) -> list[tuple[sp.Basic, sp.Basic]]:
@@ -284,7 +295,7 @@ def put_in(read: Read, name: str, parameters: tuple, body: sp.Basic) -> Read:
         return read
     lhs, rhs = expand(read.lhs), expand(read.rhs)
     names, functions = vocabulary(lhs, rhs)
-    return Read(lhs, read.op, rhs, names, functions, read.text)
+    return Read(lhs, read.op, rhs, names, functions, read.text, read.case)
 
 
 def _defined_name(lhs: sp.Basic) -> str:
