@@ -10,6 +10,7 @@ from tmath.engine.experiment import Integers
 from tmath.engine.parameters import evaluate
 from tmath.engine.rules_shapes import derive_shape, shape
 from tmath.latex.operators import Concat, Dots
+from tmath.reference.configurations import BERT_BASE
 from tmath.reference.formulas import row_softmax
 from tmath.reference.heads import (head_points, multi_head, multi_head_by_slices,
                                    multi_head_tolerance, projection_parameters, split_heads)
@@ -27,9 +28,8 @@ i = sp.Symbol("i", positive=True, integer=True)
 w = sp.Symbol("w", positive=True)                # a candidate head width
 d_k = sp.Function("d_k")                         # d_k(d_model, h): the width of each head
 D_K = d_model / h
-# Published hyperparameters (facts about models, recorded with their sources above).
-PUBLISHED = {"BERT-base": {"d_model": 768, "heads": 12},
-             "GPT-2 (124M)": {"d_model": 768, "heads": 12}}
+PUBLISHED = {"BERT-base": {q: BERT_BASE.value(q) for q in ("d_model", "heads")},  # facts, cited
+             "GPT-2 (124M)": {"d_model": 768, "heads": 12}}                     # above
 HEADS, WIDTHS = Integers(1, 16, (12, 16)), Integers(1, 48, (64, 1))   # d_model ≤ 768; BERT first
 X, Q, K, V, W_Q, W_K, W_V, W_O = sp.symbols("X Q K V W_Q W_K W_V W_O", commutative=False)
 head, MultiHead = sp.IndexedBase("head"), sp.Function("MultiHead")

@@ -8,6 +8,7 @@ from tmath.engine.experiment import Choice, Integers
 from tmath.engine.rules import sift
 from tmath.engine.rules_delta import DELTA_CASES, delta_identifies
 from tmath.reference import edits, indexed
+from tmath.reference.configurations import TRANSFORMER_BASE as BASE
 from tmath.reference.ffn import Net, b1, b2, d_ff, d_model as d, entry, k, l, m, phi
 from tmath.reference.flops import count
 from ._bibliography import VASWANI2017
@@ -15,7 +16,6 @@ from ._bibliography import VASWANI2017
 VASWANI = VASWANI2017.at("§3.3 and Table 3",
                          unverified="§3.3 and Table 3 were not checked against the paper")
 # Table 3 of Vaswani et al., base model: a fact about that model, not a derived number.
-VASWANI_BASE = {"d_model": 512, "d_ff": 2048}
 FFN_FORMULA = r"\text{FFN}(x) = W_2 \cdot \phi(W_1 x + b_1) + b_2"
 W_1, W_2, x = sp.symbols("W_1 W_2 x", commutative=False)   # the weights, one token (column)
 FFN = Definition("the FFN of one token x; its component m is entry(l ↦ x_l)",
@@ -145,7 +145,7 @@ class FfnNoTokenInteraction:
     tags=("ffn", "parameters"),
     figures=(Figure("d_ff / d_model in the base Transformer (Vaswani et al., Table 3)", "4",
                     near=r"d_{ff} =",
-                    compute=lambda: VASWANI_BASE["d_ff"] / VASWANI_BASE["d_model"]),),
+                    compute=lambda: BASE.value("d_ff") / BASE.value("d_model")),),
     definitions=(FFN,),
     formulas=(FFN_FORMULA,),
 )

@@ -10,6 +10,7 @@ from tmath.engine.plots import Plot, Series
 from tmath.engine.rules import DISTRIBUTE, SWAP_SUMS
 from tmath.engine.rules_sums import FACTOR_OUT_OF_INNER
 from tmath.reference import flops, indexed, tiling
+from tmath.reference.configurations import TRANSFORMER_BASE as BASE
 from tmath.reference.flops import count
 from tmath.reference.formulas import exp_sum, s as s_, v as v_
 from tmath.reference.nn import attention
@@ -28,7 +29,6 @@ DAO = DAO2022.at("§3.1 and Algorithm 1",
 # models, recorded with their source, not derived.
 CONTEXT_LENGTH = {"GPT": 512, "GPT-2": 1024}
 # Table 3 of Vaswani et al., base model.
-VASWANI_BASE = {"d_model": 512, "d_ff": 2048}
 
 T, d, d_ff, h, w = sp.symbols("T d d_ff h w", positive=True, integer=True)
 i, j, c, e, n = sp.symbols("i j c e n", integer=True)
@@ -149,7 +149,7 @@ class MultiheadSameOrder:
     tags=("complexity", "ffn"),
     figures=(Figure("d_ff / d in the base Transformer (Vaswani et al., Table 3)", "4",
                     near="d_{ff} =",
-                    compute=lambda: VASWANI_BASE["d_ff"] / VASWANI_BASE["d_model"]),),
+                    compute=lambda: BASE.value("d_ff") / BASE.value("d_model")),),
 )
 class FfnCostTable:
     """Each token goes through two dense layers on its own, so the cost grows linearly in T
@@ -220,7 +220,7 @@ class AttentionOvertakesFfn:
 
     def plot(self):
         # The counts of the two cost tables at the base Transformer's sizes (no randomness).
-        sizes = {d: VASWANI_BASE["d_model"], d_ff: VASWANI_BASE["d_ff"]}
+        sizes = {d: BASE.value("d_model"), d_ff: BASE.value("d_ff")}
         lengths = 2 ** np.arange(4, 17)                                  # T = 16 … 65536
         log_t = tuple(float(x) for x in np.log2(lengths))
         attn = tuple(float((2 * T**2 * d).subs({**sizes, T: int(t)})) for t in lengths)

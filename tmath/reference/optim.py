@@ -20,13 +20,17 @@ import numpy as np
 import sympy as sp
 
 from tmath.reference.compiled import lambdified
+from tmath.reference.configurations import TRANSFORMER_BASE
 
 from tmath.reference.distributions import STANDARDIZED
 
 # Vaswani et al. (2017), arXiv:1706.03762: §5.2 (steps), §5.3 (optimizer, schedule),
 # §5.4 (label smoothing), Table 3 (d_model of the base model).
-VASWANI_2017 = {"warmup_steps": 4000, "beta1": 0.9, "beta2": 0.98, "epsilon": 1e-9,
-                "label_smoothing": 0.1, "d_model_base": 512,
+VASWANI_2017 = {"warmup_steps": TRANSFORMER_BASE.value("warmup_steps"),
+                "beta1": TRANSFORMER_BASE.value("beta_1"), "beta2": TRANSFORMER_BASE.value("beta_2"),
+                "epsilon": TRANSFORMER_BASE.value("adam_epsilon"),
+                "label_smoothing": TRANSFORMER_BASE.value("label_smoothing"),
+                "d_model_base": TRANSFORMER_BASE.value("d_model"),
                 "train_steps_base": 100_000, "train_steps_big": 300_000}
 # Kingma & Ba (2015), arXiv:1412.6980, Algorithm 1: "good default settings".
 ADAM_DEFAULTS = {"alpha": 1e-3, "beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8}
