@@ -120,6 +120,7 @@ PLANTED: list[tuple[int, str, str]] = [
     (7, r"y_{smooth} = (1 - \epsilon) \cdot y_{onehot} + \frac{\epsilon}{K}",
      r"y_{smooth} = y_{onehot} + \frac{\epsilon}{K}"),
     (7, "smoothed: [0.02, 0.92, 0.02, 0.02, 0.02]", "smoothed: [0.02, 0.90, 0.02, 0.02, 0.02]"),
+    (7, r"Transformer with $\epsilon_{ls} = 0.1$.", r"Transformer with $\epsilon_{ls} = 0.2$."),
 ]
 
 

@@ -164,6 +164,7 @@ def _recognise_one(document: Document, known: Sequence, min_coverage: float,
     from tmath.gate.findings import Recognised
     from tmath.gate.recognised_figures import figures_in, ranges_in
     from tmath.gate.recognition import recognise
+    from tmath.gate.settings import settings_in
 
     found = recognise(document, known)
     in_play: dict[str, list[int]] = {}
@@ -171,6 +172,7 @@ def _recognise_one(document: Document, known: Sequence, min_coverage: float,
         in_play.setdefault(claim, []).append(at)
     figures = figures_in(document, in_play, every, results or {}, dict(found.mapping))
     figures += ranges_in(document, in_play, every, results or {})
+    figures += settings_in(document)
     findings = sorted([*found.findings, *figures], key=lambda f: (f.line or 0, f.column or 0))
     wrong = sum(1 for f in findings if f.status == "contradicts")
     good = sum(1 for f in findings if f.status == "recognised")

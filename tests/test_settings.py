@@ -1,0 +1,148 @@
+"""Published settings a document states, held to the papers that set them.
+
+Every document here is written for these tests: the clean ones state settings as the papers
+give them, each broken one changes one number, and the finding is on that number's line.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from hypothesis import given, strategies as st
+
+from tmath.gate.document import parse_document
+from tmath.gate.settings import number, plain, settings_in
+from tmath.reference.configurations import CONFIGURATIONS, TRANSFORMER_BASE
+
+
+def _found(text: str, path: str = "doc.md") -> list[tuple[int, str, str]]:
+    return [(f.line, f.status, f.printed)
+            for f in settings_in(parse_document(textwrap.dedent(text).lstrip(), path))]
+
+
+NAMED = """
+    # Model sizes
+
+    BERT-base has 12 attention heads, while BERT-large has 16 attention heads.
+
+    For the base Transformer, dropout is applied with $P_{drop} = 0.1$.
+
+    The original Transformer was trained with label smoothing of value $\\epsilon_{ls} = 0.1$
+    and Adam with $\\beta_1 = 0.9$, $\\beta_2 = 0.98$, $\\epsilon = 10^{-9}$.
+    """
+
+
+def test_settings_named_in_their_sentence_are_judged_exactly():
+    assert _found(NAMED) == [(3, "accurate", "12"), (3, "accurate", "16"),
+                             (5, "accurate", "0.1"), (7, "accurate", "0.1"),
+                             (8, "accurate", "0.9"), (8, "accurate", "0.98"),
+                             (8, "accurate", "10^-9")]
+
+
+@pytest.mark.parametrize("old, new, line", [
+    ("BERT-base has 12", "BERT-base has 10", 3),          # a small integer is exact
+    ("BERT-large has 16", "BERT-large has 12", 3),        # each clause its own model
+    ("P_{drop} = 0.1", "P_{drop} = 0.3", 5),
+    ("\\epsilon_{ls} = 0.1", "\\epsilon_{ls} = 0.2", 7),
+    ("\\beta_2 = 0.98", "\\beta_2 = 0.999", 8),           # Adam's default is not the paper's
+    ("10^{-9}", "10^{-8}", 8),
+])
+def test_a_changed_setting_is_inaccurate_on_its_line(old, new, line):
+    assert old in NAMED
+    found = _found(NAMED.replace(old, new, 1))
+    wrong = [f for f in found if f[1] == "inaccurate"]
+    assert len(wrong) == 1 and wrong[0][0] == line, found
+
+
+PAPER = """
+    ---
+    title: "Reading Attention Is All You Need"
+    ---
+
+    # Multi-head attention
+
+    In this work we employ $h = 8$ parallel attention layers, or heads. For each of these we
+    use $d_k = d_v = d_{model}/h = 64$.
+
+    We used a stack of $N = 6$ identical layers.
+
+    Suppose we had $h = 2$ heads instead; a toy model with 3 heads would do as well.
+
+    We trained a 4-layer transformer with $d_{model} = 1024$ for parsing.
+
+    For the big model we used $d_{ff} = 4096$, and for the base model $P_{drop} = 0.1$.
+
+    Each sub-layer is one of the two layers of the encoder.
+    """
+
+
+def test_a_document_about_the_paper_is_held_to_the_base_model():
+    assert _found(PAPER) == [(7, "accurate", "8"), (8, "accurate", "64"), (10, "accurate", "6"),
+                             (16, "accurate", "4096"), (16, "accurate", "0.1")]
+    broken = _found(PAPER.replace("d_{ff} = 4096", "d_{ff} = 2048"))   # the big model's
+    assert [f for f in broken if f[1] == "inaccurate"] == [(16, "inaccurate", "2048")]
+    broken = _found(PAPER.replace("$h = 8$", "$h = 16$"))
+    assert [f for f in broken if f[1] == "inaccurate"] == [(7, "inaccurate", "16")]
+    broken = _found(PAPER.replace("h = 64", "h = 32"))
+    assert [f for f in broken if f[1] == "inaccurate"] == [(8, "inaccurate", "32")]
+
+
+def test_what_ifs_other_instances_and_sub_layers_are_never_settings():
+    # lines 12, 14, 18 of PAPER: an example, another model, an encoder's sub-layers
+    assert not [f for f in _found(PAPER) if f[0] > 10 and f[0] != 16]
+
+
+BERT = r"""
+    # Pretraining BERT
+
+    The base model ($\textrm{BERT}_{\textrm{BASE}}$) uses 12 layers with 768 hidden units and
+    12 self-attention heads.
+
+    For a quick demonstration we define a small BERT, using 2 layers and 2 self-attention heads.
+    """
+
+
+def test_a_model_named_in_math_is_named_and_a_small_copy_is_another_model():
+    assert _found(BERT) == [(3, "accurate", "12"), (4, "accurate", "12")]
+    broken = _found(BERT.replace("12 self", "10 self"))
+    assert [f for f in broken if f[1] == "inaccurate"] == [(4, "inaccurate", "10")]
+
+
+def test_a_document_not_about_the_paper_states_no_setting_unnamed():
+    other = PAPER.replace("Reading Attention Is All You Need", "Notes on attention")
+    assert _found(other) == []
+    assert _found("# A\n\nOur model uses $h = 4$ heads and $d_{model} = 128$.\n") == []
+
+
+def test_a_quantity_given_two_values_in_one_sentence_is_not_read():
+    text = "# A\n\nThe base model used $P_{drop} = 0.1$, not $P_{drop} = 0.3$.\n"
+    assert _found(text) == []
+
+
+def test_code_is_never_read_for_settings():
+    text = "# A\n\nThe base model:\n\n```python\nh = 16  # BERT-base has 10 heads\n```\n"
+    assert _found(text) == []
+
+
+def test_every_recorded_setting_has_a_place_and_a_known_quantity():
+    from tmath.gate.settings import ALIASES, QUANTITIES
+
+    quantities = {ALIASES.get(k, k) for k in QUANTITIES}
+    for config in CONFIGURATIONS:
+        assert config.names and config.source
+        for setting in config.settings:
+            assert setting.quantity in quantities and setting.where
+    assert TRANSFORMER_BASE.value("heads") == 8
+
+
+@given(st.integers(min_value=0, max_value=10**6))
+def test_a_printed_integer_reads_as_itself(n):
+    assert number(str(n)) == n and number(f"{n:,}") == n
+
+
+def test_spellings_read_alike():
+    assert plain(r"d_{\text{model}} = 512") == "d_model = 512"
+    assert plain(r"\epsilon_{ls}=0.1") == "ε_ls=0.1" and plain("β₂ = 0.98") == "β_2 = 0.98"
+    assert number("10^{-9}") == 1e-9 and number(r"4 \times 10^{3}") == 4000
+    assert number("twelve") == 12

@@ -1,0 +1,307 @@
+"""Published settings a document states, held to the record of the paper that set them.
+
+"BERT-base has 10 attention heads" or "the base model uses $P_{drop} = 0.3$" is wrong by the
+papers that define those models (:mod:`tmath.reference.configurations`). A sentence states a
+setting when it binds a number to a quantity of :data:`QUANTITIES` in one of two shapes:
+
+* a symbol set equal to it, in the sentence's math or text: ``$h = 8$``, ``d_model = 512``,
+  ``$d_k = d_v = d_{model}/h = 64$`` (a chain: its last member);
+* a number before the quantity's noun: "eight attention heads", "6 identical layers".
+
+Which configuration it speaks of is decided, most specific first:
+
+1. the sentence names exactly one recorded configuration ("the original Transformer",
+   "BERT-base"; in a document about the paper, "the base model"), or names several, each
+   clause one;
+2. else, when it names no other model ("GPT-2", "a small BERT"), its paragraph names exactly
+   one;
+3. else the document presents itself as about the paper (its title, or its opening, names the
+   paper's title), and the sentence is not hypothetical ("suppose", "for example", …), not
+   about another instance ("a 4-layer transformer") and not a table row. Symbols too common
+   to mean a setting by themselves (``A``, ``L``, ``H``, ``\\beta_1``, …) are read only under 1.
+
+A quantity bound to two different numbers in one sentence ("0.1 instead of 0.3") is not read.
+A setting is exact: ``accurate`` when the printed number equals the record, else
+``inaccurate`` (an error), naming the paper and the place that states it. Nothing is
+reported where nothing is stated.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from dataclasses import dataclass
+
+from tmath.gate.document import Document, Math
+from tmath.gate.findings import Finding
+from tmath.gate.prose_relations import sentences
+from tmath.reference.configurations import CONFIGURATIONS, Configuration
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """How documents print a quantity: symbols (normalised spelling, see :func:`plain`),
+    nouns that may follow its number, and whether a symbol alone means it outside a sentence
+    that names the configuration (``loose``)."""
+
+    label: str
+    symbols: tuple[str, ...] = ()
+    nouns: tuple[str, ...] = ()
+    loose: bool = True
+    needs: str = ""
+    """A word the sentence must contain for the symbol to mean this quantity (``Adam``)."""
+
+
+QUANTITIES = {
+    "heads": Quantity("number of attention heads", ("h",),
+                      (r"(?:parallel\s+)?(?:attention\s+|self-attention\s+)?heads",)),
+    "heads_bert": Quantity("number of attention heads", ("A",), loose=False),
+    "layers": Quantity("number of layers", ("N",), (r"identical\s+layers",)),
+    "layers_named": Quantity("number of layers", ("L",), (r"(?:encoder\s+|decoder\s+)?layers",),
+                             loose=False),
+    "d_model": Quantity("model width d_model", ("d_model",)),
+    "d_model_bert": Quantity("model width d_model", ("H",), loose=False),
+    "d_ff": Quantity("inner width of the feed-forward layer d_ff", ("d_ff",)),
+    "d_k": Quantity("width of each head's keys d_k", ("d_k",), needs=r"head|/h\b"),
+    "d_v": Quantity("width of each head's values d_v", ("d_v",), needs=r"head|/h\b"),
+    "dropout": Quantity("dropout rate P_drop", ("P_drop",)),
+    "label_smoothing": Quantity("label smoothing ε_ls", ("ε_ls",)),
+    "warmup_steps": Quantity("warmup steps", ("warmup_steps",), (r"warm-?up\s+steps",)),
+    "beta_1": Quantity("β₁", ("β_1",), needs=r"\bAdam\b"),
+    "beta_2": Quantity("β₂", ("β_2",), needs=r"\bAdam\b"),
+    "adam_epsilon": Quantity("ε", ("ε",), needs=r"\bAdam\b"),
+}
+"""Each quantity a configuration may set. ``*_bert`` are BERT's own letters for the same;
+"layers" alone is read only where the sentence names the configuration (an encoder's "two
+layers" may be its sub-layers)."""
+ALIASES = {"heads_bert": "heads", "layers_named": "layers", "d_model_bert": "d_model"}
+
+_WORD_NUMBERS = {w: n for n, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen".split())}
+_NUMBER = (r"(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s*(?:\\times|×|x|\\cdot|·)\s*10\^\{?[-−]?\d+\}?)?"
+           r"|10\^\{?[-−]?\d+\}?|\d+(?:\.\d+)?[eE][-−]?\d+")
+_WORDS = "|".join(_WORD_NUMBERS)
+HYPOTHETICAL = re.compile(
+    r"\b(?:suppose|assume|assuming|imagine|consider|let|say|e\.g\.|for example|for instance|"
+    r"such as|toy|smaller|larger|instead|rather than|if we|we could|would)\b", re.I)
+"""Words that make a sentence an example or a what-if, not a statement of a setting."""
+INSTANCE = re.compile(r"\b(?:a|an|our|this|their)\s+(?:[\w-]+\s+){0,3}?(?:[Tt]ransformer|model)s?\b")
+"""An indefinite or possessed model ("a 4-layer transformer", "our model"): another instance
+than the one the document presents."""
+OTHER_MODELS = re.compile(
+    r"\b(?:GPT(?:-\d)?|BERT|RoBERTa|T5|XLNet|ALBERT|ELECTRA|LLaMA|Llama|PaLM|ViT|BART|"
+    r"Transformer-XL|Reformer|Longformer|Performer|Linformer|Sparse Transformer)\b")
+"""Other models a sentence may speak of (it is then not read for the document's subject)."""
+
+
+@dataclass(frozen=True)
+class Stated:
+    """A number a sentence binds to a quantity, and where it is printed."""
+
+    quantity: str
+    printed: str
+    value: float
+    at: int
+    named: bool
+    """Bound by a symbol that is read only where the configuration is named."""
+
+
+def settings_in(document: Document) -> list[Finding]:
+    """A finding for each published setting the document states (see the module's doc)."""
+    text = document.masked or document.text
+    subject = _subject(document)
+    inline = sorted(document.inline, key=lambda m: m.start)
+    starts = [m.start for m in inline]
+    found: list[Finding] = []
+    for start, end in sentences(text):
+        if not _ANY_NUMBER.search(text, start, end):
+            continue
+        first, last = bisect_left(starts, start), bisect_left(starts, end)
+        stated = _stated(text, start, end, list(inline[first:last]))
+        if not stated:
+            continue
+        sentence = text[start:end]
+        named = _named(sentence, subject)
+        config, how = None, ""
+        if len(named) > 1:   # "BERT-base has 12 heads, while BERT-large has 16": clause by clause
+            found += _by_clause(document, text, start, end, stated, subject)
+            continue
+        if len(named) == 1:
+            config, how = named[0], "sentence"
+        elif not OTHER_MODELS.search(plain(sentence)):
+            paragraph = _named(_paragraph(text, start, end), subject)
+            if len(paragraph) == 1:
+                config, how = paragraph[0], "paragraph"
+            elif not paragraph and subject:
+                config, how = subject, "document"
+        if config is None or (how != "sentence" and HYPOTHETICAL.search(sentence)) or \
+                (how == "document" and (INSTANCE.search(sentence) or _in_table(sentence))):
+            continue
+        seen = set()
+        for item in _unambiguous(stated):
+            if (item.named and how != "sentence") or item.at in seen:
+                continue
+            seen.add(item.at)
+            found += _judge(document, config, item, QUANTITIES[item.quantity], how)
+    return sorted(found, key=lambda f: (f.line or 0, f.column or 0))
+
+
+CLAUSE = re.compile(r"[,;]\s+(?:and|but|while|whereas)\b|;|\s(?:while|whereas)\s")
+
+
+def _by_clause(document: Document, text: str, start: int, end: int, stated: list[Stated],
+               subject: Configuration | None) -> list[Finding]:
+    """The settings of a sentence naming several configurations, each held to the one its own
+    clause names (none where a clause names no configuration or several)."""
+    cuts = [start, *(m.start() for m in CLAUSE.finditer(text, start, end)), end]
+    found: list[Finding] = []
+    for a, b in zip(cuts, cuts[1:]):
+        named = _named(text[a:b], subject)
+        if len(named) != 1:
+            continue
+        for item in _unambiguous([i for i in stated if a <= i.at < b]):
+            found += _judge(document, named[0], item, QUANTITIES[item.quantity], "clause")
+    return found
+
+
+def plain(latex: str) -> str:
+    """A formula's or a sentence's spelling with LaTeX's wrappers and spacing taken out:
+    ``d_{\\text{model}}`` → ``d_model``, ``\\epsilon_{ls}`` → ``ε_ls``, ``β₂`` → ``β_2``."""
+    s = re.sub(r"\\(?:text|mathrm|textrm|mathit|operatorname|textit|rm|it)\b\s*", "", latex)
+    s = s.replace("\\_", "_").replace("\\%", "%")
+    s = re.sub(r"\\(?:varepsilon|epsilon)(?![A-Za-z])", "ε", s)
+    s = re.sub(r"\\beta(?![A-Za-z])", "β", s)
+    s = re.sub(r"\\[,;:! ]|~", " ", s)
+    s = s.replace("{", "").replace("}", "")
+    s = s.translate(str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789"))
+    s = re.sub(r"([βε])\s*_?\s*(\d|ls)\b", r"\1_\2", s)
+    s = re.sub(r"\s*_\s*", "_", s)
+    return s
+
+
+def _stated(text: str, start: int, end: int, maths: list[Math]) -> list[Stated]:
+    """Every (quantity, number) the sentence binds, with the number's offset."""
+    pieces, places, cursor = [], [], start
+
+    def prose(a: int, b: int) -> None:   # each word spelt plainly, placed at its start
+        for word in re.finditer(r"\S+|\s+", text[a:b]):
+            spelt = plain(word.group()) if not word.group().isspace() else word.group()
+            pieces.append(spelt)
+            places.extend([a + word.start()] * len(spelt))
+
+    for math in maths:
+        prose(cursor, math.start)
+        spelt = " " + plain(math.latex) + " "
+        pieces.append(spelt)
+        places.extend([math.inner] * len(spelt))
+        cursor = math.end
+    prose(cursor, end)
+    spelt = "".join(pieces)
+    found: list[Stated] = []
+    for key, quantity, pattern in _PATTERNS:
+        if quantity.needs and not re.search(quantity.needs, spelt):
+            continue
+        for match in pattern.finditer(spelt):
+            found.append(_item(key, match, places, not quantity.loose))
+    return found
+
+
+def _patterns(key: str, quantity: Quantity) -> list[tuple[str, Quantity, re.Pattern]]:
+    """The regular expressions that bind a number to ``quantity``: a symbol set equal to it
+    (the last member of a chain of equalities), a number before its noun."""
+    found = [(key, quantity, re.compile(
+        rf"(?:^|(?<=[\s(,;=])){re.escape(symbol)}\s*=\s*(?:[^=\d,;]{{1,40}}=\s*)*"
+        rf"(?P<n>{_NUMBER})(?![\d.]|\s*(?:/|\^|\\times|×|\*))")) for symbol in quantity.symbols]
+    return found + [(key, quantity, re.compile(rf"(?<![\w.])(?P<n>\d+|{_WORDS})\s+{noun}\b", re.I))
+                    for noun in quantity.nouns]
+
+
+_PATTERNS = [p for key, quantity in QUANTITIES.items() for p in _patterns(key, quantity)]
+_ANY_NUMBER = re.compile(rf"\d|\b(?:{_WORDS})\b", re.I)
+
+
+def _unambiguous(items: list[Stated]) -> list[Stated]:
+    """The items whose quantity is given one value only among ``items`` ("0.1, not 0.3")."""
+    values: dict[str, set[float]] = {}
+    for item in items:
+        values.setdefault(ALIASES.get(item.quantity, item.quantity), set()).add(item.value)
+    return [item for item in items if len(values[ALIASES.get(item.quantity, item.quantity)]) == 1]
+
+
+def _item(key: str, match: re.Match, places: list[int], named: bool) -> Stated:
+    printed = match.group("n")
+    return Stated(key, printed, number(printed), places[match.start("n")], named)
+
+
+def number(printed: str) -> float:
+    """The value of a printed number: ``4,000``, ``0.1``, ``10^{-9}``, ``1e-9``, ``eight``."""
+    word = printed.lower()
+    if word in _WORD_NUMBERS:
+        return float(_WORD_NUMBERS[word])
+    s = printed.replace(",", "").replace("−", "-").replace("{", "").replace("}", "")
+    power = re.fullmatch(r"(?:([\d.]+)\s*(?:\\times|×|x|\\cdot|·)\s*)?10\^(-?\d+)", s)
+    if power:
+        return float(power.group(1) or 1) * 10.0 ** int(power.group(2))
+    return float(s)
+
+
+def _in_table(sentence: str) -> bool:
+    """A sentence that is part of a table: a LaTeX row (``&``) or a Markdown row (``|``)."""
+    return "&" in sentence or bool(re.search(r"^\s*\|", sentence, re.M))
+
+
+def _named(text: str, subject: Configuration | None = None) -> list[Configuration]:
+    """The configurations ``text`` names: by their names, or (in a document about their
+    paper) as one of the paper's variants, "the big model"."""
+    spelt = plain(text)
+    return [c for c in CONFIGURATIONS if any(re.search(name, spelt) for name in c.names)
+            or (subject is not None and c.variant and c.source == subject.source
+                and re.search(c.variant, spelt))]
+
+
+def _paragraph(text: str, start: int, end: int) -> str:
+    """The paragraph (between blank lines) around a sentence."""
+    before = text.rfind("\n\n", 0, start)
+    after = text.find("\n\n", end)
+    return text[before + 1 if before >= 0 else 0:after if after >= 0 else len(text)]
+
+
+_TITLE = re.compile(r"^title:\s*[\"']?(.+?)[\"']?\s*$|\\title\{([^}]*)\}", re.M)
+OPENING = 6000
+"""How much of a document's opening may name the paper it presents."""
+
+
+def _subject(document: Document) -> Configuration | None:
+    """The configuration whose paper the document presents itself as about: the paper's title
+    in the document's title or opening (the base model, for a paper that defines several)."""
+    head = document.text[:OPENING]
+    titles = " ".join(t for m in _TITLE.finditer(head) for t in m.groups() if t)
+    if document.sections:
+        titles += " " + document.sections[0].title
+    for config in CONFIGURATIONS:
+        paper = config.source.split(", ")[1].lower()
+        if paper in titles.lower() or paper in head.lower():
+            return config   # the first configuration of a paper is its base model
+    return None
+
+
+def _judge(document: Document, config: Configuration, item: Stated, quantity: Quantity,
+           how: str) -> list[Finding]:
+    key = ALIASES.get(item.quantity, item.quantity)
+    setting = next((s for s in config.settings if s.quantity == key), None)
+    if setting is None:
+        return []
+    good = abs(item.value - setting.value) <= 1e-12 * max(1.0, abs(setting.value))
+    section = document.section_at(item.at)
+    label = f"{quantity.label} of {config.label}"
+    where = f"{config.source}, {setting.where}"
+    return [Finding(
+        "figure", "accurate" if good else "inaccurate", document.path,
+        section.number if section else None, document.line_of(item.at),
+        setting.claim, (setting.claim,) if setting.claim else (),
+        column=document.column_of(item.at), label=label, printed=item.printed,
+        expected=(setting.value,), tolerance="exact (a published setting)",
+        located=f"a setting of {config.label}, named by the {how}",
+        detail="" if good else f"{item.printed} is not the {label}: {where} gives "
+                               f"{setting.value:g}")]
