@@ -158,6 +158,25 @@ def test_the_documents_own_function_is_read_with_its_definition_in_force(library
     assert right != text and not problems(recognise(right, library))
 
 
+def test_a_use_right_as_written_but_wrong_with_its_definition_is_reported(library):
+    """The weight is a right softmax as written, but the score it applies softmax to is
+    defined above with d for √d: put in, softmax(qᵀk_i/d) = exp(qᵀk_i/√d)/Σ… is false, so the
+    definition and the use are both reported (the end of the chain, α = a right softmax,
+    does not excuse a link that breaks softmax's definition at its own argument). With the
+    score defined by √d, nothing is reported."""
+    text = textwrap.dedent(r"""
+        # Scores
+
+        $$a(\mathbf{q}, \mathbf{k}_i) = \mathbf{q}^\top \mathbf{k}_i / d$$
+
+        $$\alpha(\mathbf{q}, \mathbf{k}_i) = \mathrm{softmax}(a(\mathbf{q}, \mathbf{k}_i)) = \frac{\exp(\mathbf{q}^\top \mathbf{k}_i / \sqrt{d})}{\sum_{j} \exp(\mathbf{q}^\top \mathbf{k}_j / \sqrt{d})}$$
+        """).lstrip()
+    found = problems(recognise(text, library))
+    assert sorted((f.line, f.status) for f in found) == [(3, "contradicts"), (5, "contradicts")]
+    right = text.replace(r"\mathbf{k}_i / d$$", r"\mathbf{k}_i / \sqrt{d}$$")
+    assert right != text and not problems(recognise(right, library))
+
+
 def test_a_name_the_document_also_uses_is_never_a_target(library):
     """A document that writes d_k itself means something else by d: d is not renamed, and
     Var(q·k) = d is then neither recognised nor called wrong (other names, not a near form)."""

@@ -217,3 +217,29 @@ def test_a_matrix_the_claim_names_is_compared_with_the_documents_definition(tmp_
     assert broken != SHIFT
     assert _judged_by_cli(tmp_path, broken) == [
         ("recognised", "sinusoidal-frequency-period", 3), ("contradicts", "pe-shift-is-rotation", 5)]
+
+
+ROTATION_AT = textwrap.dedent(r"""
+    # Rotating pairs
+
+    Each pair of coordinates at position $p$ is turned by its own matrix:
+
+    $$\mathbf{M_i} = \begin{bmatrix} \cos(\omega_i p) & \sin(\omega_i p) \\ -\sin(\omega_i p) & \cos(\omega_i p) \end{bmatrix}$$
+
+    and a shift by $k$ positions is the matrix
+
+    $$\mathbf{M_k} = \begin{bmatrix} \cos(\omega_i k) & \sin(\omega_i k) \\ -\sin(\omega_i k) & \cos(\omega_i k) \end{bmatrix}$$
+    """).lstrip()
+
+
+def test_a_family_member_may_leave_an_index_implicit(tmp_path, library):
+    """M_i (p free) and M_k (i free in ω_i) are the claim's M_{k,i} with the index their body
+    leaves free implicit: both are recognised, as the same matrix under other names (it is
+    no contradiction that M_i is indexed by i alone); with a sign flipped, M_k contradicts the
+    claim on its line, and M_i's transpose is no finding (its p is not the claim's k)."""
+    assert _judged_by_cli(tmp_path, ROTATION_AT) == [
+        ("recognised", "pe-shift-is-rotation", 5), ("recognised", "pe-shift-is-rotation", 9)]
+    broken = ROTATION_AT.replace(r"\\ -\sin(\omega_i k)", r"\\ \sin(\omega_i k)")
+    assert broken != ROTATION_AT
+    assert _judged_by_cli(tmp_path, broken) == [
+        ("recognised", "pe-shift-is-rotation", 5), ("contradicts", "pe-shift-is-rotation", 9)]

@@ -223,7 +223,7 @@ def recognise(document: Document, known: Sequence) -> Recognition:
         called = _called(document, math, defining) if fact.relations else ()
         plain = _verdicts(text, known, (), cache, (), called) if called else fact.plain
         verdicts = plain if not (mine or defined) or _contradicts(plain) else \
-            _verdicts(text, known, mine, cache, defined, called)
+            _verdicts(text, known, mine, cache, defined, called, vouched)
         section = document.section_at(math.start)
         common = dict(kind="formula", document=document.path,
                       section=section.number if section else None, line=math.line,
@@ -235,8 +235,8 @@ def recognise(document: Document, known: Sequence) -> Recognition:
             if fact.relations else math.line
         judged = _judgement(verdicts, mapping, common, "this formula reads")
         if judged is None:
-            findings += [_false(math, shown, left, right, tolerance, common)
-                         for shown, left, right, tolerance in fact.arithmetic]
+            findings += [_false(math, shown, computed, printed, tolerance, common)
+                         for shown, computed, printed, tolerance in fact.arithmetic]
             if not fact.arithmetic and fact.names and not fact.defines:
                 findings += _false_when_bound(document, math, text, fact, bindings, cache,
                                               common)
@@ -454,8 +454,15 @@ def _called(document: Document, math: Math, defining: Sequence[str]) -> tuple[st
 
 
 def _verdicts(latex: str, known: Sequence, mine: tuple, cache: _Cache,
-              defined: tuple = (), called: tuple[str, ...] = ()) -> tuple[Said, ...]:
-    found = cache.get(tuple[Said, ...], latex, mine, defined, called)
+              defined: tuple = (), called: tuple[str, ...] = (),
+              vouched: frozenset[str] = frozenset()) -> tuple[Said, ...]:
+    """The verdicts on a formula's relations, read with the document's definitions in force
+    (``defined``) put in. A relation that is a claim's as written keeps that verdict when
+    every definition put in is ``vouched`` (itself a claim's relation); with a definition of
+    the document's own, the two readings disagree, and the contradiction stands (the
+    definition is then reported with it, :func:`_definitions_blamed`)."""
+    trusted = all(latex_ in vouched for _, latex_ in defined)
+    found = cache.get(tuple[Said, ...], latex, mine, defined, called, trusted)
     if found is None:
         from tmath.meaning.recognise import defined_function, put_in, relations_of
 
@@ -467,9 +474,10 @@ def _verdicts(latex: str, known: Sequence, mine: tuple, cache: _Cache,
                 relations = [put_in(r, *rule) for r in relations]
         found = _judged(relations, known, dict(mine), frozenset(called))
         if relations != written:
-            found = _recognised_as_written(found, _judged(written, known, dict(mine),
-                                                          frozenset(called)))
-        cache.put(found, tuple[Said, ...], latex, mine, defined, called)
+            as_written = _judged(written, known, dict(mine), frozenset(called))
+            found = _recognised_as_written(found, as_written) if trusted or \
+                not _contradicts(found) else found
+        cache.put(found, tuple[Said, ...], latex, mine, defined, called, trusted)
     return found
 
 
@@ -514,7 +522,9 @@ def _by_ends(chain: Chain, said: list[Said], known: Sequence, mapping: Mapping[s
              called: frozenset[str] = frozenset()) -> list[Said]:
     """``said`` with the verdict on a chain's ends ``a = d`` (at its first link's row) where no
     link is recognised: when the ends are a claim's relation, the links' near forms of that
-    claim are the steps from one of its sides to the other, not findings; when the ends are
+    claim are the steps from one of its sides to the other, not findings (except a link that
+    contradicts a definition at its own argument, ``softmax(x/d) = exp(x/√d)/Σ…``: a right
+    step there equals the definition, whatever the ends say); when the ends are
     its near form, that is the finding, put first (unless a link is that claim's near form
     too: the link says on which row the chain goes wrong)."""
     links = [s for s in said if chain.first <= s.index <= chain.last]
@@ -523,8 +533,9 @@ def _by_ends(chain: Chain, said: list[Said], known: Sequence, mapping: Mapping[s
     ends = _said(chain.ends, known, mapping, chain.first, called)
     if not ends:
         return said
-    if ends[0].status == "recognised":
-        said = [s for s in said if s not in links or s.claim != ends[0].claim]
+    if ends[0].status == "recognised":   # a definition at a link's own argument is no step
+        said = [s for s in said if s not in links or s.claim != ends[0].claim
+                or (s.status == "contradicts" and s.source == "definition")]
     elif any(s.status == "contradicts" and s.claim == ends[0].claim for s in links):
         return said
     at = next((k for k, s in enumerate(said) if s.index >= chain.first), len(said))
@@ -625,11 +636,11 @@ def _spellings(name: str) -> list[str]:
     return [f"\\text{{{name}}}", f"\\mathrm{{{name}}}", f"\\operatorname{{{name}}}", name]
 
 
-def _false(math: Math, shown: str, left: float, right: float, tolerance: float,
+def _false(math: Math, shown: str, computed: float, printed: float, tolerance: float,
            common: dict) -> Finding:
-    return Finding(status="inaccurate", label="arithmetic", printed=number(right),
-                   expected=(left,) if isinstance(left, float) else None,
+    return Finding(status="inaccurate", label="arithmetic", printed=number(printed),
+                   expected=(computed,) if isinstance(computed, float) else None,
                    tolerance=f"±{tolerance:g}" if tolerance else "exact",
-                   detail=f"{math.latex.strip()} is false: the left side is {number(left)} "
-                          f"and the right side {number(right)}",
+                   detail=f"{math.latex.strip()} is false: it prints {number(printed)} for "
+                          f"{number(computed)}",
                    **{**common, "kind": "figure"})

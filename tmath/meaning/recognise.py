@@ -27,7 +27,7 @@ from typing import Mapping, Sequence
 
 import sympy as sp
 
-from tmath.meaning.compare import Form, compare, differing_point
+from tmath.meaning.compare import Form, compare, differing_point, sides_match
 from tmath.meaning.difference import differing_part
 
 MAX_RENAMED = 3
@@ -302,12 +302,48 @@ def _defined_name(lhs: sp.Basic) -> str:
     return str(lhs.base.label) if isinstance(lhs, sp.Indexed) else type(lhs).__name__
 
 
-def form_of(read: Read, mapping: Mapping[str, str]) -> Form | None:
-    """The canonical form of ``read`` with ``mapping``'s names put in."""
+def form_of(read: Read, mapping: Mapping[str, str], member: sp.Basic | None = None
+            ) -> Form | None:
+    """The canonical form of ``read`` with ``mapping``'s names put in; ``member``: a claim's
+    family member that the left side may leave indices of implicit (:func:`completed`)."""
     from tmath.meaning.forms import form
 
     used = _used(read, mapping)
-    return form(rename(read.lhs, used), read.op, rename(read.rhs, used))
+    lhs, rhs = rename(read.lhs, used), rename(read.rhs, used)
+    return form(completed(lhs, rhs, member), read.op, rhs)
+
+
+def _leaves_implicit(read: Read, mapping: Mapping[str, str], known: Known) -> bool:
+    """Whether ``read``'s left side, in ``mapping``'s names, is ``known``'s family member with
+    some of its indices left implicit (:func:`completed`)."""
+    used = _used(read, mapping)
+    lhs = rename(read.lhs, used)
+    return completed(lhs, rename(read.rhs, used), known.lhs) is not lhs
+
+
+def completed(lhs: sp.Basic, rhs: sp.Basic, member: sp.Basic | None) -> sp.Basic:
+    """``lhs`` as the claim's ``member`` when it names the same family with some of its
+    indices left implicit, each left-out index a free name of ``rhs``: ``M_k = [cos(ω_i k) …]``
+    is the claim's ``M_{k,i}`` (i is free in the body); ``lhs`` itself otherwise."""
+    if not isinstance(member, sp.Indexed):
+        return lhs
+    if isinstance(lhs, sp.Symbol):   # M_k read as one name: the family M, indexed by k
+        base, _, index = lhs.name.partition("_")
+        if base != str(member.base.label) or not index:
+            return lhs
+        written = [next((i for i in member.indices if str(i) == index), None)]
+    elif isinstance(lhs, sp.Indexed) and lhs.base.label == member.base.label:
+        written = list(lhs.indices)
+    else:
+        return lhs
+    full = list(member.indices)
+    if len(written) >= len(full) or any(i not in full for i in written):
+        return lhs
+    left_out = [i for i in full if i not in written]
+    free = rhs.free_symbols if isinstance(rhs, sp.Basic) else set()
+    if all(isinstance(i, sp.Symbol) and i in free for i in left_out):
+        return member
+    return lhs
 
 
 def _used(read: Read, mapping: Mapping[str, str]) -> dict[str, str]:
@@ -441,20 +477,29 @@ def judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str],
     """``recognised``, ``contradicts`` or None (see the module's docstring). ``called``: the
     functions the document's words call this formula (``softmax``), whose definitions it is
     held to when it writes one out without naming it (:func:`_written_out`)."""
-    mine = form_of(read, mapping)
+    plain = mine = form_of(read, mapping)
     if mine is None or mine.identity:
         return None
     near = None
     renamed = frozenset(mapping.get(n, n) for n in read.names | read.functions)
     for known in library:
+        implicit = _leaves_implicit(read, mapping, known)
+        mine = form_of(read, mapping, known.lhs) if implicit else plain
+        if mine is None:
+            continue
         if compare(mine, known.form) == "equivalent" or _renamed_equivalent(read, known):
             return Verdict("recognised", known, read.text)
         if near is not None:
             continue
+        if implicit and known.source in NAMING and _distinctive(read) and \
+                compare(mine, known.form, named=True) == "contradicts":
+            # the claim's family member with an index left implicit, said to be another thing
+            near = (known, mine, known.form, {}, (known.lhs, known.rhs))
+            continue
         spelt = _spelling_pairs(renamed, known)
         if spelt is not None:
             renaming = {**mapping, **spelt}
-            candidate = form_of(read, renaming) if spelt else mine
+            candidate = form_of(read, renaming, known.lhs) if spelt else mine
             if candidate is not None and compare(
                     candidate, known.form, named=_named(read, known)) == "contradicts":
                 near = (known, candidate, known.form, _used(read, renaming),
@@ -465,13 +510,17 @@ def judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str],
         evidence = (_structured(read.lhs) and _distinctive(read)) or family or \
             type(read.lhs).__name__ in known.functions
         for pairs in _permutations(read, known) if evidence else ():
-            candidate = form_of(read, pairs)   # the claim's form in this formula's names
+            candidate = form_of(read, pairs, known.lhs)   # the claim's form in these names
+            if family and candidate is not None and \
+                    sides_match(candidate.right, known.form.right):
+                break   # the claim's body, its family indexed otherwise: M_i(p) is M_{k,i}
             if candidate is not None and compare(candidate, known.form, named=family) == \
                     "contradicts" and ("atom" in (candidate.lhs_kind, candidate.rhs_kind)
                                        or family):
                 near = (known, candidate, known.form, _used(read, pairs),
                         (known.lhs, known.rhs))
                 break
+    mine = plain
     for known, instance, same_names, sides in _instances(read, library, mapping):
         if compare(mine, instance) == "equivalent":
             return Verdict("recognised", known, read.text)
@@ -533,6 +582,8 @@ def _written_out(read: Read, library: Sequence[Known], mapping: Mapping[str, str
         return
     lhs, written = rename(read.lhs, mapping), rename(read.rhs, mapping)
     for known in definitions_of_one(library):
+        if type(lhs).__name__ == type(known.lhs).__name__:
+            continue   # softmax(x) = exp(y)/Σ…: it is held to the definition at x (_instances)
         pattern = known.lhs.args[0]
         outer = [e.func for e in known.rhs.atoms(sp.Function)
                  if e.has(pattern) and not isinstance(e, sp.core.function.AppliedUndef)
@@ -673,7 +724,7 @@ def _renamed_equivalent(read: Read, known: Known) -> bool:
     if not shared and not _distinctive(read):
         return False   # every name renamed: y = Wx "is" Q = XW_Q, which is no evidence
     for pairs in _bijections(read, known):
-        renamed = form_of(read, pairs)
+        renamed = form_of(read, pairs, known.lhs)
         if renamed is not None and compare(renamed, known.form) == "equivalent":
             return True
     return False
