@@ -281,6 +281,21 @@ def test_a_power_of_ten_is_an_order_of_magnitude():
     assert len(false(r"1000 = 10^3 + 1")) == 1
 
 
+def test_the_printed_figure_of_false_arithmetic_is_its_bare_number():
+    """``0.81 ≈ 0.283²`` prints 0.81 for 0.080089 (the figure on the left); ``√64 = 7``
+    prints 7 for 8; ``0.081 ≈ 0.283²`` holds at the precision 0.081 is printed with."""
+    from tmath.gate.arithmetic import false_relations
+    from tmath.meaning.recognise import relations_of
+
+    def false(latex):
+        return [(computed, printed) for _, computed, printed, _ in
+                false_relations(latex, relations_of(latex))]
+
+    assert false(r"0.81 \approx 0.283^2") == [(pytest.approx(0.080089), 0.81)]
+    assert false(r"\sqrt{64} = 7") == [(8.0, 7.0)]
+    assert false(r"0.080 \approx 0.283^2") == []
+
+
 def test_a_claim_that_records_no_formula_is_recognised_by_its_statement(tmp_path):
     """dk-scaling-overshrinks records no formula (the notes print none); its statement
     Var(qᵀk/d_k) = 1/d_k, written as the reader reads it, is recognised, and its near form

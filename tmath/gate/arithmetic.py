@@ -89,9 +89,11 @@ def false_under(latex: str, relations: Sequence, values: Mapping[str, str]
 
 def false_relations(latex: str, relations: Sequence
                     ) -> tuple[tuple[str, float, float, float], ...]:
-    """Each relation between numbers only (``=`` or ``≈``) that is false at the precision it
+    r"""Each relation between numbers only (``=`` or ``≈``) that is false at the precision it
     is printed with (half a unit of the last decimal printed, or of the last non-zero digit
-    of a whole number after ``≈``; exactly otherwise): (shown, left, right, tolerance)."""
+    of a whole number after ``≈``; exactly otherwise): (shown, computed, printed, tolerance).
+    The printed figure is the right side (``\sqrt{64} = 7``), or the left one when only it is
+    a bare number (``0.81 \approx 0.283^2``)."""
     import sympy as sp
 
     found = []
@@ -105,10 +107,20 @@ def false_relations(latex: str, relations: Sequence
         if not (left.is_extended_real and right.is_extended_real) or \
                 not (left.is_finite and right.is_finite):
             continue
-        tolerance = _printed_precision(latex, relation.rhs, relation.op)
+        printed, spelt = relation.rhs, latex
+        first = _FIGURE_FIRST.match(latex) if len(relations) == 1 else None
+        if first:   # the figure is on the left, printed as the number it starts with
+            left, right, printed, spelt = right, left, relation.lhs, first.group("figure")
+        tolerance = _printed_precision(spelt, printed, relation.op)
         if abs(left - right) > tolerance + sp.Float("1e-12") * max(1, abs(left)):
             found.append((relation.text, _plain(left), _plain(right), tolerance))
     return tuple(found)
+
+
+_BARE = r"[-+−]?\d[\d,]*(?:\.\d+)?"
+_FIGURE_FIRST = re.compile(
+    rf"^\s*(?P<figure>{_BARE})\s*(?:=|\\approx|≈)(?!\s*{_BARE}\s*[.,]?\s*$)")
+r"""A formula that prints a bare number first, then what it is of: ``0.81 \approx 0.283^2``."""
 
 
 def _plain(value) -> float | str:
