@@ -11,14 +11,14 @@ import textwrap
 import pytest
 from hypothesis import given, strategies as st
 
-from tmath.gate.document import parse_document
+from tmath.gate.document import parse_as
 from tmath.gate.settings import number, plain, settings_in
 from tmath.reference.configurations import CONFIGURATIONS, TRANSFORMER_BASE
 
 
 def _found(text: str, path: str = "doc.md") -> list[tuple[int, str, str]]:
-    return [(f.line, f.status, f.printed)
-            for f in settings_in(parse_document(textwrap.dedent(text).lstrip(), path))]
+    document = parse_as("." + path.rpartition(".")[2], textwrap.dedent(text).lstrip(), path)
+    return [(f.line, f.status, f.printed) for f in settings_in(document)]
 
 
 NAMED = """
@@ -146,3 +146,16 @@ def test_spellings_read_alike():
     assert plain(r"\epsilon_{ls}=0.1") == "ε_ls=0.1" and plain("β₂ = 0.98") == "β_2 = 0.98"
     assert number("10^{-9}") == 1e-9 and number(r"4 \times 10^{3}") == 4000
     assert number("twelve") == 12
+
+
+def test_a_latex_sources_own_macros_are_put_in():
+    text = textwrap.dedent(r"""
+        \newcommand{\dmodel}{d_{\text{model}}}
+        \title{Attention Is All You Need}
+        \begin{document}
+        \section{Model}
+        All sub-layers produce outputs of dimension $\dmodel=512$.
+        \end{document}
+        """).lstrip()
+    assert _found(text, "paper.tex") == [(5, "accurate", "512")]
+    assert _found(text.replace("=512", "=256"), "paper.tex") == [(5, "inaccurate", "256")]

@@ -31,8 +31,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import dataclass
+from typing import Mapping
 
 from tmath.gate.document import Document, Math
+from tmath.gate.readers.macros import expand
 from tmath.gate.findings import Finding
 from tmath.gate.prose_relations import sentences
 from tmath.reference.configurations import CONFIGURATIONS, Configuration
@@ -111,6 +113,11 @@ def settings_in(document: Document) -> list[Finding]:
     """A finding for each published setting the document states (see the module's doc)."""
     text = document.masked or document.text
     subject = _subject(document)
+    defined = {}
+    if document.kind == "latex":   # a LaTeX source's own macros: $\dmodel=512$
+        from tmath.gate.readers.macros import macros
+
+        defined = macros(document.raw)
     inline = sorted(document.inline, key=lambda m: m.start)
     starts = [m.start for m in inline]
     found: list[Finding] = []
@@ -118,7 +125,7 @@ def settings_in(document: Document) -> list[Finding]:
         if not _ANY_NUMBER.search(text, start, end):
             continue
         first, last = bisect_left(starts, start), bisect_left(starts, end)
-        stated = _stated(text, start, end, list(inline[first:last]))
+        stated = _stated(text, start, end, list(inline[first:last]), defined)
         if not stated:
             continue
         sentence = text[start:end]
@@ -180,7 +187,8 @@ def plain(latex: str) -> str:
     return s
 
 
-def _stated(text: str, start: int, end: int, maths: list[Math]) -> list[Stated]:
+def _stated(text: str, start: int, end: int, maths: list[Math],
+            defined: Mapping[str, str] | None = None) -> list[Stated]:
     """Every (quantity, number) the sentence binds, with the number's offset."""
     pieces, places, cursor = [], [], start
 
@@ -192,7 +200,7 @@ def _stated(text: str, start: int, end: int, maths: list[Math]) -> list[Stated]:
 
     for math in maths:
         prose(cursor, math.start)
-        spelt = " " + plain(math.latex) + " "
+        spelt = " " + plain(expand(math.latex, dict(defined or {}))) + " "
         pieces.append(spelt)
         places.extend([math.inner] * len(spelt))
         cursor = math.end
