@@ -264,7 +264,7 @@ def _named(text: str, subject: Configuration | None = None) -> list[Configuratio
     paper) as one of the paper's variants, "the big model"."""
     spelt = plain(text)
     return [c for c in CONFIGURATIONS if any(re.search(name, spelt) for name in c.names)
-            or (subject is not None and c.variant and c.source == subject.source
+            or (subject is not None and c.variant and c.paper == subject.paper
                 and re.search(c.variant, spelt))]
 
 
@@ -288,7 +288,7 @@ def _subject(document: Document) -> Configuration | None:
     if document.sections:
         titles += " " + document.sections[0].title
     for config in CONFIGURATIONS:
-        paper = config.source.split(", ")[1].lower()
+        paper = config.paper.lower()
         if paper in titles.lower() or paper in head.lower():
             return config   # the first configuration of a paper is its base model
     return None
@@ -311,5 +311,4 @@ def _judge(document: Document, config: Configuration, item: Stated, quantity: Qu
         column=document.column_of(item.at), label=label, printed=item.printed,
         expected=(setting.value,), tolerance="exact (a published setting)",
         located=f"a setting of {config.label}, named by the {how}",
-        detail="" if good else f"{item.printed} is not the {label}: {where} gives "
-                               f"{setting.value:g}")]
+        detail="" if good else f"{where} gives {setting.value:g}")]

@@ -29,12 +29,14 @@ class Setting:
 @dataclass(frozen=True)
 class Configuration:
     """A published configuration: how sentences name it (regular expressions, matched
-    case-sensitively), the work that states it, and its settings. ``variant`` names it only
-    in a document about its paper, among the paper's configurations ("the base model")."""
+    case-sensitively), the work that states it (``source``, cited; ``paper``, its title),
+    and its settings. ``variant`` names it only in a document about its paper, among the
+    paper's configurations ("the base model")."""
 
     key: str
     label: str
     source: str
+    paper: str
     names: tuple[str, ...]
     settings: tuple[Setting, ...]
     variant: str = ""
@@ -43,9 +45,9 @@ class Configuration:
         return next(s.value for s in self.settings if s.quantity == quantity)
 
 
-_VASWANI = "Vaswani et al. (2017), Attention Is All You Need, arXiv:1706.03762"
+_VASWANI = ("Vaswani et al. (2017), arXiv:1706.03762", "Attention Is All You Need")
 TRANSFORMER_BASE = Configuration(
-    "transformer-base", "the base Transformer", _VASWANI,
+    "transformer-base", "the base Transformer", *_VASWANI,
     (r"\b[Bb]ase Transformer\b", r"\bTransformer[- ]?(?:\(base\)|[Bb]ase)\b",
      r"\b(?:original|vanilla) Transformer\b", r"\bVaswani et al\b"),
     (Setting("layers", 6, "§3.1 (a stack of N = 6 identical layers)"),
@@ -62,24 +64,24 @@ TRANSFORMER_BASE = Configuration(
      Setting("label_smoothing", 0.1, "§5.4", claim="transformer-label-smoothing-value")),
     variant=r"\b[Bb]ase model\b")
 TRANSFORMER_BIG = Configuration(
-    "transformer-big", "the big Transformer", _VASWANI,
+    "transformer-big", "the big Transformer", *_VASWANI,
     (r"\b[Bb]ig Transformer\b", r"\bTransformer[- ]?(?:\(big\)|[Bb]ig)\b"),
     (Setting("d_model", 1024, "Table 3 (big)"), Setting("d_ff", 4096, "Table 3 (big)"),
      Setting("heads", 16, "Table 3 (big)")),
     variant=r"\b[Bb]ig model\b")
-_DEVLIN = ("Devlin et al. (2019), BERT: Pre-training of Deep Bidirectional Transformers for "
-           "Language Understanding, arXiv:1810.04805")
+_DEVLIN = ("Devlin et al. (2019), arXiv:1810.04805",
+           "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding")
 BERT_BASE = Configuration(
-    "bert-base", "BERT-base", _DEVLIN, (r"\bBERT[-_ ]?(?:[Bb]ase|BASE)\b",),
+    "bert-base", "BERT-base", *_DEVLIN, (r"\bBERT[-_ ]?(?:[Bb]ase|BASE)\b",),
     (Setting("layers", 12, "§3 (L = 12)"), Setting("d_model", 768, "§3 (H = 768)"),
      Setting("heads", 12, "§3 (A = 12)", claim="head-counts-bert-gpt2")))
 BERT_LARGE = Configuration(
-    "bert-large", "BERT-large", _DEVLIN, (r"\bBERT[-_ ]?(?:[Ll]arge|LARGE)\b",),
+    "bert-large", "BERT-large", *_DEVLIN, (r"\bBERT[-_ ]?(?:[Ll]arge|LARGE)\b",),
     (Setting("layers", 24, "§3 (L = 24)"), Setting("d_model", 1024, "§3 (H = 1024)"),
      Setting("heads", 16, "§3 (A = 16)")))
 ADAM_DEFAULT = Configuration(
-    "adam-defaults", "Adam's suggested defaults",
-    "Kingma & Ba (2015), Adam: A Method for Stochastic Optimization, arXiv:1412.6980",
+    "adam-defaults", "Adam's suggested defaults", "Kingma & Ba (2015), arXiv:1412.6980",
+    "Adam: A Method for Stochastic Optimization",
     (r"\bAdam(?:'s)? (?:suggested )?defaults?\b", r"\bdefaults? (?:of|for|in) Adam\b"),
     (Setting("beta_1", 0.9, "Algorithm 1", claim="adam-beta-defaults"),
      Setting("beta_2", 0.999, "Algorithm 1", claim="adam-beta-defaults"),
