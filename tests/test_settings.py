@@ -159,3 +159,11 @@ def test_a_latex_sources_own_macros_are_put_in():
         """).lstrip()
     assert _found(text, "paper.tex") == [(5, "accurate", "512")]
     assert _found(text.replace("=512", "=256"), "paper.tex") == [(5, "inaccurate", "256")]
+
+
+@given(st.from_regex(r"\A(?:" + __import__("tmath.gate.settings", fromlist=["_NUMBER"])._NUMBER
+                     + r")\Z"))
+def test_every_number_the_reader_binds_has_a_value(printed):
+    """Whatever the reader takes as a number, :func:`number` reads (never a crash)."""
+    value = number(printed)
+    assert value == value

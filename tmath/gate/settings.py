@@ -250,7 +250,7 @@ def number(printed: str) -> float:
     s = printed.replace(",", "").replace("−", "-").replace("{", "").replace("}", "")
     power = re.fullmatch(r"(?:([\d.]+)\s*(?:\\times|×|x|\\cdot|·)\s*)?10\^(-?\d+)", s)
     if power:
-        return float(power.group(1) or 1) * 10.0 ** int(power.group(2))
+        return float(f"{power.group(1) or 1}e{power.group(2)}")   # 10^{400}: inf, no error
     return float(s)
 
 
