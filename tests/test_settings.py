@@ -167,3 +167,13 @@ def test_every_number_the_reader_binds_has_a_value(printed):
     """Whatever the reader takes as a number, :func:`number` reads (never a crash)."""
     value = number(printed)
     assert value == value
+
+
+def test_a_wrong_setting_is_restated_by_fix_where_it_is_printed():
+    from tmath.gate.fix import restate
+
+    text = "# A\n\nBERT-base uses 10 attention heads; the base Transformer has $P_{drop}=0.3$.\n"
+    document = parse_as(".md", text, "doc.md")
+    wrong = [f for f in settings_in(document) if f.status == "inaccurate"]
+    assert [text[slice(*f.span)] for f in wrong] == ["10", "0.3"]
+    assert [restate(f.printed, f.expected, f.tolerance) for f in wrong] == ["12", "0.1"]

@@ -304,11 +304,25 @@ def _judge(document: Document, config: Configuration, item: Stated, quantity: Qu
     section = document.section_at(item.at)
     label = f"{quantity.label} of {config.label}"
     where = f"{config.source}, {setting.where}"
+    span = _span(document, item)
+    at = span[0] if span else item.at
     return [Finding(
         "figure", "accurate" if good else "inaccurate", document.path,
-        section.number if section else None, document.line_of(item.at),
-        setting.claim, (setting.claim,) if setting.claim else (),
-        column=document.column_of(item.at), label=label, printed=item.printed,
+        section.number if section else None, document.line_of(at),
+        setting.claim, (setting.claim,) if setting.claim else (), span=span,
+        column=document.column_of(at), label=label, printed=item.printed,
         expected=(setting.value,), tolerance="exact (a published setting)",
         located=f"a setting of {config.label}, named by the {how}",
         detail="" if good else f"{where} gives {setting.value:g}")]
+
+
+def _span(document: Document, item: Stated) -> tuple[int, int] | None:
+    """Where the number is printed, as it is printed (``--fix`` restates it there); None
+    when the reader spelt it otherwise (``10^{-9}`` read as ``10^-9``)."""
+    pattern = re.compile(rf"(?<![\w.]){re.escape(item.printed)}(?![\w.]*\d)")
+    match = pattern.search(document.text, item.at, item.at + SPAN_SEARCH)
+    return (match.start(), match.end()) if match else None
+
+
+SPAN_SEARCH = 200
+"""How far after where a setting's word or formula starts its number is looked for."""
