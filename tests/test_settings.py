@@ -177,3 +177,18 @@ def test_a_wrong_setting_is_restated_by_fix_where_it_is_printed():
     wrong = [f for f in settings_in(document) if f.status == "inaccurate"]
     assert [text[slice(*f.span)] for f in wrong] == ["10", "0.3"]
     assert [restate(f.printed, f.expected, f.tolerance) for f in wrong] == ["12", "0.1"]
+
+
+def test_a_setting_said_in_words_or_at_a_sentence_end_is_read():
+    text = """
+        ---
+        title: "Attention Is All You Need, illustrated"
+        ---
+
+        # Embeddings
+
+        Each word is embedded into a vector of size 512. The paper sets d_model = 512.
+        """
+    assert _found(text) == [(7, "accurate", "512"), (7, "accurate", "512")]
+    broken = _found(text.replace("size 512", "size 256"))
+    assert [f for f in broken if f[1] == "inaccurate"] == [(7, "inaccurate", "256")]

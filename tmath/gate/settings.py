@@ -6,7 +6,8 @@ setting when it binds a number to a quantity of :data:`QUANTITIES` in one of two
 
 * a symbol set equal to it, in the sentence's math or text: ``$h = 8$``, ``d_model = 512``,
   ``$d_k = d_v = d_{model}/h = 64$`` (a chain: its last member);
-* a number before the quantity's noun: "eight attention heads", "6 identical layers".
+* a number before the quantity's noun: "eight attention heads", "6 identical layers";
+* a phrase that ends with it: "each word is embedded into a vector of size 512".
 
 Which configuration it speaks of is decided, most specific first:
 
@@ -52,6 +53,8 @@ class Quantity:
     loose: bool = True
     needs: str = ""
     """A word the sentence must contain for the symbol to mean this quantity (``Adam``)."""
+    phrases: tuple[str, ...] = ()
+    """Words that end with the number (group ``n``): "embedded into a vector of size 512"."""
 
 
 QUANTITIES = {
@@ -61,7 +64,9 @@ QUANTITIES = {
     "layers": Quantity("number of layers", ("N",), (r"identical\s+layers",)),
     "layers_named": Quantity("number of layers", ("L",), (r"(?:encoder\s+|decoder\s+)?layers",),
                              loose=False),
-    "d_model": Quantity("model width d_model", ("d_model",)),
+    "d_model": Quantity("model width d_model", ("d_model",), phrases=(
+        r"\bembed(?:ded|dings?)\b[^.;:\d]{0,40}?\b(?:size|dimension(?:ality)?|width)\s+"
+        r"(?:of\s+|is\s+)?",)),
     "d_model_bert": Quantity("model width d_model", ("H",), loose=False),
     "d_ff": Quantity("inner width of the feed-forward layer d_ff", ("d_ff",)),
     "d_k": Quantity("width of each head's keys d_k", ("d_k",), needs=r"head|/h\b"),
@@ -220,9 +225,11 @@ def _patterns(key: str, quantity: Quantity) -> list[tuple[str, Quantity, re.Patt
     (the last member of a chain of equalities), a number before its noun."""
     found = [(key, quantity, re.compile(
         rf"(?:^|(?<=[\s(,;=])){re.escape(symbol)}\s*=\s*(?:[^=\d,;]{{1,40}}=\s*)*"
-        rf"(?P<n>{_NUMBER})(?![\d.]|\s*(?:/|\^|\\times|×|\*))")) for symbol in quantity.symbols]
-    return found + [(key, quantity, re.compile(rf"(?<![\w.])(?P<n>\d+|{_WORDS})\s+{noun}\b", re.I))
-                    for noun in quantity.nouns]
+        rf"(?P<n>{_NUMBER})(?!\.?\d|\s*(?:/|\^|\\times|×|\*))")) for symbol in quantity.symbols]
+    found += [(key, quantity, re.compile(rf"(?<![\w.])(?P<n>\d+|{_WORDS})\s+{noun}\b", re.I))
+              for noun in quantity.nouns]
+    return found + [(key, quantity, re.compile(rf"{phrase}(?P<n>\d+)(?!\.?\d)", re.I))
+                    for phrase in quantity.phrases]
 
 
 _PATTERNS = [p for key, quantity in QUANTITIES.items() for p in _patterns(key, quantity)]
