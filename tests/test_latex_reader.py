@@ -120,6 +120,16 @@ def test_a_column_of_words_after_a_row_annotates_it_and_sizes_are_typography():
     assert relations(r"\small y = x + 1") == relations(r"y = x + 1")
 
 
+def test_colours_are_typography():
+    r"""``\color{#58C4DD}`` switches a colour and ``\textcolor{red}{x}`` colours x: neither
+    changes what the formula says."""
+    coloured = (r"PE_{(pos,2i)} = \color{#58C4DD}\sin\left(\color{black}\frac{pos}"
+                r"{10000^{2i/d}}\color{#58C4DD}\right)\color{black}")
+    assert relations(coloured) == relations(r"PE_{(pos,2i)} = \sin\left(\frac{pos}{10000^{2i/d}}"
+                                            r"\right)")
+    assert relations(r"\textcolor{red}{x} + \colorbox{yellow}{y} = 1") == relations("x + y = 1")
+
+
 def test_a_parenthesised_index_above_a_vector_or_a_value_is_its_entry_not_a_power():
     r"""``p_t^{(i)}`` and ``f(t)^{(i)}`` name the i-th entry (of p_t, of f(t)); on a plain
     name ``Q^{(i)}`` is still its own name, and ``x_t^{2}`` still a square."""

@@ -12,7 +12,9 @@ SPACING = frozenset({",", ";", ":", "!", " ", "quad_inner", "displaystyle", "tex
                      # font sizes: how large it is printed, not what it says
                      "tiny", "scriptsize", "footnotesize", "small", "normalsize", "large",
                      "Large", "LARGE", "huge", "Huge"})
-DROPPED_WITH_ARGUMENT = frozenset({"label", "tag"})
+DROPPED_WITH_ARGUMENT = frozenset({"label", "tag",
+                                   # colours: how it is printed (\textcolor{red}{x} keeps x)
+                                   "color", "textcolor", "colorbox"})
 SINGLE = set("+-*/=<>()[]{}^_,;|&'!.:")
 
 
