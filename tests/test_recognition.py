@@ -53,6 +53,8 @@ BROKEN = {   # (what the clean text says, what the broken copy says, the claim i
     "the exponent 2i → i": ("10000^{2i/", "10000^{i/", "sinusoidal-frequency-period"),
     "the variance said to be √d": (r"\cdot\mathbf{k}) = d$", r"\cdot\mathbf{k}) = \sqrt{d}$",
                                    "dot-product-variance"),
+    "the transpose dropped": (r"\frac{QK^\top}{\sqrt{d}}", r"\frac{QK}{\sqrt{d}}",
+                              "attention-temperature"),
     "√64 = 6": (r"\sqrt{64} = 8", r"\sqrt{64} = 6", None),
     "512/8 = 32": ("512/8 = 64", "512/8 = 32", None),
     "√512 ≈ 23.6": ("22.6", "23.6", None),
@@ -259,6 +261,7 @@ SPREAD = textwrap.dedent(r"""
     ("warmup\\_steps^{-1.5}", "warmup\\_steps^{-0.5}", 6),   # the third line of one relation
     ("\\sin\\left(pos / 10000^{2i/", "\\sin\\left(pos / 10000^{i/", 14),   # one case's row
     ("\\cos\\left(pos / 10000^{2i/", "\\cos\\left(pos / 10000^{i/", 15),
+    ("\\min(step^{-0.5},", "\\max(step^{-0.5},", 5),   # only the function differs
 ])
 def test_an_error_in_a_formula_over_several_lines_is_reported_on_its_own_line(
         library, before, after, line):
@@ -280,6 +283,8 @@ def test_the_part_that_differs_is_found_whatever_the_order_of_a_sum():
     claim = (sp.Symbol("lr"), d ** -0.5 * sp.Min(s ** -0.5, s * w ** -1.5))
     wrong = (sp.Symbol("lr"), d ** -0.5 * sp.Min(s ** -0.5, s * w ** -0.5))
     assert differing_part(wrong, claim) == ("w", "fn:Min")
+    assert differing_part((x, sp.Max(s, w)), (x, sp.Min(s, w))) == ("fn:Max",)
+    assert differing_part((x, sp.cos(w) + d), (x, sp.sin(w) + d)) == ("fn:cos",)
     assert differing_part((x, sp.sin(x) + w + 2 * d), (x, 2 * d + sp.sin(x) + s)) == ("w",)
     assert differing_part((x, sp.sin(w) + d), (x, sp.sin(s) + x)) == ("d", "w")
     assert differing_part((w, sp.sin(w)), (x, sp.sin(s))) == ()

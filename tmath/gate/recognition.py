@@ -589,7 +589,8 @@ def _case_row(latex: str, case: int) -> int | None:
 
 def _holding(row: str, where: Sequence[str]) -> int | None:
     """Which line of ``row`` (counted from 0) holds most of the names in ``where``, the
-    function breaking a tie; None unless exactly one line holds the most, and some name."""
+    function breaking a tie (or alone, when only a function differs: ``max`` for ``min``);
+    None unless exactly one line holds the most, and some name or that function."""
     lines = row.split("\n")
     if len(lines) < 2 or not where:
         return None
@@ -601,7 +602,8 @@ def _holding(row: str, where: Sequence[str]) -> int | None:
         scores.append((sum(_has(plain, n) for n in names),
                        sum(_has(plain.lower(), f) for f in functions)))
     best = max(scores)
-    return scores.index(best) if best[0] and scores.count(best) == 1 else None
+    return scores.index(best) if (best[0] or not names and best[1]) and \
+        scores.count(best) == 1 else None
 
 
 def _plain_names(line: str) -> str:

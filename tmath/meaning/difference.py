@@ -27,17 +27,35 @@ def differing_part(mine: tuple[sp.Basic, sp.Basic], theirs: tuple[sp.Basic, sp.B
                  if isinstance(a, sp.Basic) and isinstance(b, sp.Basic) and a != b]
     if len(differing) != 1:
         return ()
+    back = back or {}
+    swapped = _swapped_function(*differing[0])
+    if swapped is not None:   # min for max, sin for cos: the function is what differs
+        return (f"fn:{back.get(type(swapped).__name__, type(swapped).__name__)}",)
     path = _path(*differing[0])
     part = next((node for node in reversed(path) if _names(node)), None)
     if part is None:
         return ()
-    back = back or {}
     names = sorted(back.get(n.rstrip("_"), n.rstrip("_")) + n[len(n.rstrip("_")):]
                    for n in _names(part))
     above = next((node for node in reversed(path[:path.index(part) + 1])
                   if isinstance(node, (sp.Function, sp.Min, sp.Max))), None)
     function = [f"fn:{back.get(type(above).__name__, type(above).__name__)}"] if above else []
     return tuple(names + function)
+
+
+def _swapped_function(a: sp.Basic, b: sp.Basic) -> sp.Basic | None:
+    """The node of ``a`` where it stops agreeing with ``b``, when there the two apply
+    different functions (or extrema) to the same arguments; None otherwise."""
+    while True:
+        pair = _one_differing(a, b)
+        if pair is None:
+            break
+        a, b = pair
+    functions = (sp.Function, sp.Min, sp.Max)
+    if isinstance(a, functions) and isinstance(b, functions) and a.func != b.func and \
+            sorted(map(str, a.args)) == sorted(map(str, b.args)):
+        return a
+    return None
 
 
 def _path(a: sp.Basic, b: sp.Basic) -> list[sp.Basic]:

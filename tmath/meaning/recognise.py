@@ -776,11 +776,16 @@ def _same_family(mine: sp.Basic, theirs: sp.Basic) -> bool:
         mine.base.label == theirs.base.label
 
 
+STRUCTURE = frozenset({"Transpose", "SumOver", "Inner"})
+"""Operations the reader builds, not names: a formula without one of the claim's (``QK``
+for ``QK^T``) still uses the claim's names, and is compared with its relation."""
+
+
 def _spelling_pairs(names: frozenset[str], known: Known) -> dict[str, str] | None:
     """The renaming that makes ``names`` the claim relation's names when each name differs
     only in spelling (one shortens the other: ``Attn``/``Attention``); None if there is none."""
     theirs_all = known.names | known.functions
-    own, theirs = names - theirs_all, theirs_all - names
+    own, theirs = names - theirs_all, theirs_all - names - STRUCTURE
     if len(own) != len(theirs):
         return None
     pairs = {}
