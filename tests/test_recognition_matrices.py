@@ -243,3 +243,16 @@ def test_a_family_member_may_leave_an_index_implicit(tmp_path, library):
     assert broken != ROTATION_AT
     assert _judged_by_cli(tmp_path, broken) == [
         ("recognised", "pe-shift-is-rotation", 5), ("contradicts", "pe-shift-is-rotation", 9)]
+
+
+def test_a_false_step_inside_a_derivation_is_found_on_its_row(tmp_path, library):
+    """The chain's ends are the claim's relation, so it is recognised; but its second step
+    turns sin((t+s)θ) into sin((t−s)θ), which no value makes true: that row is reported
+    (an identity in sines and cosines needs no claim). The right derivation has no finding
+    but the recognised one."""
+    broken = TURN.replace(r"&= \begin{bmatrix} \sin((t + s) \theta_m)",
+                          r"&= \begin{bmatrix} \sin((t - s) \theta_m)")
+    assert broken != TURN
+    found = _judged_by_cli(tmp_path, broken)
+    assert ("contradicts", None, 10) in found, found
+    assert [f for f in _judged_by_cli(tmp_path, TURN) if f[0] != "recognised"] == []

@@ -165,6 +165,8 @@ class Facts:
     binds: tuple[tuple[str, str], ...] = ()
     """The values it gives names, ``h = 8``: put in where the document's arithmetic uses them
     (:mod:`tmath.gate.arithmetic`)."""
+    steps: tuple[tuple[int, str, float, float], ...] = ()
+    """The false steps of its chains (:mod:`tmath.gate.steps`): index, shown, the sides."""
 
 
 class _Cache:
@@ -189,12 +191,13 @@ class _Cache:
         self.store.put(self.key(*parts), value, hint)
 
 
-FORMAT = 6
+FORMAT = 7
 """The version of :class:`Facts` and :class:`Said` as stored."""
-_CODE = hashlib.sha256(b"".join(Path(__file__).with_name(name).read_bytes() for name in (
-    "recognition.py", "arithmetic.py"))).hexdigest()[:16]
-"""This module's own code (and the arithmetic's) is in the key too (the engine's hash covers
-``latex/`` and ``meaning/``): a changed judgement here never reads an old entry."""
+_CODE = hashlib.sha256(b"".join(path.read_bytes() for path in sorted(
+    Path(__file__).parent.glob("*.py")))).hexdigest()[:16]
+"""The gate's own code is in the key too (the engine's hash covers ``latex/`` and
+``meaning/``): a changed judgement here, or in a module it calls (arithmetic, steps), never
+reads an old entry."""
 USE_CACHE = True
 """Off with ``tmath check --no-cache`` (:func:`tmath.gate.meaning.use_cache`)."""
 
@@ -234,6 +237,7 @@ def recognise(document: Document, known: Sequence) -> Recognition:
                                  wrong.case if wrong else -1) \
             if fact.relations else math.line
         judged = _judgement(verdicts, mapping, common, "this formula reads")
+        findings += [_false_step(document, math, fact, step, common) for step in fact.steps]
         if judged is None:
             findings += [_false(math, shown, computed, printed, tolerance, common)
                          for shown, computed, printed, tolerance in fact.arithmetic]
@@ -294,6 +298,7 @@ def _judgement(verdicts: Sequence[Said], mapping: Mapping[str, str], common: dic
 def _facts(latex: str, known: Sequence, cache: _Cache) -> Facts:
     found = cache.get(Facts, latex)
     if found is None:
+        from tmath.gate.steps import false_steps
         from tmath.meaning.recognise import defined_function, relations_of, witnesses
 
         relations = relations_of(latex)
@@ -304,7 +309,8 @@ def _facts(latex: str, known: Sequence, cache: _Cache) -> Facts:
                         if d is not None and d[0] not in library)
         found = Facts(tuple(names), votes, false_relations(latex, relations),
                       _judged(relations, known, {}), len(relations),
-                      tuple(d[0] for d in defines), bindings_of(relations))
+                      tuple(d[0] for d in defines), bindings_of(relations),
+                      false_steps(relations))
         cache.put(found, Facts, latex)
     return found
 
@@ -543,14 +549,36 @@ def _by_ends(chain: Chain, said: list[Said], known: Sequence, mapping: Mapping[s
 
 
 _WRAPPING = re.compile(r"\\(?:begin|end)\{[^{}]*\}|\\(?:label|tag)\{[^{}]*\}")
+_ENVIRONMENT = re.compile(r"\\(begin|end)\{[^{}]*\}")
+
+
+def _inner_blanked(latex: str) -> str:
+    """``latex`` with the row breaks ``\\\\`` of every environment inside the outermost one
+    (a matrix in an ``aligned`` row) blanked out, so that only the formula's own rows split."""
+    stripped = latex.strip()
+    outer = 1 if stripped.startswith("\\begin{") and stripped.endswith("}") and \
+        stripped[stripped.rfind("\\end{"):].startswith("\\end{") else 0
+    chars, depth, opened = list(latex), 0, 0
+    for match in _ENVIRONMENT.finditer(latex):
+        if match.group(1) == "begin":
+            depth += 1
+            if depth == outer + 1:
+                opened = match.end()
+        else:
+            if depth == outer + 1:
+                inner = latex[opened:match.start()].replace("\\\\", "  ")
+                chars[opened:match.start()] = inner
+            depth = max(0, depth - 1)
+    return "".join(chars)
 
 
 def line_of(document: Document, math: Math, index: int, relations: int,
-            where: Sequence[str] = (), case: int = -1) -> int:
+            where: Sequence[str] = (), case: int = -1, own_rows: bool = False) -> int:
     """The line of a formula's ``index``-th relation: the row of its ``case`` in a definition by
     cases; its row when the formula has one row per relation (an align), else where the formula's first content is (below a lone ``\\[``);
     within a row over several lines, the one line that holds most of ``where`` (the names
-    that differ from a claim, then the function above them)."""
+    that differ from a claim, then the function above them). ``own_rows``: a matrix's rows
+    inside the formula are not the formula's rows (a step of a derivation is on its own)."""
     if math.inner < 0:
         return math.line
     from tmath.gate.formulas import _top_level
@@ -559,7 +587,8 @@ def line_of(document: Document, math: Math, index: int, relations: int,
     if row is not None:
         return document.line_of(math.inner + row)
 
-    body = _WRAPPING.sub(lambda m: " " * len(m.group()), math.latex)
+    source = _inner_blanked(math.latex) if own_rows else math.latex
+    body = _WRAPPING.sub(lambda m: " " * len(m.group()), source)
     cuts = [0] + [k + 2 for k in _top_level(body, "\\\\")]
     rows = [(a, body[a:b]) for a, b in zip(cuts, cuts[1:] + [len(body) + 2]) if body[a:b].strip()]
     one_each = len(rows) == relations and index < len(rows)
@@ -636,6 +665,17 @@ def _spellings(name: str) -> list[str]:
         base, sub = name.split("_", 1)
         return [f"{base}_{{{sub}}}", f"{base}_{{\\text{{{sub}}}}}", name]
     return [f"\\text{{{name}}}", f"\\mathrm{{{name}}}", f"\\operatorname{{{name}}}", name]
+
+
+def _false_step(document: Document, math: Math, fact: Facts,
+                step: tuple[int, str, float, float], common: dict) -> Finding:
+    """A link of the formula's chain that is false as an identity, on its row."""
+    index, shown, left, right = step
+    return Finding(**{**common, "line": line_of(document, math, index, fact.relations,
+                                                own_rows=True)},
+                   status="contradicts", meaning="contradicts", compared_with=("identity",),
+                   detail=f"a step of this derivation does not hold: at a random point its "
+                          f"left side is {number(left)} and its right side {number(right)}")
 
 
 def _false(math: Math, shown: str, computed: float, printed: float, tolerance: float,

@@ -1,0 +1,59 @@
+"""The steps of a derivation, checked as identities in elementary functions.
+
+Each formula here is written for these tests: a chain with one false step is found at that
+step, and what is not an identity (a definition, values, a function of the document's own,
+π, one relation alone) is never called false.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from tmath.gate.steps import false_steps
+from tmath.meaning.recognise import relations_of
+
+
+def _false(latex: str) -> list[int]:
+    return [index for index, *_ in false_steps(relations_of(latex))]
+
+
+def test_a_false_step_of_a_chain_is_found_at_its_index():
+    right = (r"\sin(a)\cos(b) + \cos(a)\sin(b) = \sin(a + b) = \sin(b + a)")
+    assert _false(right) == []
+    assert _false(right.replace(r"\sin(a + b)", r"\sin(a - b)")) == [0, 1]
+    assert _false(r"x^2 - y^2 = (x - y)(x + y) = (x - y)^2") == [1]
+
+
+def test_a_matrix_step_is_checked_entry_by_entry():
+    step = (r"\begin{bmatrix} \sin(t)\cos(s) + \cos(t)\sin(s) \\ \cos(t)\cos(s) - \sin(t)\sin(s)"
+            r" \end{bmatrix} = \begin{bmatrix} \sin(t + s) \\ \cos(t + s) \end{bmatrix}"
+            r" = \begin{bmatrix} \sin(s + t) \\ \cos(s + t) \end{bmatrix}")
+    assert _false(step) == []
+    assert _false(step.replace(r"\cos(t + s) \end", r"\cos(t - s) \end")) == [0, 1]
+
+
+@pytest.mark.parametrize("latex", [
+    r"d_k = d_v = d_{model}/h = 64",                 # values, not an identity
+    r"y = x + 1 = 1 + x",                            # y is defined
+    r"f(x) = x^2 = x \cdot x",                       # a function of the document's own
+    r"\cos(2 \pi k) = 1 = k^0",                       # holds at integers only
+    r"e^{x} \approx 1 + x = x + 1",                  # an approximation
+    r"\sin(x) = 1",                                  # one relation: a condition
+    r"\mathrm{Var}(a x) = a^2 \mathrm{Var}(x) = a \mathrm{Var}(x)",   # an operator
+    r"q_i = 2\sin(i) + 1 = 2 p_i + 1",              # a family defined elsewhere
+])
+def test_what_is_not_an_elementary_identity_is_never_called_false(latex):
+    assert _false(latex) == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(-5, 5), st.integers(-5, 5), st.integers(1, 4))
+def test_a_true_polynomial_identity_is_never_false(a, b, n):
+    """(x + a)(x + b)^n written expanded is the same polynomial: never a false step."""
+    import sympy as sp
+
+    x = sp.Symbol("x")
+    expanded = sp.latex(sp.expand((x + a) * (x + b) ** n))
+    factored = sp.latex((x + a) * (x + b) ** n)
+    assert _false(f"{factored} = {expanded} = {expanded}") == []
