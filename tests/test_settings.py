@@ -192,3 +192,17 @@ def test_a_setting_said_in_words_or_at_a_sentence_end_is_read():
     assert _found(text) == [(7, "accurate", "512"), (7, "accurate", "512")]
     broken = _found(text.replace("size 512", "size 256"))
     assert [f for f in broken if f[1] == "inaccurate"] == [(7, "inaccurate", "256")]
+
+
+def test_layers_said_as_a_stack_are_read():
+    text = """
+        ---
+        title: "Attention Is All You Need, illustrated"
+        ---
+
+        # Encoders
+
+        The encoder is a stack of encoders (the paper stacks six of them on top of each other).
+        """
+    assert _found(text) == [(7, "accurate", "six")]
+    assert _found(text.replace("stacks six", "stacks eight")) == [(7, "inaccurate", "eight")]

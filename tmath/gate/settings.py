@@ -54,14 +54,16 @@ class Quantity:
     needs: str = ""
     """A word the sentence must contain for the symbol to mean this quantity (``Adam``)."""
     phrases: tuple[str, ...] = ()
-    """Words that end with the number (group ``n``): "embedded into a vector of size 512"."""
+    """Words around the number: ending with it ("embedded into a vector of size 512"), or with
+    ``{n}`` where it stands ("the paper stacks {n} of them")."""
 
 
 QUANTITIES = {
     "heads": Quantity("number of attention heads", ("h",),
                       (r"(?:parallel\s+)?(?:attention\s+|self-attention\s+)?heads",)),
     "heads_bert": Quantity("number of attention heads", ("A",), loose=False),
-    "layers": Quantity("number of layers", ("N",), (r"identical\s+layers",)),
+    "layers": Quantity("number of layers", ("N",), (r"identical\s+layers",), phrases=(
+        r"\bstack(?:s|ed)?\s+(?:of\s+)?{n}\s+(?:of\s+them|identical|(?:encoder|decoder)s?\b)",)),
     "layers_named": Quantity("number of layers", ("L",), (r"(?:encoder\s+|decoder\s+)?layers",),
                              loose=False),
     "d_model": Quantity("model width d_model", ("d_model",), phrases=(
@@ -228,8 +230,9 @@ def _patterns(key: str, quantity: Quantity) -> list[tuple[str, Quantity, re.Patt
         rf"(?P<n>{_NUMBER})(?!\.?\d|\s*(?:/|\^|\\times|×|\*))")) for symbol in quantity.symbols]
     found += [(key, quantity, re.compile(rf"(?<![\w.])(?P<n>\d+|{_WORDS})\s+{noun}\b", re.I))
               for noun in quantity.nouns]
-    return found + [(key, quantity, re.compile(rf"{phrase}(?P<n>\d+)(?!\.?\d)", re.I))
-                    for phrase in quantity.phrases]
+    return found + [(key, quantity, re.compile(
+        phrase.replace("{n}", rf"(?P<n>\d+|{_WORDS})\b") if "{n}" in phrase
+        else rf"{phrase}(?P<n>\d+)(?!\.?\d)", re.I)) for phrase in quantity.phrases]
 
 
 _PATTERNS = [p for key, quantity in QUANTITIES.items() for p in _patterns(key, quantity)]
