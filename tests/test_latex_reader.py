@@ -120,6 +120,19 @@ def test_a_column_of_words_after_a_row_annotates_it_and_sizes_are_typography():
     assert relations(r"\small y = x + 1") == relations(r"y = x + 1")
 
 
+def test_a_norm_may_follow_a_factor():
+    r"""``-\frac{1}{2}\|q - k\|^2`` is a number times a squared norm (a norm opening after a
+    factor starts a new factor); a divergence ``KL(p \| q)`` still separates its arguments."""
+    import sympy as sp
+
+    from tmath.latex.operators import KL, Norm
+
+    q, k = sp.symbols("q k")
+    [relation] = read(r"y = -\frac{1}{2}\|q - k\|^2").relations
+    assert relation.rhs == -Norm(q - k) ** 2 / 2
+    assert read(r"KL(p \| q) = 1").relations[0].lhs.func is KL
+
+
 def test_colours_are_typography():
     r"""``\color{#58C4DD}`` switches a colour and ``\textcolor{red}{x}`` colours x: neither
     changes what the formula says."""

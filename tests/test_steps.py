@@ -57,3 +57,13 @@ def test_a_true_polynomial_identity_is_never_false(a, b, n):
     expanded = sp.latex(sp.expand((x + a) * (x + b) ** n))
     factored = sp.latex((x + a) * (x + b) ** n)
     assert _false(f"{factored} = {expanded} = {expanded}") == []
+
+
+def test_a_step_with_norms_and_inner_products_is_checked_with_vectors():
+    """−½‖q − k‖² = qᵀk − ½‖k‖² − ½‖q‖² holds for vectors; with the cross term's sign
+    flipped it does not; a product of two vectors is not evaluated."""
+    right = (r"a(\mathbf{q}, \mathbf{k}) = -\frac{1}{2} \|\mathbf{q} - \mathbf{k}\|^2 = "
+             r"\mathbf{q}^\top \mathbf{k} - \frac{1}{2} \|\mathbf{k}\|^2 - \frac{1}{2} \|\mathbf{q}\|^2")
+    assert _false(right) == []
+    assert _false(right.replace(r"= \mathbf{q}^\top", r"= -\mathbf{q}^\top")) == [1]
+    assert _false(r"y = \|\mathbf{q}\|^2 = \mathbf{q} \mathbf{q}") == []

@@ -2,7 +2,8 @@
 
 A chain ``a = b = c = d`` says that each link holds for every value of its names. Where a
 link is made of elementary functions only (sums, products, powers, sin, cos, tan, exp, log,
-and matrices of those), it can be checked without any claim: its two sides are evaluated at
+matrices of those, and norms ``\\|x\\|`` and inner products ``x^\\top y`` of vectors), it can
+be checked without any claim: its two sides are evaluated at
 random points (positive values, a seed made from the link itself, so a run is replayed
 exactly) and a link whose sides differ is a false step, reported on its row. A sign flipped
 inside ``\\sin((i + \\delta)\\omega_j)`` is found even when the chain's ends are right.
@@ -74,14 +75,28 @@ def _elementary(expr: sp.Basic) -> bool:
         return True
     if isinstance(expr, sp.Number):
         return bool(expr.is_finite)
-    if isinstance(expr, sp.NumberSymbol) or not isinstance(expr, ELEMENTARY):
+    if isinstance(expr, sp.NumberSymbol) or not isinstance(expr, (*ELEMENTARY, *_VECTOR)):
         return False
     return all(_elementary(a) for a in expr.args)
+
+
+def _vector_operations() -> tuple[type, ...]:
+    from tmath.latex.operators import Inner, Norm
+
+    return Norm, Inner
+
+
+_VECTOR = _vector_operations()
+"""‖x‖ and xᵀy: a step that uses them is evaluated with the names inside them as vectors."""
+DIMENSION = 3
+"""The length of the random vectors a step with norms and inner products is evaluated at."""
 
 
 def _differs(lhs: sp.Basic, rhs: sp.Basic) -> tuple[float, float] | None:
     """The two sides' values at the first random point where they differ; None if they
     agree at every point (matrices: entry by entry, the first entry that differs)."""
+    if any(side.has(*_VECTOR) for side in (lhs, rhs)):
+        return _differs_as_vectors(lhs, rhs)
     if isinstance(lhs, sp.MatrixBase) != isinstance(rhs, sp.MatrixBase):
         return None
     pairs = list(zip(lhs, rhs)) if isinstance(lhs, sp.MatrixBase) else [(lhs, rhs)]
@@ -112,3 +127,69 @@ def _value(expr: sp.Basic, values: dict) -> complex | None:
     if value != value or abs(value) == float("inf") or abs(value.imag) > 1e-12 * abs(value):
         return None
     return value.real
+
+
+def _differs_as_vectors(lhs: sp.Basic, rhs: sp.Basic) -> tuple[float, float] | None:
+    """As :func:`_differs`, with each name inside a norm or an inner product a random vector
+    (the others numbers); None where a side is not a number then (a vector times a vector)."""
+    import numpy as np
+
+    atoms = {a for side in (lhs, rhs) for a in side.free_symbols | side.atoms(sp.Indexed)}
+    inside = {a for side in (lhs, rhs) for op in side.atoms(*_VECTOR) for arg in op.args
+              for a in arg.free_symbols | arg.atoms(sp.Indexed)}
+    indices = {i for a in atoms if isinstance(a, sp.Indexed) for i in a.indices}
+    seed = int(hashlib.sha256(f"{lhs} = {rhs}".encode()).hexdigest()[:12], 16)
+    rng = np.random.default_rng(seed)
+    for _ in range(POINTS):
+        values = {a: rng.uniform(-HIGH, HIGH, DIMENSION) if a in inside else rng.uniform(LOW, HIGH)
+                  for a in atoms - indices}
+        left, right = _numeric(lhs, values), _numeric(rhs, values)
+        if left is None or right is None or np.ndim(left) or np.ndim(right):
+            return None
+        if abs(left - right) > RELATIVE * (1 + abs(left) + abs(right)):
+            return float(left), float(right)
+    return None
+
+
+def _numeric(expr: sp.Basic, values: dict):
+    """``expr`` evaluated with NumPy (vectors where ``values`` has them); None where it is not
+    defined that way (a product of two vectors, a function of a vector)."""
+    import numpy as np
+
+    if expr in values:
+        return values[expr]
+    if isinstance(expr, sp.Number):
+        return float(expr)
+    parts = [_numeric(a, values) for a in expr.args]
+    if any(p is None for p in parts):
+        return None
+    vectors = [p for p in parts if np.ndim(p)]
+    norm, inner = _VECTOR
+    if isinstance(expr, norm):
+        return float(np.linalg.norm(parts[0])) if np.ndim(parts[0]) == 1 else None
+    if isinstance(expr, inner):
+        return float(np.dot(*parts)) if len(vectors) == 2 else None
+    if isinstance(expr, sp.Add):
+        if len(vectors) not in (0, len(parts)):
+            return None   # a number plus a vector
+        total = 0.0
+        for part in parts:
+            total = total + part
+        return total
+    if isinstance(expr, sp.Mul):
+        if len(vectors) > 1:
+            return None
+        product = 1.0
+        for part in parts:
+            product = product * part
+        return product
+    if vectors:
+        return None
+    functions = {sp.Pow: np.power, sp.sin: np.sin, sp.cos: np.cos, sp.tan: np.tan,
+                 sp.exp: np.exp, sp.log: np.log}
+    for kind, function in functions.items():
+        if isinstance(expr, kind):
+            with np.errstate(all="ignore"):
+                value = function(*parts)
+            return float(value) if np.isfinite(value) else None
+    return None

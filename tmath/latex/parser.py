@@ -239,7 +239,7 @@ class Parser:
         if tok.kind == "sym":
             return tok.value in "([{"
         return tok.value not in RELATIONS and tok.value not in ELLIPSIS and tok.value not in (
-            "cdot", "times", "\\\\", "end", "|", "quad", "qquad", "pm", "mp", "rVert", "forall")
+            "cdot", "times", "\\\\", "end", "quad", "qquad", "pm", "mp", "rVert", "forall")
 
     def factor(self) -> sp.Basic:
         if self.at("sym", "-"):
