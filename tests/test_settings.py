@@ -62,10 +62,10 @@ PAPER = """
 
     # Multi-head attention
 
-    In this work we employ $h = 8$ parallel attention layers, or heads. For each of these we
-    use $d_k = d_v = d_{model}/h = 64$.
+    The model runs $h = 8$ heads side by side, and each head has a width of
+    $d_k = d_v = d_{model}/h = 64$.
 
-    We used a stack of $N = 6$ identical layers.
+    Encoder and decoder each repeat $N = 6$ identical layers.
 
     Suppose we had $h = 2$ heads instead; a toy model with 3 heads would do as well.
 
@@ -96,10 +96,10 @@ def test_what_ifs_other_instances_and_sub_layers_are_never_settings():
 BERT = r"""
     # Pretraining BERT
 
-    The base model ($\textrm{BERT}_{\textrm{BASE}}$) uses 12 layers with 768 hidden units and
+    The smaller size, $\textrm{BERT}_{\textrm{BASE}}$, has 12 layers, a hidden width of 768 and
     12 self-attention heads.
 
-    For a quick demonstration we define a small BERT, using 2 layers and 2 self-attention heads.
+    A demonstration later trains a small BERT with 2 layers and 2 self-attention heads.
     """
 
 
@@ -187,7 +187,7 @@ def test_a_setting_said_in_words_or_at_a_sentence_end_is_read():
 
         # Embeddings
 
-        Each word is embedded into a vector of size 512. The paper sets d_model = 512.
+        Every token is embedded as a vector of size 512. The paper sets d_model = 512.
         """
     assert _found(text) == [(7, "accurate", "512"), (7, "accurate", "512")]
     broken = _found(text.replace("size 512", "size 256"))
@@ -202,7 +202,7 @@ def test_layers_said_as_a_stack_are_read():
 
         # Encoders
 
-        The encoder is a stack of encoders (the paper stacks six of them on top of each other).
+        The encoder side repeats one block (the paper stacks six encoders, one above another).
         """
     assert _found(text) == [(7, "accurate", "six")]
     assert _found(text.replace("stacks six", "stacks eight")) == [(7, "inaccurate", "eight")]

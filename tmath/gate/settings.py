@@ -7,7 +7,7 @@ setting when it binds a number to a quantity of :data:`QUANTITIES` in one of two
 * a symbol set equal to it, in the sentence's math or text: ``$h = 8$``, ``d_model = 512``,
   ``$d_k = d_v = d_{model}/h = 64$`` (a chain: its last member);
 * a number before the quantity's noun: "eight attention heads", "6 identical layers";
-* a phrase that ends with it: "each word is embedded into a vector of size 512".
+* a phrase around it: "tokens are embedded as vectors of size 512", "it stacks 6 encoders".
 
 Which configuration it speaks of is decided, most specific first:
 
@@ -54,8 +54,8 @@ class Quantity:
     needs: str = ""
     """A word the sentence must contain for the symbol to mean this quantity (``Adam``)."""
     phrases: tuple[str, ...] = ()
-    """Words around the number: ending with it ("embedded into a vector of size 512"), or with
-    ``{n}`` where it stands ("the paper stacks {n} of them")."""
+    """Words around the number: ending with it ("embedded as vectors of size 512"), or with
+    ``{n}`` where it stands ("stacks {n} encoders")."""
 
 
 QUANTITIES = {

@@ -50,9 +50,9 @@ TRANSFORMER_BASE = Configuration(
     "transformer-base", "the base Transformer", *_VASWANI,
     (r"\b[Bb]ase Transformer\b", r"\bTransformer[- ]?(?:\(base\)|[Bb]ase)\b",
      r"\b(?:original|vanilla) Transformer\b", r"\bVaswani et al\b"),
-    (Setting("layers", 6, "§3.1 (a stack of N = 6 identical layers)"),
+    (Setting("layers", 6, "§3.1 (N = 6)"),
      Setting("d_model", 512, "§3.1", claim="ffn-width-four-times"),
-     Setting("heads", 8, "§3.2.2 (h = 8 parallel attention layers, or heads)"),
+     Setting("heads", 8, "§3.2.2 (h = 8)"),
      Setting("d_k", 64, "§3.2.2 (d_k = d_v = d_model/h = 64)"),
      Setting("d_v", 64, "§3.2.2 (d_k = d_v = d_model/h = 64)"),
      Setting("d_ff", 2048, "§3.3", claim="ffn-width-four-times"),
@@ -60,7 +60,7 @@ TRANSFORMER_BASE = Configuration(
      Setting("beta_1", 0.9, "§5.3", claim="adam-beta-defaults"),
      Setting("beta_2", 0.98, "§5.3", claim="adam-beta-defaults"),
      Setting("adam_epsilon", 1e-9, "§5.3", claim="adam-beta-defaults"),
-     Setting("dropout", 0.1, "§5.4 (for the base model, P_drop = 0.1)"),
+     Setting("dropout", 0.1, "§5.4 (base model: P_drop = 0.1)"),
      Setting("label_smoothing", 0.1, "§5.4", claim="transformer-label-smoothing-value")),
     variant=r"\b[Bb]ase model\b")
 TRANSFORMER_BIG = Configuration(
