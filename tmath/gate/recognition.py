@@ -556,8 +556,8 @@ def _inner_blanked(latex: str) -> str:
     """``latex`` with the row breaks ``\\\\`` of every environment inside the outermost one
     (a matrix in an ``aligned`` row) blanked out, so that only the formula's own rows split."""
     stripped = latex.strip()
-    outer = 1 if stripped.startswith("\\begin{") and stripped.endswith("}") and \
-        stripped[stripped.rfind("\\end{"):].startswith("\\end{") else 0
+    outer = 1 if stripped.startswith("\\begin{") and "\\end{" in stripped and \
+        stripped.endswith("}") else 0   # the formula is one environment: its rows are ours
     chars, depth, opened = list(latex), 0, 0
     for match in _ENVIRONMENT.finditer(latex):
         if match.group(1) == "begin":

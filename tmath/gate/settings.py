@@ -32,7 +32,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import dataclass
-from typing import Mapping
 
 from tmath.gate.document import Document, Math
 from tmath.gate.readers.macros import expand
@@ -195,7 +194,7 @@ def plain(latex: str) -> str:
 
 
 def _stated(text: str, start: int, end: int, maths: list[Math],
-            defined: Mapping[str, str] | None = None) -> list[Stated]:
+            defined: dict[str, str] | None = None) -> list[Stated]:
     """Every (quantity, number) the sentence binds, with the number's offset."""
     pieces, places, cursor = [], [], start
 
@@ -207,7 +206,7 @@ def _stated(text: str, start: int, end: int, maths: list[Math],
 
     for math in maths:
         prose(cursor, math.start)
-        spelt = " " + plain(expand(math.latex, dict(defined or {}))) + " "
+        spelt = " " + plain(expand(math.latex, defined or {})) + " "
         pieces.append(spelt)
         places.extend([math.inner] * len(spelt))
         cursor = math.end

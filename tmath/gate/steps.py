@@ -29,6 +29,8 @@ from typing import Sequence
 
 import sympy as sp
 
+from tmath.latex.operators import Inner, Norm
+
 ELEMENTARY = (sp.Add, sp.Mul, sp.Pow, sp.sin, sp.cos, sp.tan, sp.exp, sp.log)
 """The functions a checked step may use."""
 POINTS = 4
@@ -80,13 +82,7 @@ def _elementary(expr: sp.Basic) -> bool:
     return all(_elementary(a) for a in expr.args)
 
 
-def _vector_operations() -> tuple[type, ...]:
-    from tmath.latex.operators import Inner, Norm
-
-    return Norm, Inner
-
-
-_VECTOR = _vector_operations()
+_VECTOR = (Norm, Inner)
 """‖x‖ and xᵀy: a step that uses them is evaluated with the names inside them as vectors."""
 DIMENSION = 3
 """The length of the random vectors a step with norms and inner products is evaluated at."""
@@ -122,7 +118,7 @@ def _differs(lhs: sp.Basic, rhs: sp.Basic) -> tuple[float, float] | None:
 def _value(expr: sp.Basic, values: dict) -> complex | None:
     try:
         value = complex(sp.N(expr.xreplace(values), 30))
-    except (TypeError, ValueError, ZeroDivisionError):
+    except (TypeError, ValueError, ArithmeticError, NotImplementedError):
         return None
     if value != value or abs(value) == float("inf") or abs(value.imag) > 1e-12 * abs(value):
         return None
@@ -164,10 +160,9 @@ def _numeric(expr: sp.Basic, values: dict):
     if any(p is None for p in parts):
         return None
     vectors = [p for p in parts if np.ndim(p)]
-    norm, inner = _VECTOR
-    if isinstance(expr, norm):
+    if isinstance(expr, Norm):
         return float(np.linalg.norm(parts[0])) if np.ndim(parts[0]) == 1 else None
-    if isinstance(expr, inner):
+    if isinstance(expr, Inner):
         return float(np.dot(*parts)) if len(vectors) == 2 else None
     if isinstance(expr, sp.Add):
         if len(vectors) not in (0, len(parts)):

@@ -42,7 +42,11 @@ class Configuration:
     variant: str = ""
 
     def value(self, quantity: str) -> float:
-        return next(s.value for s in self.settings if s.quantity == quantity)
+        """The value this configuration sets for ``quantity`` (KeyError if it sets none)."""
+        for setting in self.settings:
+            if setting.quantity == quantity:
+                return setting.value
+        raise KeyError(f"{self.label} records no {quantity!r}")
 
 
 _VASWANI = ("Vaswani et al. (2017), arXiv:1706.03762", "Attention Is All You Need")
