@@ -206,3 +206,10 @@ def test_layers_said_as_a_stack_are_read():
         """
     assert _found(text) == [(7, "accurate", "six")]
     assert _found(text.replace("stacks six", "stacks eight")) == [(7, "inaccurate", "eight")]
+
+
+def test_a_power_or_an_exponent_is_read_whole():
+    """``h = 10^{400}`` is one number (not its exponent 400 before "heads"), ``A = 1e9`` is
+    not 1; both are judged, and neither is restated where the reader spelt it otherwise."""
+    text = "# A\n\nThe base Transformer has $h = 10^{400}$ heads.\n\nBERT-base has $A = 1e9$.\n"
+    assert _found(text) == [(3, "inaccurate", "10^400"), (5, "inaccurate", "1e9")]

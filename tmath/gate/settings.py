@@ -87,8 +87,8 @@ ALIASES = {"heads_bert": "heads", "layers_named": "layers", "d_model_bert": "d_m
 _WORD_NUMBERS = {w: n for n, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
     "fifteen sixteen".split())}
-_NUMBER = (r"(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s*(?:\\times|×|x|\\cdot|·)\s*10\^\{?[-−]?\d+\}?)?"
-           r"|10\^\{?[-−]?\d+\}?|\d+(?:\.\d+)?[eE][-−]?\d+")
+_NUMBER = (r"\d+(?:\.\d+)?[eE][-−]?\d+|10\^\{?[-−]?\d+\}?"
+           r"|(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s*(?:\\times|×|x|\\cdot|·)\s*10\^\{?[-−]?\d+\}?)?")
 _WORDS = "|".join(_WORD_NUMBERS)
 HYPOTHETICAL = re.compile(
     r"\b(?:suppose|assume|assuming|imagine|consider|let|say|e\.g\.|for example|for instance|"
@@ -227,7 +227,7 @@ def _patterns(key: str, quantity: Quantity) -> list[tuple[str, Quantity, re.Patt
     found = [(key, quantity, re.compile(
         rf"(?:^|(?<=[\s(,;=])){re.escape(symbol)}\s*=\s*(?:[^=\d,;]{{1,40}}=\s*)*"
         rf"(?P<n>{_NUMBER})(?!\.?\d|\s*(?:/|\^|\\times|×|\*))")) for symbol in quantity.symbols]
-    found += [(key, quantity, re.compile(rf"(?<![\w.])(?P<n>\d+|{_WORDS})\s+{noun}\b", re.I))
+    found += [(key, quantity, re.compile(rf"(?<![\w.^{{])(?P<n>\d+|{_WORDS})\s+{noun}\b", re.I))
               for noun in quantity.nouns]
     return found + [(key, quantity, re.compile(
         phrase.replace("{n}", rf"(?P<n>\d+|{_WORDS})\b") if "{n}" in phrase
