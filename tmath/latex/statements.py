@@ -87,17 +87,31 @@ def _rows(tokens: tuple[Token, ...]) -> list[list[Token]]:
 
 def _unaligned(row: list[Token]) -> list[Token]:
     """A row without its alignment marks ``&``; those inside a nested environment (a
-    matrix's columns, a cases' conditions) stay, for it to read. A column after the
+    matrix's columns, a cases' conditions) stay, for it to read. Where each pair of columns
+    holds a relation (``u_1 &= a & v_1 &= b``), the pairs are separate equations. A column after the
     relation that opens with words (``& \\text{; the context vector for }y_t``) annotates the row: it is not
     read, unless its words set a condition (``& \\text{if } i > 0``), which stays, so the
     row is read with it or not at all."""
     columns = split_at(row, {"&"})
-    return [t for k, part in enumerate(columns)
-            if not (_annotation(part) and any(map(_has_relation, columns[:k]))) for t in part]
+    kept = [part for k, part in enumerate(columns)
+            if not (_annotation(part) and any(map(_has_relation, columns[:k])))]
+    pairs = [kept[k] + kept[k + 1] if k + 1 < len(kept) else kept[k]
+             for k in range(0, len(kept), 2)]
+    if len(pairs) > 1 and all(map(_has_relation, pairs)) and \
+            not any(_opens_with(pair, "text") for pair in pairs[1:]):
+        # amsmath's align pairs its columns: ``a &= b & c &= d`` is two equations side by side
+        return [t for k, pair in enumerate(pairs) for t in ([Token("cmd", "quad")] if k else [])
+                + pair]
+    return [t for part in kept for t in part]
 
 
 CONDITIONS = frozenset({"if", "for", "when", "where", "whenever", "otherwise", "with",
                         "unless", "provided", "as", "s.t."})
+
+
+def _opens_with(tokens: list[Token], kind: str) -> bool:
+    first = next((t for t in tokens if not (t.kind == "sym" and t.value == "{")), None)
+    return first is not None and first.kind == kind
 
 
 def _annotation(tokens: list[Token]) -> bool:
