@@ -32,7 +32,7 @@ from tmath.gate.meaning import claim_relations
 from tmath.gate.arithmetic import (Binding, bindings_of, false_relations, false_under, in_force,
                                    number)
 from tmath.gate.divisors import Recognised, false_divisors
-from tmath.gate.prose_relations import Root, roots_said, stated
+from tmath.gate.prose_relations import Approximation, Root, approximations_said, roots_said, stated
 
 if TYPE_CHECKING:   # the reading code imports SymPy: only when a formula is read
     from tmath.meaning.recognise import Chain, Read
@@ -167,6 +167,9 @@ class Facts:
     (:mod:`tmath.gate.arithmetic`)."""
     steps: tuple[tuple[int, str, float, float], ...] = ()
     """The false steps of its chains (:mod:`tmath.gate.steps`): index, shown, the sides."""
+    solves: tuple[str, ...] = ()
+    """The names it states the values of, when that is all it does (``u_1 = \\cos(ωk)``):
+    held to the equations above them (:mod:`tmath.gate.solutions`)."""
 
 
 class _Cache:
@@ -191,7 +194,7 @@ class _Cache:
         self.store.put(self.key(*parts), value, hint)
 
 
-FORMAT = 7
+FORMAT = 8
 """The version of :class:`Facts` and :class:`Said` as stored."""
 _CODE = hashlib.sha256(b"".join(path.read_bytes() for path in sorted(
     Path(__file__).parent.glob("*.py")))).hexdigest()[:16]
@@ -268,8 +271,11 @@ def recognise(document: Document, known: Sequence) -> Recognition:
         if judged is not None:
             findings.append(judged)
             places += [(claim, said.start) for claim in judged.claims]
+    findings += _unsolved(document, formulas, texts, facts)
     findings += [_root_false(document, root) for root in roots_said(document)
                  if not _root_holds(root)]
+    findings += [f for said in approximations_said(document)
+                 for f in _approximation_false(document, said)]
     findings += false_divisors(document, recognised)
     claims = [claim for claim, _ in places]
     return Recognition(tuple(findings), tuple(sorted(mapping.items())),
@@ -298,6 +304,7 @@ def _judgement(verdicts: Sequence[Said], mapping: Mapping[str, str], common: dic
 def _facts(latex: str, known: Sequence, cache: _Cache) -> Facts:
     found = cache.get(Facts, latex)
     if found is None:
+        from tmath.gate.solutions import stated_values
         from tmath.gate.steps import false_steps
         from tmath.meaning.recognise import defined_function, relations_of, witnesses
 
@@ -310,7 +317,9 @@ def _facts(latex: str, known: Sequence, cache: _Cache) -> Facts:
         found = Facts(tuple(names), votes, false_relations(latex, relations),
                       _judged(relations, known, {}), len(relations),
                       tuple(d[0] for d in defines), bindings_of(relations),
-                      false_steps(relations))
+                      false_steps(relations),
+                      tuple(sorted({str(getattr(v.name, "base", v.name))
+                                    for v in stated_values(relations, 0)})))
         cache.put(found, Facts, latex)
     return found
 
@@ -358,6 +367,26 @@ def _root_false(document: Document, root: Root) -> Finding:
                    line=root.line, column=document.column_of(root.start), printed=root.root,
                    expected=(float(true),), detail=f"the text says {root.root} is the square "
                                                    f"root of {root.of}, which is {true:.6g}")
+
+
+def _approximation_false(document: Document, said: Approximation) -> list[Finding]:
+    """"~N" printed for an exact expression, held to it at N's printed precision (the last
+    non-zero digit of a whole number: ~63,000 is 63,000 ± 500)."""
+    from tmath.meaning.recognise import relations_of
+
+    latex = f"{said.latex} \\approx {said.printed.replace(',', '')}"
+    false = false_relations(latex, relations_of(latex))
+    if not false:
+        return []
+    _, computed, printed, tolerance = false[0]
+    section = document.section_at(said.start)
+    return [Finding(status="inaccurate", kind="figure", label="arithmetic",
+                    document=document.path, section=section.number if section else None,
+                    line=said.line, column=document.column_of(said.start), printed=said.printed,
+                    expected=(computed,) if isinstance(computed, float) else None,
+                    tolerance=f"±{tolerance:g}",
+                    detail=f"the text gives {said.printed} for {said.latex.strip()}, which is "
+                           f"{number(computed)}")]
 
 
 def _false_when_bound(document: Document, math: Math, text: str, fact: Facts,
@@ -665,6 +694,39 @@ def _spellings(name: str) -> list[str]:
         base, sub = name.split("_", 1)
         return [f"{base}_{{{sub}}}", f"{base}_{{\\text{{{sub}}}}}", name]
     return [f"\\text{{{name}}}", f"\\mathrm{{{name}}}", f"\\operatorname{{{name}}}", name]
+
+
+def _unsolved(document: Document, formulas: Sequence[Math], texts: Sequence[str],
+              facts: Sequence[Facts]) -> list[Finding]:
+    """Values a derivation states that the equations above them, in their section, do not
+    give; or one of those equations that is false with values the others uphold."""
+    from tmath.gate.solutions import equation, stated_values, unsolved
+    from tmath.meaning.recognise import relations_of
+
+    def line(k: int, index: int, name: str = "") -> int:
+        return line_of(document, formulas[k], index, facts[k].relations, (name,) if name else (),
+                       own_rows=True)
+
+    findings = []
+    for k, fact in enumerate(facts):
+        if not fact.solves:
+            continue
+        section = document.section_at(formulas[k].start)
+        equations = [e for j in range(k) if set(facts[j].names) & set(fact.solves)
+                     and not facts[j].solves and document.section_at(formulas[j].start) == section
+                     for i, r in enumerate(relations_of(texts[j])) for e in [equation(r, j, i)] if e]
+        for found in unsolved(equations, stated_values(relations_of(texts[k]), k)):
+            detail = re.sub(r"\{(\d+):(\d+)\}", lambda m: document.where(
+                line(int(m.group(1)), int(m.group(2)))), found.detail)
+            math = formulas[k] if found.name else formulas[found.formula]
+            at = line(found.formula, found.index, found.name)
+            findings.append(Finding(
+                kind="formula", document=document.path,
+                section=section.number if section else None, line=at,
+                column=document.column_of(math.start), formula=math.latex,
+                status="contradicts", meaning="contradicts", compared_with=("identity",),
+                detail=detail))
+    return findings
 
 
 def _false_step(document: Document, math: Math, fact: Facts,

@@ -64,22 +64,31 @@ def _checkable(relation) -> bool:
         return False
     if isinstance(lhs, (sp.Symbol, sp.Indexed)):
         return False   # a definition of that name
-    if not (_elementary(lhs) and _elementary(rhs)):
+    if not (elementary(lhs) and elementary(rhs)):
         return False
     names = [side.free_symbols | side.atoms(sp.Indexed) for side in (lhs, rhs)]
     return names[0] == names[1]
 
 
-def _elementary(expr: sp.Basic) -> bool:
+def names_in(expr: sp.Basic) -> set:
+    """The names an expression's value depends on: symbols and family members (``ω_i``,
+    whose index is part of the name, not a name of its own)."""
+    atoms = expr.free_symbols | expr.atoms(sp.Indexed)
+    return {a for a in atoms if not isinstance(a, sp.Idx)
+            and not any(a in i.indices for i in atoms if isinstance(i, sp.Indexed))}
+
+
+def elementary(expr: sp.Basic) -> bool:
+    """Made of numbers, names and the :data:`ELEMENTARY` functions (and matrices of them)."""
     if isinstance(expr, sp.MatrixBase):
-        return all(_elementary(e) for e in expr)
+        return all(elementary(e) for e in expr)
     if isinstance(expr, (sp.Symbol, sp.Indexed)):
         return True
     if isinstance(expr, sp.Number):
         return bool(expr.is_finite)
     if isinstance(expr, sp.NumberSymbol) or not isinstance(expr, (*ELEMENTARY, *_VECTOR)):
         return False
-    return all(_elementary(a) for a in expr.args)
+    return all(elementary(a) for a in expr.args)
 
 
 _VECTOR = (Norm, Inner)
@@ -98,10 +107,7 @@ def _differs(lhs: sp.Basic, rhs: sp.Basic) -> tuple[float, float] | None:
     pairs = list(zip(lhs, rhs)) if isinstance(lhs, sp.MatrixBase) else [(lhs, rhs)]
     if isinstance(lhs, sp.MatrixBase) and lhs.shape != rhs.shape:
         return None
-    names = sorted({a for side in (lhs, rhs) for a in side.free_symbols | side.atoms(sp.Indexed)
-                    if not isinstance(a, sp.Idx)}, key=sp.default_sort_key)
-    names = [n for n in names if not any(n in i.indices for i in names
-                                         if isinstance(i, sp.Indexed))]
+    names = sorted(names_in(lhs) | names_in(rhs), key=sp.default_sort_key)
     seed = int(hashlib.sha256(f"{lhs} = {rhs}".encode()).hexdigest()[:12], 16)
     rng = random.Random(seed)
     for _ in range(POINTS):
