@@ -100,6 +100,15 @@ def test_mathjax_delimiters():
     assert [m.latex for m in doc.formulas] == ["y = m x + c", "u = v"]
 
 
+def test_mathjax_delimiters_escaped_for_markdown():
+    """A post whose Markdown writes ``\\\\(`` so that the page shows MathJax's ``\\(``: read
+    as inline math, placed exactly, beside the single-backslash form and dollars."""
+    doc = md(r"""
+        Inline \\(\theta = 10\\) and \(c\) and \\[x^2\\] and $d$; a lone \\\\ is text.
+        """)
+    assert [m.latex for m in doc.inline] == [r"\theta = 10", "c", "x^2", "d"]
+
+
 def test_glued_and_labelled_display_formulas():
     doc = md("$$a = 1$$$$b = 2$$\n\n$$ c = 3 $$ (eq1)\n")
     assert [m.latex for m in doc.formulas] == ["a = 1", "b = 2", "c = 3"]

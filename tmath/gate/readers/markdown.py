@@ -3,7 +3,8 @@
 * display formulas: a ``$$…$$`` block, ``\\[ … \\]``, an amsmath environment
   (``\\begin{align}`` …, starred too), and a ``$$…$$`` or ``\\[…\\]`` inside a paragraph that
   stands on lines of its own; one with prose on its line (kramdown's inline ``$$``) is inline;
-* ``$…$`` and ``\\( … \\)`` are inline formulas;
+* ``$…$`` and ``\\( … \\)`` are inline formulas (also ``\\\\( … \\\\)``, the backslash escaped
+  so that the rendered page shows MathJax ``\\(``);
 * code is never read: fenced and indented code blocks, code spans and HTML (blocks and inline
   tags) are not prose, and no formula is found in them; ``<!-- tmath: id -->`` comments pin;
 * headings (ATX and setext) open sections; prose lines are also read for plain-text headings;
@@ -135,6 +136,8 @@ def _read_inline(text: str, starts: list[int], span: tuple[int, int], token: "To
                 cursor = placed[1]
         elif child.type in _INLINE_MATH:
             opening, closing = _INLINE_MATH[child.type]
+            if child.markup in ("\\\\(", "\\\\["):   # escaped for Markdown: \\( … \\)
+                opening, closing = child.markup, "\\" + closing
             placed = _inline_math(text, cursor, stop, opening, closing, child.content)
             if placed is None:
                 continue

@@ -52,8 +52,9 @@ def parser() -> "MarkdownIt":
         block.at(name, _bounded(rule.fn, closers), {"alt": rule.alt})
     block.before("fence", "math_block_bracket", _bracket_block,
                  {"alt": ["paragraph", "reference", "blockquote", "list"]})
-    md.inline.ruler.before("escape", "math_inline_paren", _inline_rule("\\(", "\\)"))
-    md.inline.ruler.before("escape", "math_inline_bracket", _inline_rule("\\[", "\\]"))
+    # a Markdown source writes \\( to show MathJax \( once its escape is rendered: both read
+    for opening, closing in (("\\\\(", "\\\\)"), ("\\\\[", "\\\\]"), ("\\(", "\\)"), ("\\[", "\\]")):
+        md.inline.ruler.before("escape", _RULE_NAMES[opening], _inline_rule(opening, closing))
     return md
 
 
@@ -167,22 +168,27 @@ def _bracket_block(state: Any, start: int, end: int, silent: bool) -> bool:
     return False
 
 
+_RULE_NAMES = {"\\(": "math_inline_paren", "\\[": "math_inline_bracket",
+               "\\\\(": "math_inline_paren_escaped", "\\\\[": "math_inline_bracket_escaped"}
+
+
 def _inline_rule(opening: str, closing: str) -> Callable[[Any, bool], bool]:
-    """An inline rule for ``opening … closing`` (MathJax's ``\\(…\\)``, ``\\[…\\]``)."""
-    name = "math_inline_paren" if opening == "\\(" else "math_inline_bracket"
+    """An inline rule for ``opening … closing`` (MathJax's ``\\(…\\)``, ``\\[…\\]``, and
+    the same with the backslash escaped for Markdown, ``\\\\(…\\\\)``)."""
+    name, width = _RULE_NAMES[opening].replace("_escaped", ""), len(opening)
 
     def rule(state: Any, silent: bool) -> bool:
         if not state.src.startswith(opening, state.pos):
             return False
-        close = _next(state, closing, state.pos + 2)
-        if close < 0 or close > state.pos + 2 + MAX_INLINE_MATH \
-                or not state.src[state.pos + 2:close].strip():
+        close = _next(state, closing, state.pos + width)
+        if close < 0 or close > state.pos + width + MAX_INLINE_MATH \
+                or not state.src[state.pos + width:close].strip():
             return False
         if not silent:
             token = state.push(name, "math", 0)
-            token.content = state.src[state.pos + 2:close]
+            token.content = state.src[state.pos + width:close]
             token.markup = opening
-        state.pos = close + 2
+        state.pos = close + len(closing)
         return True
     return rule
 
