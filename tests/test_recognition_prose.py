@@ -437,3 +437,28 @@ def test_a_divisor_beyond_a_float_is_no_internal_error(tmp_path):
             "With $i = 1000$ and $d = 1$ the angle is divided by 3.\n")
     code, figures = _check(tmp_path, text)
     assert code == ExitCode.OK and figures == []
+
+
+APPROXIMATE = textwrap.dedent(r"""
+    # Periods
+
+    The longest wavelength is $2\pi \cdot 10000$ positions, so every phase is seen once in
+    roughly 63,000 positions.
+
+    A batch of $2^{10}$ sequences takes about 3 hours on one card.
+    """).lstrip()
+
+
+def test_an_approximate_value_is_held_to_the_exact_expression_before_it(tmp_path):
+    """"~N" after an expression of numbers alone is its value to N's printed precision
+    (63,000 ± 500); a number of something else after it ("about 3 hours") is not read."""
+    def figures(text):
+        path = tmp_path / "doc.md"
+        path.write_text(text, encoding="utf-8")
+        run = CliRunner().invoke(CHECK_APP, ["check", str(path), "--format", "json"])
+        return [(f["status"], f["line"], f["printed"]) for f in json.loads(run.stdout)["findings"]
+                if f["kind"] == "figure"]
+
+    assert figures(APPROXIMATE) == []
+    broken = APPROXIMATE.replace("63,000", "630,000")
+    assert figures(broken) == [("inaccurate", 4, "630,000")]

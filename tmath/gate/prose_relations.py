@@ -227,3 +227,61 @@ def divisors_said(document: Document) -> list[Divisor]:
             found.append(Divisor(match.group("n"), match.start("n"),
                                  document.line_of(match.start("n")), (start, end)))
     return found
+
+
+_APPROXIMATELY = re.compile(
+    r"(?:~|≈|\b(?:about|around|roughly|approximately|circa)\s+)\s*"
+    r"(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\d,.]*\d)(?!\s*[%^/×*])", re.I)
+APPROXIMATION_REACH = 160
+"""How far after an exact expression (in characters of prose) its approximation is looked for."""
+
+
+@dataclass(frozen=True)
+class Approximation:
+    """An exact expression of numbers and, later in its sentence, "~N" or "about N" for it."""
+
+    latex: str
+    printed: str
+    start: int
+    line: int
+
+
+_WORD_AFTER = re.compile(r"\s*([A-Za-z]\w*)")
+
+
+def _first_word(text: str, at: int) -> str:
+    match = _WORD_AFTER.match(text, at)
+    return match.group(1) if match else ""
+
+
+def approximations_said(document: Document) -> list[Approximation]:
+    """``$2\\pi \\cdot 10000$ positions, … at ~63,000``: each inline formula that is an
+    expression of numbers alone (not a bare number), followed in its sentence by an
+    approximate number, with no other number or formula between them, and not followed by
+    a word other than the one after the expression (``… about 3 hours`` counts hours)."""
+    from tmath.latex import read
+
+    text = document.masked or document.text
+    inline = sorted(document.inline, key=lambda m: m.start)
+    found = []
+    for start, end in sentences(text):
+        maths = [m for m in inline if start <= m.start and m.end <= end]
+        for k, math in enumerate(maths):
+            stop = min(end, math.end + APPROXIMATION_REACH,
+                       maths[k + 1].start if k + 1 < len(maths) else end)
+            match = _APPROXIMATELY.search(text, math.end, stop)
+            if match is None or re.search(r"\d", text[math.end:match.start()]):
+                continue
+            unit = _WORD_AFTER.match(text, match.end())
+            if unit and unit.group(1).lower() != _first_word(text, math.end).lower():
+                continue   # "$2^{10}$ tokens take about 3 hours": a number of something else
+            reading = read(math.latex)
+            if not reading.parsed or reading.relations or len(reading.expressions) != 1:
+                continue
+            value = reading.expressions[0]
+            if getattr(value, "free_symbols", True) or not getattr(value, "is_number", False) \
+                    or value.is_Number:
+                continue
+            found.append(Approximation(math.latex, match.group("n"), match.start("n"),
+                                       document.line_of(match.start("n"))))
+    return found
