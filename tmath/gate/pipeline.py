@@ -166,7 +166,8 @@ def _recognise_one(document: Document, known: Sequence, min_coverage: float,
     from tmath.gate.recognition import recognise
     from tmath.gate.settings import settings_in
 
-    found = recognise(document, known)
+    verified = {i for i, r in (results or {}).items() if getattr(r, "verdict", None) in PASSING}
+    found = recognise(document, known, verified)
     in_play: dict[str, list[int]] = {}
     for claim, at in found.places:
         in_play.setdefault(claim, []).append(at)

@@ -22,7 +22,7 @@ import math
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Collection, Mapping, Sequence
 
 from tmath.engine.info import ClaimInfo
 from tmath.engine.results import PASSING
@@ -31,6 +31,7 @@ from tmath.gate.findings import Finding
 from tmath.gate.meaning import claim_relations
 from tmath.gate.arithmetic import (Binding, bindings_of, false_relations, false_under, in_force,
                                    number)
+from tmath.gate import complexity
 from tmath.gate.divisors import Recognised, false_divisors
 from tmath.gate.prose_relations import Approximation, Root, approximations_said, roots_said, stated
 
@@ -205,8 +206,11 @@ USE_CACHE = True
 """Off with ``tmath check --no-cache`` (:func:`tmath.gate.meaning.use_cache`)."""
 
 
-def recognise(document: Document, known: Sequence) -> Recognition:
-    """Findings for every formula of ``document`` that means, or nearly means, a claim's."""
+def recognise(document: Document, known: Sequence, verified: Collection[str] = ()
+              ) -> Recognition:
+    """Findings for every formula of ``document`` that means, or nearly means, a claim's
+    (and, for the claims in ``verified``, what the document states in words that they
+    prove: self-attention's cost, :mod:`tmath.gate.complexity`)."""
     from tmath.gate import meaning
 
     cache = _Cache(known, meaning.STORED.enabled)
@@ -274,6 +278,12 @@ def recognise(document: Document, known: Sequence) -> Recognition:
     findings += _unsolved(document, formulas, texts, facts)
     findings += [_root_false(document, root) for root in roots_said(document)
                  if not _root_holds(root)]
+    if complexity.CLAIM in verified:
+        for cost in complexity.costs_said(document):
+            judged = complexity.judged(document, cost)
+            if judged is not None:
+                findings.append(judged)
+                places.append((complexity.CLAIM, cost.math.start))
     findings += [f for said in approximations_said(document)
                  for f in _approximation_false(document, said)]
     findings += false_divisors(document, recognised)

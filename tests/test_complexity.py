@@ -1,0 +1,62 @@
+"""Self-attention's cost stated in big-O, held to claim attention-cost-table.
+
+Every sentence here is written for these tests: the cost of self-attention in the common
+letters is recognised, a wrong power contradicts the claim on its line, and the cost of
+anything else (a recurrent layer, a sparse variant, a table row) is never judged.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from tmath.gate.complexity import costs_said, judged
+from tmath.gate.document import parse_as
+
+
+def _judged(sentence: str) -> list[str | None]:
+    document = parse_as(".md", f"# Cost\n\n{sentence}\n", "t.md")
+    return [getattr(judged(document, cost), "status", None) for cost in costs_said(document)]
+
+
+@pytest.mark.parametrize("sentence, status", [
+    ("Every query meets every key, so self-attention costs $O(n^2 d)$ time.", "recognised"),
+    ("Self-attention has a $\\mathcal{O}(n^2d)$ computational complexity.", "recognised"),
+    ("The attention matrix needs $O(L^2)$ memory and time.", "recognised"),
+    ("Every query meets every key, so self-attention costs $O(n d^2)$ time.", "contradicts"),
+    ("Self-attention has a $\\mathcal{O}(nd^2)$ computational complexity.", "contradicts"),
+    ("The attention matrix needs $O(L)$ memory.", "contradicts"),
+])
+def test_the_cost_of_self_attention_is_held_to_the_claim(sentence, status):
+    assert _judged(sentence) == [status]
+
+
+@pytest.mark.parametrize("sentence", [
+    "A recurrent layer has a computational complexity of $O(n d^2)$.",
+    "Sparse attention reduces the cost of self-attention to $O(n \\sqrt{n})$.",
+    "Self-attention costs $O(n^2 d)$ while a convolution costs $O(k n d^2)$.",
+    "Self-attention needs $O(1)$ sequential operations.",
+    "Self-Attention & $O(n^2 \\cdot d)$ & $O(1)$ \\\\",
+    "Self-attention with a window of $r$ costs $O(r n d)$ time.",
+    "The attention matrix stores $O(n^2 d)$ numbers in memory.",   # an upper bound, not its order
+])
+def test_what_is_not_self_attentions_own_cost_is_never_judged(sentence):
+    assert [s for s in _judged(sentence) if s == "contradicts"] == []
+
+
+def test_a_wrong_cost_is_an_error_of_the_gate(tmp_path):
+    from conftest import CHECK_APP
+
+    text = ("# Cost\n\nFor $n$ tokens of width $d$, self-attention has a\n"
+            "computational complexity of $O(n^2 d)$.\n")
+    path = tmp_path / "doc.md"
+    for body, code in ((text, 0), (text.replace("n^2 d", "n d^2"), 1)):
+        path.write_text(body, encoding="utf-8")
+        run = CliRunner().invoke(CHECK_APP, ["check", str(path), "-f", "json"])
+        found = [(f["status"], f["line"], f["claim"]) for f in json.loads(run.stdout)["findings"]
+                 if f["claim"] == "attention-cost-table"]
+        assert run.exit_code == code
+        assert found == [("recognised" if code == 0 else "contradicts", 4,
+                          "attention-cost-table")]

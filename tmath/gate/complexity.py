@@ -1,0 +1,159 @@
+"""The cost of self-attention stated in big-O, held to the claim that counts it.
+
+Documents state what claim ``attention-cost-table`` proves (T²d multiplies, a T×T matrix
+stored) as a sentence with a big-O: "the self-attention has $\\mathcal{O}(n^2 d)$
+computational complexity", "the attention matrix requires $O(L^2)$ in memory and time". A
+clause is read when
+
+* it names self-attention (or the attention matrix, layer, or scores) and says what is
+  counted: time (complexity, cost, computation, FLOPs, time) or memory (memory, space,
+  storage); and it holds exactly one inline big-O whose argument is a product of powers;
+* it names nothing else whose cost differs: another layer (recurrent, convolutional), a
+  variant (sparse, local, restricted, linear, LSH, low-rank, kernelised, Reformer, …),
+  cross-attention, a change ("reduces … from … to"), sequential operations or path length.
+
+The letters are read by their common use: ``n``, ``N``, ``L``, ``T`` and ``\\ell`` count the
+sequence's positions, ``d`` (``d_{model}``, ``d_k``, ``D``) its width; a big-O with any other
+letter is not read. Then the length's power must be 2 and, for time, the width's at most 1
+(left out, the width is held fixed): ``O(n^2 d)`` and ``O(n^2)`` are recognised, ``O(n d^2)``
+or ``O(n)`` contradict the claim, with its form in the document's letters.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tmath.gate.document import Document, Math
+from tmath.gate.findings import Finding
+from tmath.gate.prose_relations import sentences
+
+CLAIM = "attention-cost-table"
+LENGTH = frozenset({"n", "N", "L", "T", "ell"})
+WIDTH = frozenset({"d", "D", "d_model", "d_k"})
+_SUBJECT = re.compile(r"\bself-attention\b|\battention\s+(?:matrix|matrices|layers?|scores?|"
+                      r"weights|mechanism|operation)\b|\b(?:dot-product|multi-head)\s+attention\b",
+                      re.I)
+_TIME = re.compile(r"\b(?:complexity|cost|costs|computation(?:al)?|compute|FLOPs?|time)\b", re.I)
+_MEMORY = re.compile(r"\b(?:memory|space|storage)\b", re.I)
+_OTHER = re.compile(
+    r"\b(?:recurren\w*|RNNs?|LSTMs?|convolution\w*|CNNs?|sparse|local(?:ly|ized)?|restricted|"
+    r"window\w*|linear\w*|LSH|hash\w*|low-rank|kernel\w*|approximat\w*|efficient|"
+    r"Reformer|Linformer|Performer|Longformer|BigBird|cross-attention|reduc\w*|instead|"
+    r"sequential\w*|sequentially|path|per\s+head)\b", re.I)
+_BIG_O = re.compile(r"^\s*(?:\\mathcal\s*\{\s*O\s*\}|\\mathcal\s*O|O)\s*\\?(?:left)?\(\s*(?P<arg>.*?)"
+                    r"\s*\\?(?:right)?\)\s*$", re.S)
+CLAUSE = re.compile(r"[,;]\s+(?:and|but|while|whereas)\b|;|\s(?:while|whereas)\s")
+
+
+@dataclass(frozen=True)
+class Cost:
+    """A big-O a clause states for self-attention: its length and width powers."""
+
+    math: Math
+    length: str
+    powers: tuple[int, int]      # (length, width)
+    width: str
+    memory: bool
+    time: bool
+
+
+def costs_said(document: Document) -> list[Cost]:
+    """Every clause that states self-attention's cost in big-O (see the module's doc)."""
+    text = document.masked or document.text
+    inline = sorted(document.inline, key=lambda m: m.start)
+    found = []
+    for start, end in sentences(text):
+        maths = [m for m in inline if start <= m.start and m.end <= end]
+        if not maths or "&" in text[start:end] or re.search(r"^\s*\|", text[start:end], re.M):
+            continue   # a table row
+        cuts = [start] + [m.end() for m in CLAUSE.finditer(text, start, end)] + [end]
+        for a, b in zip(cuts, cuts[1:]):
+            inside = [m for m in maths if a <= m.start and m.end <= b]
+            big = [m for m in inside if _BIG_O.match(m.latex)]
+            words = _words(text, a, b, inside)
+            if len(big) != 1 or not _SUBJECT.search(words) or _OTHER.search(words):
+                continue
+            memory, time = bool(_MEMORY.search(words)), bool(_TIME.search(words))
+            cost = _powers(_BIG_O.match(big[0].latex).group("arg"))
+            if cost is not None and (memory or time):
+                found.append(Cost(big[0], cost[0], cost[1], cost[2], memory, time))
+    return found
+
+
+def _words(text: str, a: int, b: int, maths: list[Math]) -> str:
+    """The clause's prose, each formula left out."""
+    pieces, cursor = [], a
+    for math in maths:
+        pieces.append(text[cursor:math.start])
+        cursor = math.end
+    return " ".join(pieces + [text[cursor:b]])
+
+
+def _powers(argument: str) -> tuple[str, tuple[int, int], str] | None:
+    """(length letter, (its power, the width's power), width letter) of a product of powers
+    of length and width letters; None for anything else."""
+    from tmath.latex import read
+
+    import sympy as sp
+
+    reading = read(argument)
+    if not reading.parsed or reading.relations or len(reading.expressions) != 1:
+        return None
+    expr = reading.expressions[0]
+    if not isinstance(expr, sp.Expr):
+        return None
+    powers: dict[str, int] = {}
+    for factor, power in expr.as_powers_dict().items():
+        if factor == 1:
+            continue
+        if not isinstance(factor, sp.Symbol) or not power.is_Integer or power < 1:
+            return None
+        # in math, ``nd`` is n times d: a run of letters each of which is a length or a width
+        letters = list(factor.name) if factor.name not in LENGTH | WIDTH and \
+            set(factor.name) <= LENGTH | WIDTH else [factor.name]
+        for k, letter in enumerate(letters):
+            powers[letter] = powers.get(letter, 0) + (int(power) if k == len(letters) - 1 else 1)
+    lengths = [n for n in powers if n in LENGTH]
+    widths = [n for n in powers if n in WIDTH]
+    if len(lengths) > 1 or len(widths) > 1 or set(powers) - LENGTH - WIDTH or not lengths:
+        return None
+    width = widths[0] if widths else ""
+    return lengths[0], (powers[lengths[0]], powers.get(width, 0)), width
+
+
+def judged(document: Document, cost: Cost) -> Finding | None:
+    """``recognised`` when the powers are the claim's, ``contradicts`` (on its line) when the
+    length's power is not 2 or the time's width power is above 1; None for a memory stated
+    with a width (``O(n^2 d)`` stored holds the scores, but is not their order)."""
+    length, width = cost.powers
+    if length == 2 and width and cost.memory and (width == 1 or not cost.time):
+        return None
+    right = length == 2 and width <= 1
+    section = document.section_at(cost.math.start)
+    common = dict(kind="formula", document=document.path,
+                  section=section.number if section else None, line=cost.math.line,
+                  column=document.column_of(cost.math.start), formula=cost.math.latex,
+                  claim=CLAIM, claims=(CLAIM,))
+    if right:
+        return Finding(status="recognised", meaning="equivalent", compared_with=("statement",),
+                       **common)
+    letter = cost.length if cost.length != "ell" else "\\ell"
+    width = cost.width.replace("_model", "_{model}") if cost.width else "d"
+    should = f"O({letter}^2)" if cost.memory and not cost.time else f"O({letter}^2 {width})"
+    counted = "time and memory" if cost.time and cost.memory else \
+        "time" if cost.time else "memory"
+    return Finding(status="contradicts", meaning="contradicts", compared_with=("statement",),
+                   recorded="multiplies(QK^T) = T^2 d, stored scores T^2",
+                   detail=f"claim {CLAIM} counts T²d multiplies and T² stored scores for "
+                          f"self-attention: its {counted} is {should} in this document's "
+                          f"letters; this sentence states O({_shown(cost)})", **common)
+
+
+def _shown(cost: Cost) -> str:
+    length, width = cost.powers
+    letter = cost.length if cost.length != "ell" else "\\ell"
+    parts = [letter + (f"^{length}" if length > 1 else "")]
+    if width:
+        parts.append(cost.width + (f"^{width}" if width > 1 else ""))
+    return " ".join(parts)
