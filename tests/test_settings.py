@@ -213,3 +213,23 @@ def test_a_power_or_an_exponent_is_read_whole():
     not 1; both are judged, and neither is restated where the reader spelt it otherwise."""
     text = "# A\n\nThe base Transformer has $h = 10^{400}$ heads.\n\nBERT-base has $A = 1e9$.\n"
     assert _found(text) == [(3, "inaccurate", "10^400"), (5, "inaccurate", "1e9")]
+
+
+def test_the_width_of_the_vectors_an_encoder_passes_on_is_the_model_width():
+    """Vectors in a sentence about encoders or embeddings have the model's width; a what-if
+    in another part of the sentence (after "--") leaves it stated; vectors of queries, keys
+    or heads are another width and are not read."""
+    text = """
+        ---
+        title: "Attention Is All You Need, drawn out"
+        ---
+
+        # Encoders
+
+        Each encoder takes in vectors of dimension 512 -- in a deeper stack they would come from the layer below.
+
+        The query and key vectors of each head have a size of 64.
+        """
+    assert _found(text) == [(7, "accurate", "512")]
+    assert _found(text.replace("dimension 512", "dimension 1024")) == [(7, "inaccurate", "1024")]
+    assert _found(text.replace("512 --", "512 if")) == []   # the what-if is its own part

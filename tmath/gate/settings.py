@@ -7,7 +7,9 @@ setting when it binds a number to a quantity of :data:`QUANTITIES` in one of two
 * a symbol set equal to it, in the sentence's math or text: ``$h = 8$``, ``d_model = 512``,
   ``$d_k = d_v = d_{model}/h = 64$`` (a chain: its last member);
 * a number before the quantity's noun: "eight attention heads", "6 identical layers";
-* a phrase around it: "tokens are embedded as vectors of size 512", "it stacks 6 encoders".
+* a phrase around it: "tokens are embedded as vectors of size 512", "it stacks 6 encoders",
+  "each encoder receives vectors of size 512" (vectors, in a sentence about encoders,
+  decoders or embeddings and not about queries, keys, values or heads).
 
 Which configuration it speaks of is decided, most specific first:
 
@@ -17,7 +19,8 @@ Which configuration it speaks of is decided, most specific first:
 2. else, when it names no other model ("GPT-2", "a small BERT"), its paragraph names exactly
    one;
 3. else the document presents itself as about the paper (its title, or its opening, names the
-   paper's title), and the sentence is not hypothetical ("suppose", "for example", …), not
+   paper's title), and the part of the sentence that states it (parts are cut at "--", "—",
+   ";", ", but") is not hypothetical ("suppose", "for example", …), the sentence not
    about another instance ("a 4-layer transformer") and not a table row. Symbols too common
    to mean a setting by themselves (``A``, ``L``, ``H``, ``\\beta_1``, …) are read only under 1.
 
@@ -55,6 +58,8 @@ class Quantity:
     phrases: tuple[str, ...] = ()
     """Words around the number: ending with it ("embedded as vectors of size 512"), or with
     ``{n}`` where it stands ("stacks {n} encoders")."""
+    unless: str = ""
+    """A word that, in the sentence, says the number is of something else (``query``)."""
 
 
 QUANTITIES = {
@@ -68,6 +73,10 @@ QUANTITIES = {
     "d_model": Quantity("model width d_model", ("d_model",), phrases=(
         r"\bembed(?:ded|dings?)\b[^.;:\d]{0,40}?\b(?:size|dimension(?:ality)?|width)\s+"
         r"(?:of\s+|is\s+)?",)),
+    "d_model_vectors": Quantity("model width d_model", phrases=(
+        r"\bvectors?\b[^.;:\d]{0,40}?\b(?:size|dimension(?:ality)?|width)\s+(?:of\s+|is\s+)?",),
+        needs=r"\b(?:[Ee]ncoders?|[Dd]ecoders?|[Ee]mbeddings?)\b",
+        unless=r"\b(?:[Qq]uer(?:y|ies)|[Kk]eys?|[Vv]alues?|[Hh]eads?|q/k/v)\b"),
     "d_model_bert": Quantity("model width d_model", ("H",), loose=False),
     "d_ff": Quantity("inner width of the feed-forward layer d_ff", ("d_ff",)),
     "d_k": Quantity("width of each head's keys d_k", ("d_k",), needs=r"head|/h\b"),
@@ -82,7 +91,8 @@ QUANTITIES = {
 """Each quantity a configuration may set. ``*_bert`` are BERT's own letters for the same;
 "layers" alone is read only where the sentence names the configuration (an encoder's "two
 layers" may be its sub-layers)."""
-ALIASES = {"heads_bert": "heads", "layers_named": "layers", "d_model_bert": "d_model"}
+ALIASES = {"heads_bert": "heads", "layers_named": "layers", "d_model_bert": "d_model",
+           "d_model_vectors": "d_model"}
 
 _WORD_NUMBERS = {w: n for n, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
@@ -148,12 +158,13 @@ def settings_in(document: Document) -> list[Finding]:
                 config, how = paragraph[0], "paragraph"
             elif not paragraph and subject:
                 config, how = subject, "document"
-        if config is None or (how != "sentence" and HYPOTHETICAL.search(sentence)) or \
+        if config is None or \
                 (how == "document" and (INSTANCE.search(sentence) or _in_table(sentence))):
             continue
         seen = set()
         for item in _unambiguous(stated):
-            if (item.named and how != "sentence") or item.at in seen:
+            if (item.named and how != "sentence") or item.at in seen or \
+                    how != "sentence" and HYPOTHETICAL.search(_part(text, start, end, item.at)):
                 continue
             seen.add(item.at)
             found += _judge(document, config, item, QUANTITIES[item.quantity], how)
@@ -214,7 +225,8 @@ def _stated(text: str, start: int, end: int, maths: list[Math],
     spelt = "".join(pieces)
     found: list[Stated] = []
     for key, quantity, pattern in _PATTERNS:
-        if quantity.needs and not re.search(quantity.needs, spelt):
+        if quantity.needs and not re.search(quantity.needs, spelt) or \
+                quantity.unless and re.search(quantity.unless, spelt):
             continue
         for match in pattern.finditer(spelt):
             found.append(_item(key, match, places, not quantity.loose))
@@ -261,6 +273,18 @@ def number(printed: str) -> float:
     if power:
         return float(f"{power.group(1) or 1}e{power.group(2)}")   # 10^{400}: inf, no error
     return float(s)
+
+
+PARTS = re.compile(r"\s--?\s|\s—\s|—|;|,\s+but\b")
+"""What separates the parts of a sentence that say different things ("… of size 512 -- in
+other encoders it would be …"): a what-if in one part leaves the others stated."""
+
+
+def _part(text: str, start: int, end: int, at: int) -> str:
+    """The part of the sentence ``text[start:end]`` that holds offset ``at``."""
+    cuts = [start] + [m.end() for m in PARTS.finditer(text, start, end)] + [end]
+    k = bisect_left(cuts, at + 1) - 1
+    return text[cuts[max(k, 0)]:cuts[min(k + 1, len(cuts) - 1)]]
 
 
 def _in_table(sentence: str) -> bool:
