@@ -233,3 +233,25 @@ def test_the_width_of_the_vectors_an_encoder_passes_on_is_the_model_width():
     assert _found(text) == [(7, "accurate", "512")]
     assert _found(text.replace("dimension 512", "dimension 1024")) == [(7, "inaccurate", "1024")]
     assert _found(text.replace("512 --", "512 if")) == []   # the what-if is its own part
+
+
+def test_a_section_that_names_the_model_names_it_for_its_paragraphs():
+    """A later paragraph of a section about the original Transformer states its settings; a
+    section whose heading names another model does not, though it recalls the original."""
+    text = """
+        # A family of models
+
+        ## The first one
+
+        The original Transformer has an encoder and a decoder.
+
+        The encoder is a stack of 6 identical modules, each with two sub-layers.
+
+        ## Transformer-XL
+
+        Unlike the original Transformer, it adds a memory.
+
+        Its encoder is a stack of 16 repeated blocks.
+        """
+    assert _found(text) == [(7, "accurate", "6")]
+    assert _found(text.replace("stack of 6", "stack of 12")) == [(7, "inaccurate", "12")]

@@ -17,11 +17,13 @@ Which configuration it speaks of is decided, most specific first:
    "BERT-base"; in a document about the paper, "the base model"), or names several, each
    clause one;
 2. else, when it names no other model ("GPT-2", "a small BERT"), its paragraph names exactly
-   one;
+   one; or, when its paragraph names none, its section does (and the section's heading names
+   no other model);
 3. else the document presents itself as about the paper (its title, or its opening, names the
    paper's title), and the part of the sentence that states it (parts are cut at "--", "—",
    ";", ", but") is not hypothetical ("suppose", "for example", …), the sentence not
-   about another instance ("a 4-layer transformer") and not a table row. Symbols too common
+   about another instance ("a 4-layer transformer") and not a table row (the same holds under
+   2 when the section names it). Symbols too common
    to mean a setting by themselves (``A``, ``L``, ``H``, ``\\beta_1``, …) are read only under 1.
 
 A quantity bound to two different numbers in one sentence ("0.1 instead of 0.3") is not read.
@@ -67,7 +69,8 @@ QUANTITIES = {
                       (r"(?:parallel\s+)?(?:attention\s+|self-attention\s+)?heads",)),
     "heads_bert": Quantity("number of attention heads", ("A",), loose=False),
     "layers": Quantity("number of layers", ("N",), (r"identical\s+layers",), phrases=(
-        r"\bstack(?:s|ed)?\s+(?:of\s+)?{n}\s+(?:of\s+them|identical|(?:encoder|decoder)s?\b)",)),
+        r"\bstack(?:s|ed)?\s+(?:of\s+)?{n}\s+(?:of\s+them|identical|(?:encoder|decoder)s?\b|"
+        r"(?:[a-z]+\s+)?(?:layers|modules|blocks)\b)",)),
     "layers_named": Quantity("number of layers", ("L",), (r"(?:encoder\s+|decoder\s+)?layers",),
                              loose=False),
     "d_model": Quantity("model width d_model", ("d_model",), phrases=(
@@ -154,12 +157,15 @@ def settings_in(document: Document) -> list[Finding]:
             config, how = named[0], "sentence"
         elif not OTHER_MODELS.search(plain(sentence)):
             paragraph = _named(_paragraph(text, start, end), subject)
+            section = _section_named(document, text, start, subject) if not paragraph else []
             if len(paragraph) == 1:
                 config, how = paragraph[0], "paragraph"
+            elif len(section) == 1:
+                config, how = section[0], "section"
             elif not paragraph and subject:
                 config, how = subject, "document"
-        if config is None or \
-                (how == "document" and (INSTANCE.search(sentence) or _in_table(sentence))):
+        if config is None or how in ("document", "section") and \
+                (INSTANCE.search(sentence) or _in_table(sentence)):
             continue
         seen = set()
         for item in _unambiguous(stated):
@@ -299,6 +305,17 @@ def _named(text: str, subject: Configuration | None = None) -> list[Configuratio
     return [c for c in CONFIGURATIONS if any(re.search(name, spelt) for name in c.names)
             or (subject is not None and c.variant and c.paper == subject.paper
                 and re.search(c.variant, spelt))]
+
+
+def _section_named(document: Document, text: str, at: int,
+                   subject: Configuration | None) -> list[Configuration]:
+    """The configurations the section around ``at`` names, when its heading names no other
+    model (a section on Transformer-XL that recalls the vanilla Transformer is not about
+    it)."""
+    section = document.section_at(at)
+    if section is None or OTHER_MODELS.search(plain(section.title)):
+        return []
+    return _named(text[section.start:section.end], subject)
 
 
 def _paragraph(text: str, start: int, end: int) -> str:
