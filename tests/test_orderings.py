@@ -1,0 +1,41 @@
+"""The order of a sinusoidal encoding's frequencies, said in words.
+
+The sentences are written for these tests: earlier columns change faster (the frequency
+1/10000^{2i/d} falls with i), so a sentence that says otherwise contradicts the claim, and
+one that says nothing about numbered columns is never read.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tmath.gate.document import parse_as
+from tmath.gate.orderings import comparisons_said, judged
+
+
+def _judged(sentence: str) -> list[str | None]:
+    document = parse_as(".md", f"# Encoding\n\n{sentence}\n", "t.md")
+    return [getattr(judged(document, said), "status", None) for said in comparisons_said(document)]
+
+
+@pytest.mark.parametrize("sentence, status", [
+    ("In the plot, the 2nd column has a higher frequency than the 10th column.", "recognised"),
+    ("In the plot, the 2nd column has a lower frequency than the 10th column.", "contradicts"),
+    ("Column 12 has a longer wavelength than column 4.", "recognised"),
+    ("Column 12 has a shorter wavelength than column 4.", "contradicts"),
+    ("The $6^{\\textrm{th}}$ and $7^{\\textrm{th}}$ columns have a lower frequency than the "
+     "$8^{\\textrm{th}}$ and $9^{\\textrm{th}}$ columns.", "contradicts"),
+    # true counted from 0, where columns 6, 7 share a frequency; not sure counted from 1
+    ("The 6th and 7th columns have a higher frequency than the 8th and 9th columns.", None),
+])
+def test_a_comparison_of_numbered_columns_is_held_to_the_claim(sentence, status):
+    assert _judged(sentence) == [status]
+
+
+@pytest.mark.parametrize("sentence", [
+    "A higher bit has a lower frequency than a lower bit.",            # no columns numbered
+    "The 3rd layer runs at a lower frequency than the 5th.",           # no columns
+    "Columns 2 and 4 are plotted; the frequency is high.",             # no comparison
+])
+def test_what_compares_no_numbered_columns_is_not_read(sentence):
+    assert _judged(sentence) == []

@@ -1,0 +1,122 @@
+"""Which columns of a sinusoidal encoding change faster, said in words.
+
+Claim ``sinusoidal-frequency-period`` proves ω_i = 1/10000^{2i/d}: the frequency of the
+encoding's columns falls as their index grows (a sine and a cosine column share one), and
+their wavelength grows. Documents say so by comparing columns: "the 6th and 7th columns have
+a higher frequency than the 8th and 9th". Where that claim is in play in a document, a
+sentence is read when it
+
+* speaks of columns or dimensions and compares a frequency or a wavelength (period) with one
+  comparative (higher, lower, greater, smaller, larger, faster, slower, longer, shorter) and
+  ``than``;
+* numbers columns on both sides: ordinals (``6th``, ``$6^{\\textrm{th}}$``) or ``column 6``.
+
+A comparison that no indexing makes true (columns before those they are compared with said
+to have a lower frequency, or a longer wavelength) contradicts the claim; one true whether
+columns are counted from 0 or from 1 is recognised; anything else is not a finding.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tmath.gate.document import Document
+from tmath.gate.findings import Finding
+from tmath.gate.prose_relations import sentences, with_placeholders
+
+CLAIM = "sinusoidal-frequency-period"
+_COLUMNS = re.compile(r"\b(?:columns?|dimensions?)\b", re.I)
+_COMPARED = re.compile(
+    r"\b(?:(?P<more>higher|greater|larger|faster|longer)|(?P<less>lower|smaller|slower|shorter))\b",
+    re.I)
+_QUANTITY = re.compile(r"\b(?P<f>frequenc(?:y|ies))\b|\b(?P<w>wavelengths?|periods?)\b", re.I)
+_ORDINAL = re.compile(r"\b(\d+)\s*(?:st|nd|rd|th)\b|\bcolumns?\s+(\d+)\b", re.I)
+_MATH_ORDINAL = re.compile(r"^\s*(\d+)\s*\^\s*\{?\s*(?:\\(?:textrm|text|mathrm)\s*\{)?"
+                           r"\s*(?:st|nd|rd|th)\b")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Columns ``before`` said to have a higher (``more``) or lower frequency than ``after``."""
+
+    before: tuple[int, ...]
+    after: tuple[int, ...]
+    higher: bool
+    start: int
+    line: int
+
+
+def comparisons_said(document: Document) -> list[Comparison]:
+    """Every sentence that compares the frequency (or wavelength) of numbered columns."""
+    text = document.masked or document.text
+    inline = sorted(document.inline, key=lambda m: m.start)
+    found = []
+    for start, end in sentences(text):
+        if not _COLUMNS.search(text, start, end) or " than " not in " ".join(
+                text[start:end].split()):
+            continue
+        maths = [m for m in inline if start <= m.start and m.end <= end]
+        spelt, places = with_placeholders(text, start, end, maths)
+        compared = list(_COMPARED.finditer(spelt))
+        than = [m.start() for m in re.finditer(r"\bthan\b", spelt)]
+        if len(compared) != 1 or len(than) != 1 or than[0] < compared[0].end():
+            continue
+        quantity = _QUANTITY.search(spelt, compared[0].end(), than[0])
+        if quantity is None:
+            continue
+        before = _ordinals(spelt[:compared[0].start()], maths)
+        after = _ordinals(spelt[than[0]:], maths)
+        if not before or not after:
+            continue
+        higher = bool(compared[0].group("more")) == bool(quantity.group("f"))
+        at = places[compared[0].start()]
+        found.append(Comparison(before, after, higher, at, document.line_of(at)))
+    return found
+
+
+def _ordinals(spelt: str, maths: list) -> tuple[int, ...]:
+    numbers = [int(a or b) for a, b in _ORDINAL.findall(spelt)]
+    for mark in re.findall(r"⟨(\d+)⟩", spelt):
+        match = _MATH_ORDINAL.match(maths[int(mark)].latex)
+        if match:
+            numbers.append(int(match.group(1)))
+    return tuple(numbers)
+
+
+def judged(document: Document, said: Comparison) -> Finding | None:
+    """``contradicts`` when no indexing makes the comparison true, ``recognised`` when
+    either does, else None."""
+    def pair(column: int, first: int) -> int:   # ω_i is shared by columns 2i and 2i + 1
+        return (column - first) // 2
+
+    holds = []
+    for first in (0, 1):
+        a = [pair(c, first) for c in said.before]
+        b = [pair(c, first) for c in said.after]
+        holds.append(max(a) < min(b) if said.higher else min(a) > max(b))
+    if all(holds):
+        status = "recognised"
+    elif max(said.before) < min(said.after) and not said.higher or \
+            min(said.before) > max(said.after) and said.higher:
+        status = "contradicts"
+    else:
+        return None
+    section = document.section_at(said.start)
+    columns = ", ".join(map(str, said.before))
+    others = ", ".join(map(str, said.after))
+    said_as = f"columns {columns}: {'higher' if said.higher else 'lower'} frequency than {others}"
+    common = dict(kind="formula", document=document.path,
+                  section=section.number if section else None, line=said.line,
+                  column=document.column_of(said.start), claim=CLAIM, claims=(CLAIM,),
+                  compared_with=("statement",), formula=said_as)
+    if status == "recognised":
+        return Finding(status="recognised", meaning="equivalent", **common)
+    return Finding(status="contradicts", meaning="contradicts",
+                   recorded="\\omega_i = 1 / 10000^{2i/d}",
+                   detail=f"claim {CLAIM} proves ω_i = 1/10000^(2i/d), which falls as the "
+                          f"column grows: columns {columns} change at least as fast as "
+                          f"columns {others}" if not said.higher else
+                          f"claim {CLAIM} proves ω_i = 1/10000^(2i/d), which falls as the "
+                          f"column grows: columns {columns} change at most as fast as "
+                          f"columns {others}", **common)
