@@ -1,0 +1,104 @@
+"""The shapes a document declares, held to the products its formulas take.
+
+The documents are written for these tests: multi-head attention with its projections
+declared, and attention over n queries and m key-value pairs. A declaration or a product
+changed so that they no longer fit is found on both lines; sizes given as numbers, names the
+document leaves undeclared and consistent declarations are never called wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+from typer.testing import CliRunner
+
+from tmath.gate.shapes import key, mismatch
+from tmath.meaning.recognise import relations_of
+
+HEADS = textwrap.dedent(r"""
+    # Heads
+
+    $$
+    \begin{aligned}
+    \mathrm{MultiHead}(Q, K, V) &= \mathrm{Concat}(\mathrm{head}_1, \ldots, \mathrm{head}_h) W^O \\
+    \mathrm{head}_i &= \mathrm{Attention}(Q W^Q_i, K W^K_i, V W^V_i)
+    \end{aligned}
+    $$
+
+    The learned maps are $W^Q_i \in \mathbb{R}^{d_{model} \times d_k}$,
+    $W^K_i \in \mathbb{R}^{d_{model} \times d_k}$, $W^V_i \in \mathbb{R}^{d_{model} \times d_v}$
+    and $W^O \in \mathbb{R}^{h d_v \times d_{model}}$.
+    """).lstrip()
+
+PAIRS = textwrap.dedent(r"""
+    # Pairs
+
+    Take $n$ queries and $m$ key-value pairs: $\mathbf Q\in\mathbb R^{n\times d}$,
+    $\mathbf K\in\mathbb R^{m\times d}$ and $\mathbf V\in\mathbb R^{m\times v}$. Then
+
+    $$\mathrm{softmax}\left(\frac{\mathbf Q \mathbf K^\top}{\sqrt{d}}\right) \mathbf V \in \mathbb{R}^{n\times v}.$$
+    """).lstrip()
+
+
+def _errors(tmp_path, text: str) -> list[int]:
+    from conftest import CHECK_APP
+
+    path = tmp_path / "doc.md"
+    path.write_text(text, encoding="utf-8")
+    run = CliRunner().invoke(CHECK_APP, ["check", str(path), "-f", "json"])
+    return sorted({f["line"] for f in json.loads(run.stdout)["findings"]
+                   if f["status"] == "contradicts" and "shape" in f["detail"]})
+
+
+def test_declarations_that_fit_have_no_finding(tmp_path):
+    assert _errors(tmp_path, HEADS) == []
+    assert _errors(tmp_path, PAIRS) == []
+
+
+@pytest.mark.parametrize("old, new, lines", [
+    (r"W^K_i \in \mathbb{R}^{d_{model} \times d_k}", r"W^K_i \in \mathbb{R}^{d_k \times d_{model}}",
+     [6, 10, 11]),                        # keys of another width than the queries
+    (r"W^O \in \mathbb{R}^{h d_v", r"W^O \in \mathbb{R}^{d_v", [5, 11, 12]),   # h heads side by side
+])
+def test_a_declaration_that_does_not_fit_is_found_with_the_product(tmp_path, old, new, lines):
+    assert old in HEADS
+    assert _errors(tmp_path, HEADS.replace(old, new)) == lines
+
+
+@pytest.mark.parametrize("old, new", [
+    (r"\mathbf V\in\mathbb R^{m\times v}", r"\mathbf V\in\mathbb R^{n\times v}"),   # V's rows
+    (r"\mathbb{R}^{n\times v}.", r"\mathbb{R}^{m\times v}."),                      # stated shape
+    (r"\mathbf K^\top", r"\mathbf K"),                                            # transpose
+])
+def test_a_product_that_does_not_fit_is_found(tmp_path, old, new):
+    assert old in PAIRS
+    assert 6 in _errors(tmp_path, PAIRS.replace(old, new))
+
+
+def _mismatch(formula: str, *declarations: str):
+    shapes = {key(r.lhs): tuple(r.rhs.args) for d in declarations for r in relations_of(d)}
+    return mismatch(relations_of(formula), shapes, {})
+
+
+def test_a_number_a_name_may_stand_for_is_never_a_disagreement():
+    product = r"Y = X W^\top"
+    assert _mismatch(product, r"X \in \mathbb{R}^{512 \times 64}", r"W \in \mathbb{R}^{h \times d}") \
+        is None
+    assert _mismatch(product, r"X \in \mathbb{R}^{n \times d}") is None   # W not declared
+    found = _mismatch(product, r"X \in \mathbb{R}^{n \times d}", r"W \in \mathbb{R}^{h \times k}")
+    assert found is not None and {str(found.a), str(found.b)} == {"d", "k"}
+
+
+def test_factors_in_an_order_sympy_chose_are_never_judged():
+    """``XW`` of two names the reader takes for numbers: SymPy sorts them, so the order
+    printed is lost and nothing is said."""
+    assert _mismatch(r"Y = X W", r"X \in \mathbb{R}^{n \times d}",
+                     r"W \in \mathbb{R}^{d \times h}") is None
+
+
+def test_names_of_matrices_as_declared_and_used():
+    read = relations_of(r"W^Q_i \in \mathbb{R}^{a \times b}")[0]
+    assert key(read.lhs) == "W[·]**Q"
+    assert key(relations_of(r"\mathrm{head}_1 = x")[0].lhs) == "head[·]"
