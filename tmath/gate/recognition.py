@@ -168,6 +168,13 @@ class Facts:
     (:mod:`tmath.gate.arithmetic`)."""
     steps: tuple[tuple[int, str, float, float], ...] = ()
     """The false steps of its chains (:mod:`tmath.gate.steps`): index, shown, the sides."""
+    shapes: tuple[tuple[str, str, str], ...] = ()
+    """The shapes it declares (``W^O \\in \\mathbb{R}^{hd_v \\times d}``): name, rows, cols."""
+    matrices: tuple[tuple[str, str], ...] = ()
+    """The matrices it defines (``head_i = Attention(…)``): name, which relation."""
+    products: bool = False
+    """Whether it takes products of matrices (or states a product's shape): its shapes are
+    checked (:mod:`tmath.gate.shapes`)."""
     solves: tuple[str, ...] = ()
     """The names it states the values of, when that is all it does (``u_1 = \\cos(ωk)``):
     held to the equations above them (:mod:`tmath.gate.solutions`)."""
@@ -195,7 +202,7 @@ class _Cache:
         self.store.put(self.key(*parts), value, hint)
 
 
-FORMAT = 8
+FORMAT = 9
 """The version of :class:`Facts` and :class:`Said` as stored."""
 _CODE = hashlib.sha256(b"".join(path.read_bytes() for path in sorted(
     Path(__file__).parent.glob("*.py")))).hexdigest()[:16]
@@ -276,10 +283,11 @@ def recognise(document: Document, known: Sequence, verified: Collection[str] = (
             findings.append(judged)
             places += [(claim, said.start) for claim in judged.claims]
     findings += _unsolved(document, formulas, texts, facts)
+    findings += _misfits(document, formulas, texts, facts, cache)
     findings += [_root_false(document, root) for root in roots_said(document)
                  if not _root_holds(root)]
     if complexity.CLAIM in verified:
-        for cost in complexity.costs_said(document):
+        for cost in complexity.costs_said(document) + complexity.costs_in_tables(document):
             judged = complexity.judged(document, cost)
             if judged is not None:
                 findings.append(judged)
@@ -314,6 +322,7 @@ def _judgement(verdicts: Sequence[Said], mapping: Mapping[str, str], common: dic
 def _facts(latex: str, known: Sequence, cache: _Cache) -> Facts:
     found = cache.get(Facts, latex)
     if found is None:
+        from tmath.gate.shapes import facts_of
         from tmath.gate.solutions import stated_values
         from tmath.gate.steps import false_steps
         from tmath.meaning.recognise import defined_function, relations_of, witnesses
@@ -327,7 +336,7 @@ def _facts(latex: str, known: Sequence, cache: _Cache) -> Facts:
         found = Facts(tuple(names), votes, false_relations(latex, relations),
                       _judged(relations, known, {}), len(relations),
                       tuple(d[0] for d in defines), bindings_of(relations),
-                      false_steps(relations),
+                      false_steps(relations), *facts_of(relations),
                       tuple(sorted({str(getattr(v.name, "base", v.name))
                                     for v in stated_values(relations, 0)})))
         cache.put(found, Facts, latex)
@@ -335,13 +344,20 @@ def _facts(latex: str, known: Sequence, cache: _Cache) -> Facts:
 
 
 def _expanded(document: Document, formulas: Sequence[Math]) -> list[str]:
-    """Each formula as read: a LaTeX source's own macros (``\\dmodel``) put in."""
+    """Each formula as read: in a LaTeX source, its comments left out (a row the author
+    commented out, ``% \\mathrm{where} …``, is not part of the formula) and its own macros
+    (``\\dmodel``) put in."""
     if document.kind != "latex":
         return [math.latex for math in formulas]
     from tmath.gate.readers.macros import expand, macros
 
     defined = macros(document.raw)
-    return [expand(math.latex, defined) for math in formulas]
+    return [expand(_COMMENT.sub("", math.latex), defined) for math in formulas]
+
+
+_COMMENT = re.compile(r"(?<!\\)%[^\n]*")
+"""A TeX comment: from an unescaped ``%`` to the end of its line (the line itself stays, so
+the formula's rows keep their lines)."""
 
 
 def _definitions(formulas: Sequence[Math], facts: Sequence[Facts], texts: Sequence[str]
@@ -706,6 +722,110 @@ def _spellings(name: str) -> list[str]:
     return [f"\\text{{{name}}}", f"\\mathrm{{{name}}}", f"\\operatorname{{{name}}}", name]
 
 
+SHAPES_REACH = 800
+"""How far after a formula (in characters) a declaration of its names' shapes may come
+("… = \\mathrm{Concat}(…)W^O, where W^O ∈ …")."""
+
+
+def _declared_in_force(document: Document, formulas: Sequence[Math], facts: Sequence[Facts],
+                       k: int, field: str) -> dict[str, tuple[int, tuple]]:
+    """For each name, the formula (index) whose ``field`` (shapes or matrices) gives it in
+    force at formula ``k``: its own, the nearest above in its section, else the first in the
+    next SHAPES_REACH characters."""
+    section = document.section_at(formulas[k].start)
+    chosen: dict[str, tuple[int, tuple]] = {}
+    order = [k] + list(range(k - 1, -1, -1)) + list(range(k + 1, len(formulas)))
+    for j in order:
+        if document.section_at(formulas[j].start) != section:
+            continue
+        if j > k and formulas[j].start - formulas[k].end > SHAPES_REACH:
+            break
+        for item in getattr(facts[j], field):
+            chosen.setdefault(item[0], (j, item[1:]))
+    return chosen
+
+
+def _misfits(document: Document, formulas: Sequence[Math], texts: Sequence[str],
+             facts: Sequence[Facts], cache: _Cache) -> list[Finding]:
+    """Products whose factors' declared shapes do not fit (:mod:`tmath.gate.shapes`): on the
+    formula's row and on each declaration that took part (the two disagree; either may be
+    the wrong one)."""
+    if not any(f.shapes for f in facts):
+        return []
+    findings = []
+    for k, fact in enumerate(facts):
+        if not fact.products:
+            continue
+        shapes = _declared_in_force(document, formulas, facts, k, "shapes")
+        defined = _declared_in_force(document, formulas, facts, k, "matrices")
+        if not shapes:
+            continue
+        given = tuple(sorted((name, dims) for name, (_, dims) in shapes.items()))
+        bodies = tuple(sorted((name, texts[j], int(at[0])) for name, (j, at) in defined.items()))
+        found = cache.get(tuple, "shapes", texts[k], given, bodies)
+        if found is None:
+            found = _misfit(texts[k], given, bodies)
+            cache.put(found, tuple, "shapes", texts[k], given, bodies)
+        if not found:
+            continue
+        index, what, a, b, names = found
+        a, b = a.replace("*", "·"), b.replace("*", "·")
+        here = line_of(document, formulas[k], index, fact.relations, own_rows=True)
+        places = list({formulas[j].line: j for j in sorted(
+            {shapes[n][0] for n in names if n in shapes}, reverse=True)}.values())[::-1]
+        lines = ", ".join(document.where(formulas[j].line) for j in places)
+        section = document.section_at(formulas[k].start)
+        for j, line, detail in [(k, here, f"{what}: {a} ≠ {b}, with the shapes declared on "
+                                          f"{lines}"),
+                                *[(j, _space_line(document, formulas[j]),
+                                   f"the shape declared here does not fit "
+                                                        f"the product on {document.where(here)}"
+                                                        f" ({what}: {a} ≠ {b})")
+                                  for j in places if _space_line(document, formulas[j]) != here]]:
+            findings.append(Finding(
+                kind="formula", document=document.path,
+                section=section.number if section else None, line=line,
+                column=document.column_of(formulas[j].start), formula=formulas[j].latex,
+                status="contradicts", meaning="contradicts", compared_with=("shapes",),
+                detail=detail))
+    return findings
+
+
+def _space_line(document: Document, math: Math) -> int:
+    """The line of a declaration where its shape (``\\mathbb{R}^{…}``) is printed."""
+    at = math.latex.find("\\mathbb")
+    return document.line_of(math.inner + at) if at >= 0 and math.inner >= 0 else math.line
+
+
+def _misfit(text: str, given: Sequence, bodies: Sequence) -> tuple:
+    """(relation index, what, one size, the other, declared names that took part) of the
+    first product of ``text`` whose shapes do not fit; () when they fit or cannot be read."""
+    import sympy as sp
+
+    from tmath.gate.shapes import mismatch
+    from tmath.meaning.recognise import relations_of
+
+    try:
+        shapes = {name: tuple(sp.sympify(d) for d in dims) for name, dims in given}
+        defined = {}
+        for name, source, index in bodies:
+            read = relations_of(source)
+            if index < len(read):
+                defined[name] = read[index].rhs
+        wrong = mismatch(relations_of(text), shapes, defined)
+    except (TypeError, ValueError, AttributeError, ArithmeticError, NotImplementedError,
+            RecursionError, sp.SympifyError):
+        return ()   # a size or a body SymPy will not build: nothing is said of it
+    if wrong is None:
+        return ()
+    return (wrong.index, wrong.what, str(wrong.a), str(wrong.b), tuple(sorted(wrong.names)))
+
+
+SOLVED_FROM = 6
+"""How many formulas before stated values (the nearest, in their section, that share a name
+with them) are held to them: a derivation solves what it has just written."""
+
+
 def _unsolved(document: Document, formulas: Sequence[Math], texts: Sequence[str],
               facts: Sequence[Facts]) -> list[Finding]:
     """Values a derivation states that the equations above them, in their section, do not
@@ -717,15 +837,24 @@ def _unsolved(document: Document, formulas: Sequence[Math], texts: Sequence[str]
         return line_of(document, formulas[k], index, facts[k].relations, (name,) if name else (),
                        own_rows=True)
 
+    read: dict[int, list] = {}
+
+    def relations(j: int) -> list:
+        if j not in read:
+            read[j] = relations_of(texts[j])
+        return read[j]
+
     findings = []
     for k, fact in enumerate(facts):
         if not fact.solves:
             continue
         section = document.section_at(formulas[k].start)
-        equations = [e for j in range(k) if set(facts[j].names) & set(fact.solves)
-                     and not facts[j].solves and document.section_at(formulas[j].start) == section
-                     for i, r in enumerate(relations_of(texts[j])) for e in [equation(r, j, i)] if e]
-        for found in unsolved(equations, stated_values(relations_of(texts[k]), k)):
+        before = [j for j in range(k - 1, -1, -1) if not facts[j].solves
+                  and set(facts[j].names) & set(fact.solves)
+                  and document.section_at(formulas[j].start) == section][:SOLVED_FROM]
+        equations = [e for j in sorted(before) for i, r in enumerate(relations(j))
+                     for e in [equation(r, j, i)] if e]
+        for found in unsolved(equations, stated_values(relations(k), k)):
             detail = re.sub(r"\{(\d+):(\d+)\}", lambda m: document.where(
                 line(int(m.group(1)), int(m.group(2)))), found.detail)
             math = formulas[k] if found.name else formulas[found.formula]
