@@ -12,6 +12,9 @@ clause is read when
   variant (sparse, local, restricted, linear, LSH, low-rank, kernelised, Reformer, …),
   cross-attention, a change ("reduces … from … to"), sequential operations or path length.
 
+A table states it in the cell of the row labelled self-attention under a column headed by
+what is counted ("Complexity per Layer"), read the same way (:func:`costs_in_tables`).
+
 The letters are read by their common use: ``n``, ``N``, ``L``, ``T`` and ``\\ell`` count the
 sequence's positions, ``d`` (``d_{model}``, ``d_k``, ``D``) its width; a big-O with any other
 letter is not read. Then the length's power must be 2 and, for time, the width's at most 1
@@ -78,6 +81,35 @@ def costs_said(document: Document) -> list[Cost]:
             cost = _powers(_BIG_O.match(big[0].latex).group("arg"))
             if cost is not None and (memory or time):
                 found.append(Cost(big[0], cost[0], cost[1], cost[2], memory, time))
+    return found
+
+
+def costs_in_tables(document: Document) -> list[Cost]:
+    """A table's cell of self-attention's cost: its row labelled self-attention (no variant,
+    no other layer), its column headed by what is counted (complexity, cost, time, memory)
+    and not by sequential operations or path length."""
+    from tmath.gate.tables import tables_in
+
+    inline = sorted(document.inline, key=lambda m: m.start)
+    found = []
+    for table in tables_in(document):
+        columns = {k: head for k, head in enumerate(table.header)
+                   if (_TIME.search(head) or _MEMORY.search(head)) and not _OTHER.search(head)}
+        for row in table.rows:
+            label = row[0].text if row else ""
+            if not columns or not _SUBJECT.search(label + " ") and \
+                    not re.fullmatch(r"\W*self-attention\W*", label, re.I) or _OTHER.search(label):
+                continue
+            for k, head in columns.items():
+                if k >= len(row):
+                    continue
+                math = next((m for m in inline if row[k].start <= m.start
+                             < row[k].start + max(len(row[k].text), 1)), None)
+                match = _BIG_O.match(math.latex) if math else None
+                cost = _powers(match.group("arg")) if match else None
+                if cost is not None:
+                    found.append(Cost(math, cost[0], cost[1], cost[2], bool(_MEMORY.search(head)),
+                                      bool(_TIME.search(head))))
     return found
 
 

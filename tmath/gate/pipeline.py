@@ -165,7 +165,7 @@ def _recognise_one(document: Document, known: Sequence, min_coverage: float,
     from tmath.gate.recognised_figures import figures_in, ranges_in
     from tmath.gate.recognition import recognise
     from tmath.gate import orderings
-    from tmath.gate.settings import settings_in
+    from tmath.gate.settings import settings_in, table_settings
 
     verified = {i for i, r in (results or {}).items() if getattr(r, "verdict", None) in PASSING}
     found = recognise(document, known, verified)
@@ -174,7 +174,7 @@ def _recognise_one(document: Document, known: Sequence, min_coverage: float,
         in_play.setdefault(claim, []).append(at)
     figures = figures_in(document, in_play, every, results or {}, dict(found.mapping))
     figures += ranges_in(document, in_play, every, results or {})
-    figures += settings_in(document)
+    figures += settings_in(document) + table_settings(document)
     if orderings.CLAIM in in_play:
         figures += [f for said in orderings.comparisons_said(document)
                     for f in [orderings.judged(document, said)] if f is not None]

@@ -177,6 +177,61 @@ def settings_in(document: Document) -> list[Finding]:
     return sorted(found, key=lambda f: (f.line or 0, f.column or 0))
 
 
+def table_settings(document: Document) -> list[Finding]:
+    """Settings a table states: a column headed by a quantity's symbol (``$N$``, ``$d_k$``,
+    ``$P_{drop}$``) in a row whose first cell names a configuration ("BERT-base"; in a
+    document about the paper, "base" or "big"), each judged like a setting in a sentence."""
+    from tmath.gate.tables import tables_in
+
+    subject = _subject(document)
+    defined = {}
+    if document.kind == "latex":
+        from tmath.gate.readers.macros import macros
+
+        defined = macros(document.raw)
+    found: list[Finding] = []
+    for table in tables_in(document):
+        columns = {k: _column_quantity(expand(head, defined)) for k, head in enumerate(table.header)}
+        if not any(columns.values()):
+            continue
+        for row in table.rows:
+            config = _row_configuration(row[0].text, subject) if row else None
+            if config is None:
+                continue
+            for k, cell in enumerate(row[1:], start=1):
+                quantity = columns.get(k)
+                printed = cell.text.strip("$ ")
+                if quantity is None or not re.fullmatch(_NUMBER, printed):
+                    continue
+                item = Stated(quantity, printed, number(printed), cell.start, False)
+                found += _judge(document, config, item, QUANTITIES[quantity], "table")
+    return found
+
+
+def _column_quantity(header: str) -> str | None:
+    """The quantity a column's header names by its symbol alone (``$d_{model}$``)."""
+    spelt = plain(header).strip("$ ").replace("$", "").strip()
+    for key, quantity in QUANTITIES.items():
+        if spelt in quantity.symbols and quantity.loose:
+            return key
+    return None
+
+
+def _row_configuration(label: str, subject: Configuration | None) -> Configuration | None:
+    """The configuration a row's label names: by name, or (in a document about the paper)
+    a variant's own word ("base", "big")."""
+    named = _named(label, subject)
+    if len(named) == 1:
+        return named[0]
+    if subject is not None:
+        variants = [c for c in CONFIGURATIONS if c.variant and c.paper == subject.paper
+                    and re.search(c.variant, f"{label.strip()} model")
+                    and re.fullmatch(r"[A-Za-z]+", label.strip())]
+        if len(variants) == 1:
+            return variants[0]
+    return None
+
+
 CLAUSE = re.compile(r"[,;]\s+(?:and|but|while|whereas)\b|;|\s(?:while|whereas)\s")
 
 

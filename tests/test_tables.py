@@ -1,0 +1,86 @@
+"""Tables: their cells placed in the text, the settings and costs they state.
+
+The tables are written for these tests: a LaTeX tabular of model variants (rules, comments,
+multirow headers) and a complexity table; a Markdown pipe table of settings. A changed cell is
+found on its line; rows that name no configuration and columns no quantity are not read.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from tmath.gate.complexity import costs_in_tables, judged
+from tmath.gate.document import parse_as
+from tmath.gate.settings import table_settings
+from tmath.gate.tables import tables_in
+
+VARIANTS = textwrap.dedent(r"""
+    \title{Notes on Attention Is All You Need}
+    \section{Sizes}
+    \begin{tabular}{c|cccc|c}
+    \hline
+     & \multirow{2}{*}{$N$} & \multirow{2}{*}{$d_{model}$} & \multirow{2}{*}{$h$} &
+    \multirow{2}{*}{$P_{drop}$} & train \\
+     & & & & & steps \\
+    % a row the author left out
+    \hline
+    base & 6 & 512 & 8 & 0.1 & 100K \\
+    (X) & & & 4 & & \\
+    big & 6 & 1024 & 16 & 0.3 & 300K \\
+    \end{tabular}
+
+    \begin{tabular}{lcc}
+    Layer Type & Complexity per Layer & Sequential Operations \\
+    \hline
+    Self-Attention & $O(n^2 \cdot d)$ & $O(1)$ \\
+    Recurrent & $O(n \cdot d^2)$ & $O(n)$ \\
+    \end{tabular}
+    """).lstrip()
+
+
+def _tex(text: str):
+    return parse_as(".tex", text, "t.tex")
+
+
+def test_a_tabular_is_read_into_a_header_and_placed_rows():
+    document = _tex(VARIANTS)
+    first = tables_in(document)[0]
+    assert first.header[1:5] == ("$N$", "$d_{model}$", "$h$", "$P_{drop}$")
+    assert [row[0].text for row in first.rows] == ["base", "(X)", "big"]
+    assert document.line_of(first.rows[0][3].start) == 10
+
+
+def test_settings_in_a_table_row_of_a_configuration():
+    found = [(f.line, f.status, f.printed) for f in table_settings(_tex(VARIANTS))]
+    assert found == [(10, "accurate", "6"), (10, "accurate", "512"), (10, "accurate", "8"),
+                     (10, "accurate", "0.1"), (12, "accurate", "1024"), (12, "accurate", "16")]
+    broken = [(f.line, f.status, f.printed) for f in
+              table_settings(_tex(VARIANTS.replace("base & 6 & 512 & 8", "base & 6 & 512 & 16")))]
+    assert [f for f in broken if f[1] == "inaccurate"] == [(10, "inaccurate", "16")]
+
+
+def test_a_table_about_another_document_is_not_a_setting():
+    other = VARIANTS.replace("Attention Is All You Need", "a small model")
+    assert table_settings(_tex(other)) == []
+
+
+def test_the_cost_of_self_attention_in_a_table():
+    document = _tex(VARIANTS)
+    assert [getattr(judged(document, c), "status", None) for c in costs_in_tables(document)] \
+        == ["recognised"]
+    broken = _tex(VARIANTS.replace(r"Self-Attention & $O(n^2 \cdot d)$", r"Self-Attention & $O(n \cdot d^2)$"))
+    assert [(judged(broken, c).status, judged(broken, c).line) for c in costs_in_tables(broken)] \
+        == [("contradicts", 18)]
+
+
+def test_a_markdown_pipe_table_of_settings():
+    text = textwrap.dedent("""
+        # Models
+
+        | model | $N$ | $h$ |
+        |---|---|---|
+        | BERT-base | 12 | 12 |
+        | a toy | 2 | 2 |
+        """).lstrip()
+    found = [(f.line, f.status, f.printed) for f in table_settings(parse_as(".md", text, "t.md"))]
+    assert found == [(5, "accurate", "12"), (5, "accurate", "12")]
