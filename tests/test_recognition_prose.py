@@ -462,3 +462,29 @@ def test_an_approximate_value_is_held_to_the_exact_expression_before_it(tmp_path
     assert figures(APPROXIMATE) == []
     broken = APPROXIMATE.replace("63,000", "630,000")
     assert figures(broken) == [("inaccurate", 4, "630,000")]
+
+
+SCALED = textwrap.dedent(r"""
+    # Scaling
+
+    $$\text{Attention}(Q, K, V) = \text{softmax}\left(\frac{QK^T}{\sqrt{d_k}}\right)V$$
+
+    The raw scores grow with the key width, so we scale the dot products by
+    $\frac{1}{\sqrt{d_k}}$ before the softmax.
+    """).lstrip()
+
+
+def test_a_divisor_said_as_a_formula_is_held_to_the_recognised_formula(tmp_path):
+    """"scale … by $1/\\sqrt{d_k}$" is the formula's own divisor; "by $1/d_k$" uses the same
+    name and is none of the formula's divisors; "by $1/n$" says nothing of them."""
+    def errors(text):
+        path = tmp_path / "doc.md"
+        path.write_text(text, encoding="utf-8")
+        run = CliRunner().invoke(CHECK_APP, ["check", str(path), "--format", "json"])
+        return [(f["status"], f["line"]) for f in json.loads(run.stdout)["findings"]
+                if f["status"] == "contradicts"]
+
+    assert errors(SCALED) == []
+    assert errors(SCALED.replace(r"\frac{1}{\sqrt{d_k}}$ before", r"\frac{1}{d_k}$ before")) \
+        == [("contradicts", 6)]
+    assert errors(SCALED.replace(r"\frac{1}{\sqrt{d_k}}$ before", r"\frac{1}{n}$ before")) == []

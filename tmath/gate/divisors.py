@@ -9,8 +9,11 @@ judged at the precision it is printed with (a whole number for a value that is n
 rounding: half a unit). The sentence is wrong only when the number is none of the divisors
 the section's recognised formulas use: a sentence may mean any of them.
 
-Nothing is said when the section recognises no formula, when no divisor has all its names
-given values, or when the sentence says no number (``divided by \\sqrt{d_k}``). A value is
+Nothing is said when the section recognises no formula or when no divisor has all its names
+given values. A divisor said as a formula, "we scale the dot products by
+$\\frac{1}{\\sqrt{d_k}}$", "divided by $\\sqrt{d_k}$", "a scaling factor of $1/\\sqrt{d_k}$"
+(:func:`false_formula_divisors`), is compared with those expressions themselves: it is wrong
+when one of them uses the same names and none is it. A value is
 ``name = number`` written in the paragraph up to the sentence's end, in a formula or in plain
 text; the reader reads the name, so ``d_{k}`` and ``d_k`` are one name.
 """
@@ -51,6 +54,93 @@ def false_divisors(document: Document, recognised: Sequence[Recognised]) -> list
         worth = [(d, v, f) for f in formulas for d, v in _divisors(f.latex, values)]
         if worth and not any(_holds(said.divisor, v[0]) for _, v, _ in worth):
             found.append(_finding(document, said, worth, values, section))
+    return found
+
+
+def false_formula_divisors(document: Document, recognised: Sequence[Recognised]
+                           ) -> list[Finding]:
+    """A ``contradicts`` finding for each divisor said as a formula (:func:`formula_divisors`)
+    that is none of the divisors of the formulas recognised in its section, while one of
+    those uses the same names."""
+    import sympy as sp
+
+    found = []
+    for said in formula_divisors(document):
+        section = document.section_at(said.start)
+        formulas = [f for f in recognised if document.section_at(f.start) == section]
+        divisors = [(d, f) for f in formulas for d in _expressions(f.latex)]
+        same = [(d, f) for d, f in divisors if d.free_symbols == said.divisor.free_symbols]
+        if not same or any(sp.simplify(d - said.divisor) == 0 for d, _ in divisors):
+            continue
+        divisor, formula = same[0]
+        found.append(Finding(
+            status="contradicts", kind="formula", document=document.path,
+            section=section.number if section else None, line=said.line,
+            column=document.column_of(said.start), formula=said.latex, meaning="contradicts",
+            compared_with=("divisor",),
+            detail=f"the text divides by {said.divisor}; the formula on "
+                   f"{document.where(formula.line)} divides by {divisor}"))
+    return found
+
+
+def _expressions(latex: str) -> list:
+    """Each expression of names the formula divides by (outside exponents)."""
+    import sympy as sp
+
+    from tmath.meaning.recognise import relations_of
+
+    found = []
+    for relation in relations_of(latex):
+        for side in (relation.lhs, relation.rhs):
+            if isinstance(side, sp.Basic):
+                found += [node.base ** -node.exp for node in _outside_exponents(side)
+                          if isinstance(node, sp.Pow) and node.exp.is_negative
+                          and node.base.free_symbols]
+    return list(dict.fromkeys(found))
+
+
+@dataclass(frozen=True)
+class FormulaDivisor:
+    """"divided by $\\sqrt{d_k}$" or "scaled by $1/\\sqrt{d_k}$": what the text divides by."""
+
+    divisor: object
+    latex: str
+    start: int
+    line: int
+
+
+_BY_FORMULA = re.compile(
+    r"\b(?P<verb>divid(?:e|es|ed|ing)|(?:re)?scal(?:e|es|ed|ing)(?:\s+down)?)\b"
+    r"[^.;:!?\d⟨]{0,60}?\bby\s+⟨(?P<k>\d+)⟩"
+    r"|\bscal(?:e|ing)\s+factor\s+(?:of|is)\s+⟨(?P<f>\d+)⟩", re.I)
+
+
+def formula_divisors(document: Document) -> list[FormulaDivisor]:
+    """Every divisor the prose says as an inline formula of names."""
+    import sympy as sp
+
+    from tmath.gate.prose_relations import sentences, with_placeholders
+    from tmath.latex import read
+
+    text = document.masked or document.text
+    inline = sorted(document.inline, key=lambda m: m.start)
+    found = []
+    for start, end in sentences(text):
+        maths = [m for m in inline if start <= m.start and m.end <= end]
+        if not maths:
+            continue
+        spelt, places = with_placeholders(text, start, end, maths)
+        for match in _BY_FORMULA.finditer(spelt):
+            math = maths[int(match.group("k") or match.group("f"))]
+            reading = read(math.latex)
+            if not reading.parsed or reading.relations or len(reading.expressions) != 1:
+                continue
+            value = reading.expressions[0]
+            if not isinstance(value, sp.Expr) or not value.free_symbols or value.is_zero:
+                continue
+            dividing = match.group("verb") and match.group("verb").lower().startswith("divid")
+            found.append(FormulaDivisor(value if dividing else 1 / value, math.latex,
+                                        math.start, math.line))
     return found
 
 

@@ -32,7 +32,7 @@ from tmath.gate.meaning import claim_relations
 from tmath.gate.arithmetic import (Binding, bindings_of, false_relations, false_under, in_force,
                                    number)
 from tmath.gate import complexity
-from tmath.gate.divisors import Recognised, false_divisors
+from tmath.gate.divisors import Recognised, false_divisors, false_formula_divisors
 from tmath.gate.prose_relations import Approximation, Root, approximations_said, roots_said, stated
 
 if TYPE_CHECKING:   # the reading code imports SymPy: only when a formula is read
@@ -295,6 +295,7 @@ def recognise(document: Document, known: Sequence, verified: Collection[str] = (
     findings += [f for said in approximations_said(document)
                  for f in _approximation_false(document, said)]
     findings += false_divisors(document, recognised)
+    findings += false_formula_divisors(document, recognised)
     claims = [claim for claim, _ in places]
     return Recognition(tuple(findings), tuple(sorted(mapping.items())),
                        tuple(dict.fromkeys(claims)), len(formulas), tuple(places))
