@@ -131,9 +131,23 @@ def test_code_is_never_read():
         $$real = 1$$
         """)
     assert [m.latex for m in doc.formulas] == ["real = 1"]
-    for number in ("7.25", "3.75", "8.125", "9.5", "p = q", "r = s"):
+    for number in ("7.25", "3.75", "8.125", "p = q", "r = s"):
         assert number not in doc.masked and number in doc.text
     assert "1.5" in doc.masked
+    assert "9.5" in doc.masked and "<div>" not in doc.masked   # a caption's words are prose
+
+
+def test_html_blocks_hide_their_markup_code_and_tables_but_not_their_words():
+    doc = md("""\
+        <figure><img src="x.png"/>
+        <figcaption>Each token becomes a vector of size 512 &amp; more.</figcaption>
+        <pre>y = 2.25</pre><script>var z = 4.5;</script>
+        <table><tr><td>heads</td><td>16</td></tr></table>
+        </figure>
+        """)
+    assert "vector of size 512" in doc.masked
+    for hidden in ("<figcaption>", "img", "2.25", "4.5", "16", "&amp;"):
+        assert hidden not in doc.masked
 
 
 def test_pins_in_comments_but_not_in_code():

@@ -5,8 +5,11 @@
   stands on lines of its own; one with prose on its line (kramdown's inline ``$$``) is inline;
 * ``$…$`` and ``\\( … \\)`` are inline formulas (also ``\\\\( … \\\\)``, the backslash escaped
   so that the rendered page shows MathJax ``\\(``);
-* code is never read: fenced and indented code blocks, code spans and HTML (blocks and inline
-  tags) are not prose, and no formula is found in them; ``<!-- tmath: id -->`` comments pin;
+* code is never read: fenced and indented code blocks, code spans and HTML markup (inline
+  tags; in an HTML block its tags, entities, comments and its ``pre``, ``code``, ``script``,
+  ``style``, ``svg``, ``math`` and ``table`` elements) are not prose, and no formula is found
+  in them; the words an HTML block shows (a figure's caption) are prose;
+  ``<!-- tmath: id -->`` comments pin;
 * headings (ATX and setext) open sections; prose lines are also read for plain-text headings;
 * a YAML front matter and link reference definitions (``[1]: https://…``) are not prose.
 
@@ -16,6 +19,8 @@ ended. The parser and its rules for math are :mod:`~tmath.gate.readers.markdown_
 """
 
 from __future__ import annotations
+
+import re
 
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
@@ -51,8 +56,7 @@ def read_markdown(text: str) -> Regions:
             regions.hidden.append(span)
             regions.skip_lines.update(range(first, last))
         elif token.type == "html_block":
-            regions.hidden.append(span)
-            regions.skip_lines.update(range(first, last))
+            regions.hidden += _html_markup(text, *span)
             regions.pins += comment_pins(text, span[0], span[1], starts)
         elif token.type in _BLOCK_MATH or token.type == "amsmath":
             last = last + 1 if token.type == "amsmath" else last  # amsmath maps its last line
@@ -71,6 +75,18 @@ def read_markdown(text: str) -> Regions:
             regions.hidden.append((starts[line], end))
             regions.skip_lines.add(line)
     return regions
+
+
+_HTML_MARKUP = re.compile(
+    r"<(script|style|pre|code|svg|math|textarea|table)\b.*?</\1\s*>|<!--.*?-->|<[^<>]*>|&\w+;",
+    re.S | re.I)
+
+
+def _html_markup(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """An HTML block's markup (tags, comments, entities, and the whole of its code, script
+    and style elements): hidden, so that the words a reader sees (a figure's caption) are
+    prose."""
+    return [(m.start(), m.end()) for m in _HTML_MARKUP.finditer(text, start, end)]
 
 
 def _line_end(text: str, starts: list[int], line: int) -> int:
