@@ -217,8 +217,8 @@ def test_a_power_or_an_exponent_is_read_whole():
 
 def test_the_width_of_the_vectors_an_encoder_passes_on_is_the_model_width():
     """Vectors in a sentence about encoders or embeddings have the model's width; a what-if
-    in another part of the sentence (after "--") leaves it stated; vectors of queries, keys
-    or heads are another width and are not read."""
+    in another part of the sentence (after "--") leaves it stated; query and key vectors
+    have the width of a head's keys."""
     text = """
         ---
         title: "Attention Is All You Need, drawn out"
@@ -230,9 +230,10 @@ def test_the_width_of_the_vectors_an_encoder_passes_on_is_the_model_width():
 
         The query and key vectors of each head have a size of 64.
         """
-    assert _found(text) == [(7, "accurate", "512")]
-    assert _found(text.replace("dimension 512", "dimension 1024")) == [(7, "inaccurate", "1024")]
-    assert _found(text.replace("512 --", "512 if")) == []   # the what-if is its own part
+    assert _found(text) == [(7, "accurate", "512"), (9, "accurate", "64")]
+    assert _found(text.replace("dimension 512", "dimension 1024"))[0] == (7, "inaccurate", "1024")
+    assert _found(text.replace("512 --", "512 if"))[:1] == [(9, "accurate", "64")]   # a what-if
+    assert _found(text.replace("size of 64", "size of 128"))[1] == (9, "inaccurate", "128")
 
 
 def test_a_section_that_names_the_model_names_it_for_its_paragraphs():

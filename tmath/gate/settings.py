@@ -9,7 +9,8 @@ setting when it binds a number to a quantity of :data:`QUANTITIES` in one of two
 * a number before the quantity's noun: "eight attention heads", "6 identical layers";
 * a phrase around it: "tokens are embedded as vectors of size 512", "it stacks 6 encoders",
   "each encoder receives vectors of size 512" (vectors, in a sentence about encoders,
-  decoders or embeddings and not about queries, keys, values or heads).
+  decoders or embeddings and not about queries, keys, values or heads), "the query vectors
+  have a size of 64" or "the q/k/v vectors (64, …)" (the width of a head's keys).
 
 Which configuration it speaks of is decided, most specific first:
 
@@ -84,6 +85,10 @@ QUANTITIES = {
     "d_ff": Quantity("inner width of the feed-forward layer d_ff", ("d_ff",)),
     "d_k": Quantity("width of each head's keys d_k", ("d_k",), needs=r"head|/h\b"),
     "d_v": Quantity("width of each head's values d_v", ("d_v",), needs=r"head|/h\b"),
+    "d_k_vectors": Quantity("width of each head's keys d_k", phrases=(
+        r"\b(?:quer(?:y|ies)|keys?|q/k/v)\s+vectors?\s*\(\s*",
+        r"\b(?:quer(?:y|ies)|keys?|q/k/v)\s+vectors?\b[^.;:\d()]{0,30}?\b(?:size|"
+        r"dimension(?:ality)?|width)\s+(?:of\s+|is\s+)?")),
     "dropout": Quantity("dropout rate P_drop", ("P_drop",)),
     "label_smoothing": Quantity("label smoothing ε_ls", ("ε_ls",)),
     "warmup_steps": Quantity("warmup steps", ("warmup_steps",), (r"warm-?up\s+steps",)),
@@ -95,7 +100,7 @@ QUANTITIES = {
 "layers" alone is read only where the sentence names the configuration (an encoder's "two
 layers" may be its sub-layers)."""
 ALIASES = {"heads_bert": "heads", "layers_named": "layers", "d_model_bert": "d_model",
-           "d_model_vectors": "d_model"}
+           "d_model_vectors": "d_model", "d_k_vectors": "d_k"}
 
 _WORD_NUMBERS = {w: n for n, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
