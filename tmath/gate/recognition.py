@@ -175,6 +175,9 @@ class Facts:
     products: bool = False
     """Whether it takes products of matrices (or states a product's shape): its shapes are
     checked (:mod:`tmath.gate.shapes`)."""
+    unnormalised: tuple[tuple[int, str, str], ...] = ()
+    """Exponential weights over a sum of other terms (:mod:`tmath.gate.normalised`): index,
+    numerator, the sum's term at its index."""
     solves: tuple[str, ...] = ()
     """The names it states the values of, when that is all it does (``u_1 = \\cos(ωk)``):
     held to the equations above them (:mod:`tmath.gate.solutions`)."""
@@ -202,7 +205,7 @@ class _Cache:
         self.store.put(self.key(*parts), value, hint)
 
 
-FORMAT = 9
+FORMAT = 10
 """The version of :class:`Facts` and :class:`Said` as stored."""
 _CODE = hashlib.sha256(b"".join(path.read_bytes() for path in sorted(
     Path(__file__).parent.glob("*.py")))).hexdigest()[:16]
@@ -252,6 +255,9 @@ def recognise(document: Document, known: Sequence, verified: Collection[str] = (
             if fact.relations else math.line
         judged = _judgement(verdicts, mapping, common, "this formula reads")
         findings += [_false_step(document, math, fact, step, common) for step in fact.steps]
+        if judged is None or judged.status != "contradicts":   # else that finding says it
+            findings += [_unnormalised(document, math, fact, found, common)
+                         for found in fact.unnormalised]
         if judged is None:
             findings += [_false(math, shown, computed, printed, tolerance, common)
                          for shown, computed, printed, tolerance in fact.arithmetic]
@@ -323,6 +329,7 @@ def _judgement(verdicts: Sequence[Said], mapping: Mapping[str, str], common: dic
 def _facts(latex: str, known: Sequence, cache: _Cache) -> Facts:
     found = cache.get(Facts, latex)
     if found is None:
+        from tmath.gate.normalised import unnormalised
         from tmath.gate.shapes import facts_of
         from tmath.gate.solutions import stated_values
         from tmath.gate.steps import false_steps
@@ -338,6 +345,7 @@ def _facts(latex: str, known: Sequence, cache: _Cache) -> Facts:
                       _judged(relations, known, {}), len(relations),
                       tuple(d[0] for d in defines), bindings_of(relations),
                       false_steps(relations), *facts_of(relations),
+                      unnormalised(relations),
                       tuple(sorted({str(getattr(v.name, "base", v.name))
                                     for v in stated_values(relations, 0)})))
         cache.put(found, Facts, latex)
@@ -347,13 +355,36 @@ def _facts(latex: str, known: Sequence, cache: _Cache) -> Facts:
 def _expanded(document: Document, formulas: Sequence[Math]) -> list[str]:
     """Each formula as read: in a LaTeX source, its comments left out (a row the author
     commented out, ``% \\mathrm{where} …``, is not part of the formula) and its own macros
-    (``\\dmodel``) put in."""
-    if document.kind != "latex":
-        return [math.latex for math in formulas]
-    from tmath.gate.readers.macros import expand, macros
+    (``\\dmodel``) put in; in any document, a name it defines as a function (``m_z(x) = …``)
+    applied as one wherever it is followed by a parenthesis (:func:`_as_functions`)."""
+    texts = [math.latex for math in formulas]
+    if document.kind == "latex":
+        from tmath.gate.readers.macros import expand, macros
 
-    defined = macros(document.raw)
-    return [expand(_COMMENT.sub("", math.latex), defined) for math in formulas]
+        defined = macros(document.raw)
+        texts = [expand(_COMMENT.sub("", text), defined) for text in texts]
+    return _as_functions(texts)
+
+
+_NAME = r"(?<![A-Za-z\\])([A-Za-z])_(\{[A-Za-z0-9]+\}|[A-Za-z0-9])"
+_DEFINES = re.compile(rf"(?:^|\\\\|&|\\quad)\s*{_NAME}\s*\(\s*[A-Za-z](?:\s*,\s*[A-Za-z])*\s*\)"
+                      rf"\s*&?\s*(?:=|:=|\\coloneqq)", re.M)
+
+
+def _as_functions(texts: Sequence[str]) -> list[str]:
+    """``m_z(i-j)`` is m_z applied to i − j, not m_z times it, in a document that defines
+    ``m_z(x) = …`` (a subscripted letter, on the left of a definition, applied to names):
+    each such name followed by ``(`` is written ``\\operatorname{m_z}(`` for the reader."""
+    names = {(m.group(1), m.group(2).strip("{}")) for text in texts for m in _DEFINES.finditer(text)}
+    if not names:
+        return list(texts)
+
+    def applied(match: re.Match) -> str:
+        letter, sub = match.group(1), match.group(2).strip("{}")
+        return f"\\operatorname{{{letter}_{sub}}}(" if (letter, sub) in names else match.group()
+
+    pattern = re.compile(rf"{_NAME}\s*\(")
+    return [pattern.sub(applied, text) for text in texts]
 
 
 _COMMENT = re.compile(r"(?<!\\)%[^\n]*")
@@ -867,6 +898,18 @@ def _unsolved(document: Document, formulas: Sequence[Math], texts: Sequence[str]
                 status="contradicts", meaning="contradicts", compared_with=("identity",),
                 detail=detail))
     return findings
+
+
+def _unnormalised(document: Document, math: Math, fact: Facts, found: tuple[int, str, str],
+                  common: dict) -> Finding:
+    """Weights whose sum is not 1: the numerator is not the denominator's term."""
+    index, numerator, term = found
+    return Finding(**{**common, "line": line_of(document, math, index, fact.relations,
+                                                ("fn:sum_", "fn:sum"), own_rows=True)},
+                   status="contradicts", meaning="contradicts", compared_with=("normalisation",),
+                   detail=f"these weights do not sum to 1: the numerator is {numerator}, but "
+                          f"the sum below it adds up {term} (softmax divides each term by the "
+                          f"sum of the same terms)")
 
 
 def _false_step(document: Document, math: Math, fact: Facts,
