@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from tmath.gate.document import Document, Math
 from tmath.gate.findings import Finding
-from tmath.gate.prose_relations import sentences
+from tmath.gate.prose_relations import sentences_with_math
 
 CLAIM = "attention-cost-table"
 LENGTH = frozenset({"n", "N", "L", "T", "ell"})
@@ -63,11 +63,8 @@ class Cost:
 
 def costs_said(document: Document) -> list[Cost]:
     """Every clause that states self-attention's cost in big-O (see the module's doc)."""
-    text = document.masked or document.text
-    inline = sorted(document.inline, key=lambda m: m.start)
     found = []
-    for start, end in sentences(text):
-        maths = [m for m in inline if start <= m.start and m.end <= end]
+    for text, start, end, maths in sentences_with_math(document):
         if not maths or "&" in text[start:end] or re.search(r"^\s*\|", text[start:end], re.M):
             continue   # a table row
         cuts = [start] + [m.end() for m in CLAUSE.finditer(text, start, end)] + [end]

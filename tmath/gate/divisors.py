@@ -119,14 +119,11 @@ def formula_divisors(document: Document) -> list[FormulaDivisor]:
     """Every divisor the prose says as an inline formula of names."""
     import sympy as sp
 
-    from tmath.gate.prose_relations import sentences, with_placeholders
+    from tmath.gate.prose_relations import sentences_with_math, with_placeholders
     from tmath.latex import read
 
-    text = document.masked or document.text
-    inline = sorted(document.inline, key=lambda m: m.start)
     found = []
-    for start, end in sentences(text):
-        maths = [m for m in inline if start <= m.start and m.end <= end]
+    for text, start, end, maths in sentences_with_math(document):
         if not maths:
             continue
         spelt, places = with_placeholders(text, start, end, maths)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from tmath.gate.document import Document
 from tmath.gate.findings import Finding
-from tmath.gate.prose_relations import sentences, with_placeholders
+from tmath.gate.prose_relations import sentences_with_math, with_placeholders
 
 CLAIM = "sinusoidal-frequency-period"
 _COLUMNS = re.compile(r"\b(?:columns?|dimensions?)\b", re.I)
@@ -49,14 +49,11 @@ class Comparison:
 
 def comparisons_said(document: Document) -> list[Comparison]:
     """Every sentence that compares the frequency (or wavelength) of numbered columns."""
-    text = document.masked or document.text
-    inline = sorted(document.inline, key=lambda m: m.start)
     found = []
-    for start, end in sentences(text):
+    for text, start, end, maths in sentences_with_math(document):
         if not _COLUMNS.search(text, start, end) or " than " not in " ".join(
                 text[start:end].split()):
             continue
-        maths = [m for m in inline if start <= m.start and m.end <= end]
         spelt, places = with_placeholders(text, start, end, maths)
         compared = list(_COMPARED.finditer(spelt))
         than = [m.start() for m in re.finditer(r"\bthan\b", spelt)]

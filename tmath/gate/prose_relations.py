@@ -74,13 +74,23 @@ class Stated:
 
 def stated(document: Document) -> list[Stated]:
     """The moments the document's sentences state, in reading order."""
-    text = document.masked or document.text
-    inline = sorted(document.inline, key=lambda m: m.start)
     found: list[Stated] = []
-    for start, end in sentences(text):
-        maths = [m for m in inline if start <= m.start and m.end <= end]
+    for text, start, end, maths in sentences_with_math(document):
         found += _in_sentence(document, text, start, end, maths)
     return found
+
+
+def sentences_with_math(document: Document) -> Iterator[tuple[str, int, int, list[Math]]]:
+    """Each sentence of the document's prose, ``(text, start, end, maths)``: the text read
+    (code masked), where the sentence is in it, and the inline formulas inside it."""
+    from bisect import bisect_left
+
+    text = document.masked or document.text
+    inline = sorted(document.inline, key=lambda m: m.start)
+    starts = [m.start for m in inline]
+    for start, end in sentences(text):
+        first, last = bisect_left(starts, start), bisect_left(starts, end)
+        yield text, start, end, [m for m in inline[first:last] if m.end <= end]
 
 
 def sentences(text: str) -> Iterator[tuple[int, int]]:
@@ -261,11 +271,8 @@ def approximations_said(document: Document) -> list[Approximation]:
     a word other than the one after the expression (``… about 3 hours`` counts hours)."""
     from tmath.latex import read
 
-    text = document.masked or document.text
-    inline = sorted(document.inline, key=lambda m: m.start)
     found = []
-    for start, end in sentences(text):
-        maths = [m for m in inline if start <= m.start and m.end <= end]
+    for text, start, end, maths in sentences_with_math(document):
         for k, math in enumerate(maths):
             stop = min(end, math.end + APPROXIMATION_REACH,
                        maths[k + 1].start if k + 1 < len(maths) else end)

@@ -218,16 +218,13 @@ def ranges_in(document: Document, in_play: Mapping[str, Sequence[int]],
     expression, compared with the figure of a claim in play (or of one building on it) whose
     label names the same quantity at the same end (``the shortest period``, ``the limit of
     the longest period``)."""
-    from tmath.gate.prose_relations import sentences, with_placeholders
+    from tmath.gate.prose_relations import sentences_with_math, with_placeholders
 
     ends = _range_figures(in_play, infos, results)
     if not ends:
         return []
-    text = document.masked or document.text
-    inline = sorted(document.inline, key=lambda m: m.start)
     found = []
-    for start, end in sentences(text):
-        maths = [m for m in inline if start <= m.start and m.end <= end]
+    for text, start, end, maths in sentences_with_math(document):
         if len(maths) < 2:
             continue
         spelt, places = with_placeholders(text, start, end, maths)

@@ -29,7 +29,7 @@ from typing import Sequence
 
 import sympy as sp
 
-from tmath.gate.steps import HIGH, LOW, RELATIVE, elementary, names_in, _value
+from tmath.gate.steps import HIGH, LOW, RELATIVE, elementary, names_in, value_at
 
 EXTRA_POINTS = 3
 """How many more points than unknowns each equation is written out at: enough that an
@@ -221,7 +221,7 @@ def _solve(eq: Equation, given: dict) -> _Solved | None:
         at = {**point, **draw, **{u: given[u].value.xreplace(point) for u in unknowns}}
         pairs = list(zip(eq.lhs, eq.rhs)) if isinstance(eq.lhs, sp.MatrixBase) else \
             [(eq.lhs, eq.rhs)]
-        left, right = (_value(side, at) for side in pairs[entry])
+        left, right = (value_at(side, at) for side in pairs[entry])
         if left is None or right is None:
             return None
         sides = (left, right)

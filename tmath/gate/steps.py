@@ -113,7 +113,7 @@ def _differs(lhs: sp.Basic, rhs: sp.Basic) -> tuple[float, float] | None:
     for _ in range(POINTS):
         values = {n: sp.Float(rng.uniform(LOW, HIGH), 30) for n in names}
         for a, b in pairs:
-            left, right = _value(a, values), _value(b, values)
+            left, right = value_at(a, values), value_at(b, values)
             if left is None or right is None:
                 continue
             if abs(left - right) > RELATIVE * (1 + abs(left) + abs(right)):
@@ -121,7 +121,8 @@ def _differs(lhs: sp.Basic, rhs: sp.Basic) -> tuple[float, float] | None:
     return None
 
 
-def _value(expr: sp.Basic, values: dict) -> complex | None:
+def value_at(expr: sp.Basic, values: dict) -> float | None:
+    """``expr`` at ``values`` (30 digits), as a float; None where it is not a real number."""
     try:
         value = complex(sp.N(expr.xreplace(values), 30))
     except (TypeError, ValueError, ArithmeticError, NotImplementedError):
