@@ -105,3 +105,11 @@ def test_amsmath_align_pairs_its_columns_into_equations():
         ("a", "cos(t)"), ("b", "sin(t)"), ("c", "1"), ("d", "2")]
     condition = relations_of(r"\begin{aligned} f(x) &= x^2 && \text{if } x > 0 \end{aligned}")
     assert all(str(r.lhs) != "f(x)" or str(r.rhs) != "x**2" for r in condition)
+
+
+def test_an_equation_no_values_solve_is_false_where_the_others_hold(tmp_path):
+    """With sin x written cos x on the left of the expansion, no a and b make it hold for
+    every x; the first equation holds with the printed values, so the expansion is wrong."""
+    broken = SHIFT.replace(r"a \cos(x) + b \sin(x) = \cos(x)\cos", r"a \cos(x) + b \cos(x) = \cos(x)\cos")
+    assert broken != SHIFT
+    assert [line for line, _ in _errors(tmp_path, broken)] == [12]

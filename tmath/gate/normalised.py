@@ -2,11 +2,11 @@
 
 ``a_{ij} = \\exp(s_{ij}) / \\sum_r \\exp(s_{ir})`` sums to 1 over j because the numerator is the
 sum's term at r = j (claim ``softmax-boltzmann`` proves it for softmax). A formula whose
-right side is an exponential weight over a plain sum, ``N_j / \\sum_r S_r``, with one index j
-in the numerator that puts the sum's indexed terms in it (``e_{ij}`` for ``e_{ir}``), is read; when N_j is not S_j (a mask
-``m_z(i-j)`` kept above and dropped below, a temperature on one side only), its weights do
-not sum to 1 and the formula is reported. A sum times a factor, a sum plus a term
-(``1 + \\sum``), a numerator without an exponential, or more than one free index are not read.
+right side is a weight over a plain sum of exponentials, ``N_j / \\sum_r S_r``, with one
+index j in the numerator that puts the sum's indexed terms in it (``e_{ij}`` for ``e_{ir}``),
+is read; when N_j is not S_j (a mask ``m_z(i-j)`` kept above and dropped below, a temperature
+on one side only), its weights do not sum to 1 and the formula is reported. A sum times a factor, a sum plus a term
+(``1 + \\sum``), a sum without an exponential, or more than one free index are not read.
 """
 
 from __future__ import annotations
@@ -32,16 +32,14 @@ def unnormalised(relations: Sequence) -> tuple[tuple[int, str, str], ...]:
             continue
         total = sums[0].base
         numerator = sp.Mul(*[a for a in rhs.args if a is not sums[0]])
-        if not numerator.has(sp.exp):
-            continue
         if isinstance(total, sp.Sum):
             if len(total.limits) != 1:
                 continue
             term, bound = total.function, total.limits[0][0]
         else:
             term, bound = total.args
-        if bound not in term.free_symbols:
-            continue
+        if bound not in term.free_symbols or not term.has(sp.exp):
+            continue   # not a sum of exponentials
         # the numerator's own index: the one that puts the sum's terms (e(i, r)) in it
         own = [j for j in numerator.free_symbols - total.free_symbols
                if _applied(term.xreplace({bound: j})) <= _applied(numerator)

@@ -677,7 +677,8 @@ def line_of(document: Document, math: Math, index: int, relations: int,
     source = _inner_blanked(math.latex) if own_rows else math.latex
     body = _WRAPPING.sub(lambda m: " " * len(m.group()), source)
     cuts = [0] + [k + 2 for k in _top_level(body, "\\\\")]
-    rows = [(a, body[a:b]) for a, b in zip(cuts, cuts[1:] + [len(body) + 2]) if body[a:b].strip()]
+    rows = [(a, body[a:b]) for a, b in zip(cuts, cuts[1:] + [len(body) + 2])
+            if _SPACING.sub("", body[a:b]).replace("\\\\", "").strip()]   # \quad alone: no row
     one_each = len(rows) == relations and index < len(rows)
     at, row = rows[index] if one_each else (rows[0] if rows else (0, body))
     first = document.line_of(math.inner + at + len(row) - len(row.lstrip()))
@@ -685,6 +686,10 @@ def line_of(document: Document, math: Math, index: int, relations: int,
         at, row = 0, body
     holding = _holding(row, where)
     return first if holding is None else document.line_of(math.inner + at) + holding
+
+
+_SPACING = re.compile(r"\\(?:quad|qquad|[,;:! ]|hspace\*?\{[^}]*\}|vspace\*?\{[^}]*\})|~")
+"""Spacing commands: a row made of them alone is no row of the formula's relations."""
 
 
 def _case_row(latex: str, case: int) -> int | None:

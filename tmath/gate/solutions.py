@@ -9,7 +9,9 @@ and it is written out at several random values of the rest (p), which gives a li
 for the unknowns. Then:
 
 * an equation that no value of the unknowns makes hold for every p is not that kind of
-  equation (``y = mx + c`` with m and c given is about one line, not every x): left alone;
+  equation (``y = mx + c`` with m and c given is about one line, not every x): left alone,
+  unless another equation of the derivation holds with the printed values (then it is a
+  false step, as below);
 * where the printed values make some of these equations hold and not others, each other one
   is a false step, reported on its row;
 * where they make none hold, the printed values are wrong: a value that differs from what the
@@ -97,6 +99,7 @@ class _Solved:
     printed: dict           # unknown → the printed value, at the same point
     point: dict             # the parameters' random values
     sides: tuple[float, float]   # where it does not hold: its two sides with the printed values
+    solvable: bool = True   # some values make it hold for every value of its other names
 
 
 def unsolved(equations: Sequence[Equation], values: Sequence[Stated]) -> list[Unsolved]:
@@ -107,8 +110,11 @@ def unsolved(equations: Sequence[Equation], values: Sequence[Stated]) -> list[Un
     against it); an equation that does not hold with values the other votes uphold is a
     false step."""
     given = {v.name: v for v in values}
-    checked = [(eq, r) for eq in equations for r in [_solve(eq, given)] if r is not None]
-    if all(r.holds for _, r in checked):
+    solved = [(eq, r) for eq in equations for r in [_solve(eq, given)] if r is not None]
+    checked = [(eq, r) for eq, r in solved if r.solvable]
+    if not any(r.holds for _, r in checked):   # no equation upholds the values: those that
+        solved = checked                       # no values solve are not that kind of equation
+    if all(r.holds for _, r in solved):
         return []
     found, wrong = [], set()
     for name, stated in given.items():
@@ -126,7 +132,7 @@ def unsolved(equations: Sequence[Equation], values: Sequence[Stated]) -> list[Un
                               f"{'s' if len(against) > 1 else ''} on {_lines(e for e, _ in against)}: "
                               f"at {at} {'they give' if len(against) > 1 else 'it gives'} "
                               f"{r.solved[name]:.6g}, this value is {r.printed[name]:.6g}"))
-    for eq, r in checked:
+    for eq, r in solved:
         if r.holds or wrong & set(r.printed):
             continue
         upheld = [e for e, other in checked if other.holds and set(other.printed) & set(r.printed)]
@@ -200,8 +206,7 @@ def _solve(eq: Equation, given: dict) -> _Solved | None:
     a, b = a.real, b.real
     solution, *_ = np.linalg.lstsq(a, b, rcond=None)
     scale = 1 + np.abs(b).max(initial=0) + np.abs(a).max(initial=0) * np.abs(solution).max(initial=0)
-    if np.abs(a @ solution - b).max(initial=0) > 1e-9 * scale:
-        return None   # no values of the unknowns make it hold for every value of the rest
+    solvable = bool(np.abs(a @ solution - b).max(initial=0) <= 1e-9 * scale)
     printed = {}
     for u in unknowns:
         value = sp.N(given[u].value.xreplace(point), 30)
@@ -213,7 +218,7 @@ def _solve(eq: Equation, given: dict) -> _Solved | None:
     worst = int(np.argmax(np.abs(off)))
     holds = bool(np.abs(off).max(initial=0) <= 1e-9 * (1 + np.abs(b).max(initial=0)
                                                       + np.abs(a).max(initial=0) * np.abs(vector).max(initial=0)))
-    fixed = np.linalg.matrix_rank(a) == len(unknowns)
+    fixed = solvable and np.linalg.matrix_rank(a) == len(unknowns)
     solved = {u: float(s) for u, s in zip(unknowns, solution)} if fixed else {}
     sides = (0.0, 0.0)
     if not holds:   # the two sides where they differ most, with the printed values put in
@@ -225,4 +230,5 @@ def _solve(eq: Equation, given: dict) -> _Solved | None:
         if left is None or right is None:
             return None
         sides = (left, right)
-    return _Solved(holds, solved, printed, {p: float(v) for p, v in point.items()}, sides)
+    return _Solved(holds, solved, printed, {p: float(v) for p, v in point.items()}, sides,
+                   solvable)
