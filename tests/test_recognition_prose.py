@@ -488,3 +488,28 @@ def test_a_divisor_said_as_a_formula_is_held_to_the_recognised_formula(tmp_path)
     assert errors(SCALED.replace(r"\frac{1}{\sqrt{d_k}}$ before", r"\frac{1}{d_k}$ before")) \
         == [("contradicts", 6)]
     assert errors(SCALED.replace(r"\frac{1}{\sqrt{d_k}}$ before", r"\frac{1}{n}$ before")) == []
+
+
+WEIGHTS = textwrap.dedent(r"""
+    # Weights
+
+    A block's weights are $A = \text{softmax}(QK^\top/\sqrt{d_k})$; without the scale they
+    are $\text{softmax}(QK^\top)$, and masked, $\text{softmax}(QK^\top/\sqrt{d_k} + M)$.
+    """).lstrip()
+
+
+def test_a_softmax_of_a_claims_names_is_held_to_the_claims_argument(tmp_path):
+    """The weights alone, softmax(QKᵀ/√d_k), are the softmax of attention-temperature: with
+    d_k for √d_k they contradict it on their line; the softmax without the scale, or with a
+    mask added outside the scale, is another quantity or the same one."""
+    def errors(text):
+        path = tmp_path / "doc.md"
+        path.write_text(text, encoding="utf-8")
+        run = CliRunner().invoke(CHECK_APP, ["check", str(path), "--format", "json"])
+        return [(f["status"], f["line"], f["claim"]) for f in json.loads(run.stdout)["findings"]
+                if f["status"] == "contradicts"]
+
+    assert errors(WEIGHTS) == []
+    assert errors(WEIGHTS.replace(r"A = \text{softmax}(QK^\top/\sqrt{d_k})",
+                                  r"A = \text{softmax}(QK^\top/d_k)")) \
+        == [("contradicts", 3, "attention-temperature")]

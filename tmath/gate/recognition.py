@@ -237,6 +237,9 @@ def recognise(document: Document, known: Sequence, verified: Collection[str] = (
     bindings = [Binding(name, value, math.start, math.line)
                 for math, fact in zip(formulas, facts) for name, value in fact.binds]
     findings, places, recognised = [], [], []
+    from tmath.gate.subterms import known_softmaxes
+
+    softmaxes = known_softmaxes(known)
     for math, text, fact in zip(formulas, texts, facts):
         mine = tuple(sorted((k, v) for k, v in mapping.items() if k in fact.names))
         defined = _in_force(definitions, fact.names, math)
@@ -254,6 +257,8 @@ def recognise(document: Document, known: Sequence, verified: Collection[str] = (
                                  wrong.case if wrong else -1) \
             if fact.relations else math.line
         judged = _judgement(verdicts, mapping, common, "this formula reads")
+        if judged is None and softmaxes and "softmax" in text.lower():
+            judged = _softmax_judged(document, math, text, fact, softmaxes, mapping, common)
         findings += [_false_step(document, math, fact, step, common) for step in fact.steps]
         if judged is None or judged.status != "contradicts":   # else that finding says it
             findings += [_unnormalised(document, math, fact, found, common)
@@ -903,6 +908,24 @@ def _unsolved(document: Document, formulas: Sequence[Math], texts: Sequence[str]
                 status="contradicts", meaning="contradicts", compared_with=("identity",),
                 detail=detail))
     return findings
+
+
+def _softmax_judged(document: Document, math: Math, text: str, fact: Facts, softmaxes: Sequence,
+                    mapping: Mapping[str, str], common: dict) -> Finding | None:
+    """A softmax with the names of a claim's and another argument (:mod:`tmath.gate.subterms`),
+    on its row; None when there is none."""
+    from tmath.gate.subterms import contradicted
+
+    found = contradicted(text, softmaxes, mapping)
+    if found is None:
+        return None
+    index, claim, argument = found
+    return Finding(**{**common, "line": line_of(document, math, index, fact.relations,
+                                                ("fn:softmax",), own_rows=True)},
+                   status="contradicts", claim=claim.claim, claims=(claim.claim,),
+                   recorded=claim.recorded, meaning="contradicts", compared_with=("subterm",),
+                   detail=f"claim {claim.claim} proves {in_names(claim.recorded, mapping)}; this "
+                          f"softmax of the same names is softmax({argument}), another argument")
 
 
 def _unnormalised(document: Document, math: Math, fact: Facts, found: tuple[int, str, str],
