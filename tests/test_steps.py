@@ -67,3 +67,25 @@ def test_a_step_with_norms_and_inner_products_is_checked_with_vectors():
     assert _false(right) == []
     assert _false(right.replace(r"= \mathbf{q}^\top", r"= -\mathbf{q}^\top")) == [1]
     assert _false(r"y = \|\mathbf{q}\|^2 = \mathbf{q} \mathbf{q}") == []
+
+
+def test_a_false_step_is_reported_where_both_of_its_members_start(tmp_path):
+    """A wrong member of an aligned chain makes the step before it false: the step is
+    reported on the lines where its two members start, so the wrong row is among them."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from conftest import CHECK_APP
+
+    text = "\n".join([
+        "# Sums", "", "$$", r"\begin{aligned}",
+        r"\sin(a + b) &= \sin(a)\cos(b) + \cos(a)\sin(b) \\",
+        r"&= \cos(b)\sin(a) + \sin(b)\cos(a)", r"\end{aligned}", "$$", ""])
+    path = tmp_path / "doc.md"
+    for body, lines in ((text, []), (text.replace(r"&= \cos(b)\sin(a)", r"&= \cos(b)\cos(a)"),
+                                     [5, 6])):
+        path.write_text(body, encoding="utf-8")
+        run = CliRunner().invoke(CHECK_APP, ["check", str(path), "-f", "json"])
+        assert [f["line"] for f in json.loads(run.stdout)["findings"]
+                if f["status"] == "contradicts"] == lines

@@ -259,7 +259,8 @@ def recognise(document: Document, known: Sequence, verified: Collection[str] = (
         judged = _judgement(verdicts, mapping, common, "this formula reads")
         if judged is None and softmaxes and "softmax" in text.lower():
             judged = _softmax_judged(document, math, text, fact, softmaxes, mapping, common)
-        findings += [_false_step(document, math, fact, step, common) for step in fact.steps]
+        findings += [f for step in fact.steps for f in _false_step(document, math, fact, step,
+                                                                    common)]
         if judged is None or judged.status != "contradicts":   # else that finding says it
             findings += [_unnormalised(document, math, fact, found, common)
                          for found in fact.unnormalised]
@@ -688,9 +689,28 @@ def line_of(document: Document, math: Math, index: int, relations: int,
     at, row = rows[index] if one_each else (rows[0] if rows else (0, body))
     first = document.line_of(math.inner + at + len(row) - len(row.lstrip()))
     if not one_each:   # which row holds which relation is not known: look in them all
-        at, row = 0, body
+        holding = _holding(body, where)
+        if holding is not None:
+            return document.line_of(math.inner) + holding
+        counted = _row_by_equals(rows, relations, index) if own_rows else None
+        if counted is not None:   # a relation of its own (a step): count each row's "="
+            at, row = counted
+            return document.line_of(math.inner + at + len(row) - len(row.lstrip()))
+        return first
     holding = _holding(row, where)
     return first if holding is None else document.line_of(math.inner + at) + holding
+
+
+def _row_by_equals(rows: Sequence[tuple[int, str]], relations: int, index: int
+                   ) -> tuple[int, str] | None:
+    """The row that holds relation ``index`` when each relation is one ``=`` and the rows'
+    ``=`` add up to the relations; None otherwise."""
+    from tmath.gate.formulas import equals_at
+
+    counts = [len(equals_at(text)) for _, text in rows]
+    if len(rows) < 2 or sum(counts) != relations or index >= relations:
+        return None
+    return rows[[k for k, count in enumerate(counts) for _ in range(count)][index]]
 
 
 _SPACING = re.compile(r"\\(?:quad|qquad|[,;:! ]|hspace\*?\{[^}]*\}|vspace\*?\{[^}]*\})|~")
@@ -941,14 +961,37 @@ def _unnormalised(document: Document, math: Math, fact: Facts, found: tuple[int,
 
 
 def _false_step(document: Document, math: Math, fact: Facts,
-                step: tuple[int, str, float, float], common: dict) -> Finding:
-    """A link of the formula's chain that is false as an identity, on its row."""
+                step: tuple[int, str, float, float], common: dict) -> list[Finding]:
+    """A link of the formula's chain that is false as an identity: on the lines where its
+    two members start (either may be the wrong one), else on its row."""
     index, shown, left, right = step
-    return Finding(**{**common, "line": line_of(document, math, index, fact.relations,
-                                                own_rows=True)},
-                   status="contradicts", meaning="contradicts", compared_with=("identity",),
-                   detail=f"a step of this derivation does not hold: at a random point its "
-                          f"left side is {number(left)} and its right side {number(right)}")
+    lines = _link_lines(document, math, index, fact.relations) or \
+        [line_of(document, math, index, fact.relations, own_rows=True)]
+    return [Finding(**{**common, "line": line}, status="contradicts", meaning="contradicts",
+                    compared_with=("identity",),
+                    detail=f"a step of this derivation does not hold: at a random point its "
+                           f"left side is {number(left)} and its right side {number(right)}")
+            for line in lines]
+
+
+def _link_lines(document: Document, math: Math, index: int, relations: int) -> list[int]:
+    """The lines where the two members of link ``index`` of a formula that is one chain of
+    ``=`` start (each member after its ``=``); [] when the formula is not one such chain."""
+    from tmath.gate.formulas import equals_at
+
+    if math.inner < 0:
+        return []
+    body = _inner_blanked(math.latex)
+    equals = equals_at(body)
+    if len(equals) != relations or index >= len(equals):
+        return []
+    starts = [equals[index - 1] + 1 if index else 0, equals[index] + 1]
+    lines = []
+    for at in starts:
+        while at < len(body) and (body[at].isspace() or body[at] == "&"):
+            at += 1
+        lines.append(document.line_of(math.inner + at))
+    return list(dict.fromkeys(lines))
 
 
 def _false(math: Math, shown: str, computed: float, printed: float, tolerance: float,
