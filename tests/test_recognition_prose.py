@@ -513,3 +513,27 @@ def test_a_softmax_of_a_claims_names_is_held_to_the_claims_argument(tmp_path):
     assert errors(WEIGHTS.replace(r"A = \text{softmax}(QK^\top/\sqrt{d_k})",
                                   r"A = \text{softmax}(QK^\top/d_k)")) \
         == [("contradicts", 3, "attention-temperature")]
+
+
+INTRODUCED = textwrap.dedent(r"""
+    # A score
+
+    To keep the scores of unit variance we rescale the dot product by $1/\sqrt{d}$, which
+    gives the score
+
+    $$a(\mathbf{q}, \mathbf{k}) = \mathbf{q}^\top \mathbf{k} / \sqrt{d}.$$
+    """).lstrip()
+
+
+def test_the_divisor_the_text_says_is_held_to_the_formula_it_introduces(tmp_path):
+    """No claim's relation is this score; the sentence and the formula right after it must
+    agree on the divisor, and when they do not both lines are reported."""
+    def errors(text):
+        path = tmp_path / "doc.md"
+        path.write_text(text, encoding="utf-8")
+        run = CliRunner().invoke(CHECK_APP, ["check", str(path), "--format", "json"])
+        return [f["line"] for f in json.loads(run.stdout)["findings"]
+                if f["status"] == "contradicts"]
+
+    assert errors(INTRODUCED) == []
+    assert errors(INTRODUCED.replace(r"\mathbf{k} / \sqrt{d}.", r"\mathbf{k} / d.")) == [3, 6]

@@ -13,7 +13,9 @@ Nothing is said when the section recognises no formula or when no divisor has al
 given values. A divisor said as a formula, "we scale the dot products by
 $\\frac{1}{\\sqrt{d_k}}$", "divided by $\\sqrt{d_k}$", "a scaling factor of $1/\\sqrt{d_k}$"
 (:func:`false_formula_divisors`), is compared with those expressions themselves: it is wrong
-when one of them uses the same names and none is it. A value is
+when one of them uses the same names and none is it. Where no recognised formula says so, it
+is compared with the display formula the sentence introduces (the next one, close by): when
+they disagree, both lines are reported (either may be the wrong one). A value is
 ``name = number`` written in the paragraph up to the sentence's end, in a formula or in plain
 text; the reader reads the name, so ``d_{k}`` and ``d_k`` are one name.
 """
@@ -61,26 +63,75 @@ def false_formula_divisors(document: Document, recognised: Sequence[Recognised]
                            ) -> list[Finding]:
     """A ``contradicts`` finding for each divisor said as a formula (:func:`formula_divisors`)
     that is none of the divisors of the formulas recognised in its section, while one of
-    those uses the same names."""
-    import sympy as sp
-
+    those uses the same names; else, the same held to the display formula the sentence
+    introduces (the next one, close by), on both lines."""
     found = []
     for said in formula_divisors(document):
         section = document.section_at(said.start)
         formulas = [f for f in recognised if document.section_at(f.start) == section]
-        divisors = [(d, f) for f in formulas for d in _expressions(f.latex)]
-        same = [(d, f) for d, f in divisors if d.free_symbols == said.divisor.free_symbols]
-        if not same or any(sp.simplify(d - said.divisor) == 0 for d, _ in divisors):
+        wrong = _disagreeing(said, formulas)
+        if wrong is not None:   # the text against a formula that means a claim's
+            divisor, formula = wrong
+            found.append(_divisor_finding(document, said, said.line, said.start, said.latex,
+                                          f"the text divides by {said.divisor}; the formula on "
+                                          f"{document.where(formula.line)} divides by "
+                                          f"{divisor}"))
             continue
-        divisor, formula = same[0]
-        found.append(Finding(
-            status="contradicts", kind="formula", document=document.path,
-            section=section.number if section else None, line=said.line,
-            column=document.column_of(said.start), formula=said.latex, meaning="contradicts",
-            compared_with=("divisor",),
-            detail=f"the text divides by {said.divisor}; the formula on "
-                   f"{document.where(formula.line)} divides by {divisor}"))
+        introduced = _introduced(document, said, {f.start for f in recognised})
+        wrong = _disagreeing(said, [introduced]) if introduced is not None else None
+        if wrong is not None:   # the text and the formula it introduces: either may be wrong
+            divisor, formula = wrong
+            found += [
+                _divisor_finding(document, said, said.line, said.start, said.latex,
+                                 f"the text divides by {said.divisor}; the formula it "
+                                 f"introduces, on {document.where(formula.line)}, divides by "
+                                 f"{divisor}"),
+                _divisor_finding(document, said, formula.line, formula.start, formula.latex,
+                                 f"this formula divides by {divisor}; the text that introduces "
+                                 f"it, on {document.where(said.line)}, divides by "
+                                 f"{said.divisor}")]
     return found
+
+
+INTRODUCED_WITHIN = 600
+"""How far after the sentence (in characters) the display formula it introduces may start."""
+
+
+def _introduced(document: Document, said: "FormulaDivisor", recognised: set[int]
+                ) -> Recognised | None:
+    """The first display formula after the sentence, in its section and close to it, that is
+    not already one recognised (the formula the sentence leads to: "… by $1/\\sqrt{d}$. We
+    arrive at: $$a = q^\\top k / \\sqrt{d}$$")."""
+    section = document.section_at(said.start)
+    after = [m for m in document.formulas if m.start > said.start]
+    if not after:
+        return None
+    first = min(after, key=lambda m: m.start)
+    if first.start - said.start > INTRODUCED_WITHIN or first.start in recognised or \
+            document.section_at(first.start) != section:
+        return None
+    return Recognised(first.latex, first.start, first.line)
+
+
+def _disagreeing(said: "FormulaDivisor", formulas: Sequence[Recognised]):
+    """(divisor, formula) of a divisor with the said one's names, when none of the formulas'
+    divisors is the said one; None otherwise."""
+    import sympy as sp
+
+    divisors = [(d, f) for f in formulas for d in _expressions(f.latex)]
+    same = [(d, f) for d, f in divisors if d.free_symbols == said.divisor.free_symbols]
+    if not same or any(sp.simplify(d - said.divisor) == 0 for d, _ in divisors):
+        return None
+    return same[0]
+
+
+def _divisor_finding(document: Document, said: "FormulaDivisor", line: int, start: int,
+                     latex: str, detail: str) -> Finding:
+    section = document.section_at(start)
+    return Finding(status="contradicts", kind="formula", document=document.path,
+                   section=section.number if section else None, line=line,
+                   column=document.column_of(start), formula=latex, meaning="contradicts",
+                   compared_with=("divisor",), detail=detail)
 
 
 def _expressions(latex: str) -> list:
