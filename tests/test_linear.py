@@ -74,8 +74,8 @@ def _combine(children):
             | pairs.map(lambda p: p[0] / p[1] if p[1] != 0 else p[0])
             | st.tuples(children, st.integers(-3, 3)).map(lambda p: p[0] ** p[1] if p[0] != 0
                                                            else p[0])
-            | children.map(lambda c: -c) | children.map(sp.exp)
-            | children.map(lambda c: sp.sqrt(c)))
+            | children.map(lambda c: -c) | ATOMS.map(sp.exp)   # exp of an atom: a tower of
+            | children.map(lambda c: sp.sqrt(c)))              # exps takes SymPy minutes to order
 
 
 EXPRESSIONS = st.recursive(ATOMS, _combine, max_leaves=8)
