@@ -453,10 +453,7 @@ def test_an_approximate_value_is_held_to_the_exact_expression_before_it(tmp_path
     """"~N" after an expression of numbers alone is its value to N's printed precision
     (63,000 ± 500); a number of something else after it ("about 3 hours") is not read."""
     def figures(text):
-        path = tmp_path / "doc.md"
-        path.write_text(text, encoding="utf-8")
-        run = CliRunner().invoke(CHECK_APP, ["check", str(path), "--format", "json"])
-        return [(f["status"], f["line"], f["printed"]) for f in json.loads(run.stdout)["findings"]
+        return [(f["status"], f["line"], f["printed"]) for f in _findings(tmp_path, text)
                 if f["kind"] == "figure"]
 
     assert figures(APPROXIMATE) == []
@@ -478,10 +475,7 @@ def test_a_divisor_said_as_a_formula_is_held_to_the_recognised_formula(tmp_path)
     """"scale … by $1/\\sqrt{d_k}$" is the formula's own divisor; "by $1/d_k$" uses the same
     name and is none of the formula's divisors; "by $1/n$" says nothing of them."""
     def errors(text):
-        path = tmp_path / "doc.md"
-        path.write_text(text, encoding="utf-8")
-        run = CliRunner().invoke(CHECK_APP, ["check", str(path), "--format", "json"])
-        return [(f["status"], f["line"]) for f in json.loads(run.stdout)["findings"]
+        return [(f["status"], f["line"]) for f in _findings(tmp_path, text)
                 if f["status"] == "contradicts"]
 
     assert errors(SCALED) == []
@@ -503,10 +497,7 @@ def test_a_softmax_of_a_claims_names_is_held_to_the_claims_argument(tmp_path):
     d_k for √d_k they contradict it on their line; the softmax without the scale, or with a
     mask added outside the scale, is another quantity or the same one."""
     def errors(text):
-        path = tmp_path / "doc.md"
-        path.write_text(text, encoding="utf-8")
-        run = CliRunner().invoke(CHECK_APP, ["check", str(path), "--format", "json"])
-        return [(f["status"], f["line"], f["claim"]) for f in json.loads(run.stdout)["findings"]
+        return [(f["status"], f["line"], f["claim"]) for f in _findings(tmp_path, text)
                 if f["status"] == "contradicts"]
 
     assert errors(WEIGHTS) == []
@@ -529,11 +520,15 @@ def test_the_divisor_the_text_says_is_held_to_the_formula_it_introduces(tmp_path
     """No claim's relation is this score; the sentence and the formula right after it must
     agree on the divisor, and when they do not both lines are reported."""
     def errors(text):
-        path = tmp_path / "doc.md"
-        path.write_text(text, encoding="utf-8")
-        run = CliRunner().invoke(CHECK_APP, ["check", str(path), "--format", "json"])
-        return [f["line"] for f in json.loads(run.stdout)["findings"]
-                if f["status"] == "contradicts"]
+        return [f["line"] for f in _findings(tmp_path, text) if f["status"] == "contradicts"]
 
     assert errors(INTRODUCED) == []
     assert errors(INTRODUCED.replace(r"\mathbf{k} / \sqrt{d}.", r"\mathbf{k} / d.")) == [3, 6]
+
+
+def _findings(tmp_path, text: str) -> list[dict]:
+    """The findings of ``tmath check`` on ``text``, as a user runs it (JSON)."""
+    path = tmp_path / "doc.md"
+    path.write_text(text, encoding="utf-8")
+    run = CliRunner().invoke(CHECK_APP, ["check", str(path), "--format", "json"])
+    return json.loads(run.stdout)["findings"]
