@@ -17,7 +17,9 @@ document's own names (:func:`tmath.meaning.recognise.infer_mapping`, reported):
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import itertools
 import math
 import re
 from dataclasses import dataclass, replace
@@ -294,7 +296,7 @@ def recognise(document: Document, known: Sequence, verified: Collection[str] = (
         if judged is not None:
             findings.append(judged)
             places += [(claim, said.start) for claim in judged.claims]
-    findings += _unsolved(document, formulas, texts, facts)
+    findings += _unsolved(document, formulas, texts, facts, cache)
     findings += _misfits(document, formulas, texts, facts, cache)
     findings += [_root_false(document, root) for root in roots_said(document)
                  if not _root_holds(root)]
@@ -462,12 +464,12 @@ def _false_when_bound(document: Document, math: Math, text: str, fact: Facts,
     if not used:
         return []
     values = tuple(sorted((name, b.value) for name, b in used.items()))
-    false = cache.get(tuple, "bound", text, values)
+    false = cache.get(_BOUND, "bound", text, values)
     if false is None:
         from tmath.meaning.recognise import relations_of
 
         false = false_under(text, relations_of(text), dict(values))
-        cache.put(false, tuple, "bound", text, values)
+        cache.put(false, _BOUND, "bound", text, values)
     found = []
     for shown, left, right, tolerance, named in false:
         stated = ", ".join(f"{name} = {value}" for name, value in values if name in named)
@@ -784,6 +786,10 @@ def _spellings(name: str) -> list[str]:
     return [f"\\text{{{name}}}", f"\\mathrm{{{name}}}", f"\\operatorname{{{name}}}", name]
 
 
+_BOUND = tuple[tuple[str, float | str, float | str, float, tuple[str, ...]], ...]
+"""How the false arithmetic of a formula with the document's values put in is stored."""
+_MISFIT = tuple[tuple[int, str, str, str, tuple[str, ...]], ...]
+"""How a formula's first misfit of shapes is stored (none: an empty tuple)."""
 SHAPES_REACH = 800
 """How far after a formula (in characters) a declaration of its names' shapes may come
 ("… = \\mathrm{Concat}(…)W^O, where W^O ∈ …")."""
@@ -822,15 +828,17 @@ def _misfits(document: Document, formulas: Sequence[Math], texts: Sequence[str],
         defined = _declared_in_force(document, formulas, facts, k, "matrices")
         if not shapes:
             continue
-        given = tuple(sorted((name, dims) for name, (_, dims) in shapes.items()))
+        given = tuple(sorted((name, dims) for name, (_, dims) in shapes.items()
+                             if name.split("[")[0].split("**")[0] in fact.names))
         bodies = tuple(sorted((name, texts[j], int(at[0])) for name, (j, at) in defined.items()))
-        found = cache.get(tuple, "shapes", texts[k], given, bodies)
-        if found is None:
+        stored = cache.get(_MISFIT, "shapes", texts[k], given, bodies)
+        if stored is None:
             found = _misfit(texts[k], given, bodies)
-            cache.put(found, tuple, "shapes", texts[k], given, bodies)
-        if not found:
+            stored = (found,) if found else ()
+            cache.put(stored, _MISFIT, "shapes", texts[k], given, bodies)
+        if not stored:
             continue
-        index, what, a, b, names = found
+        index, what, a, b, names = stored[0]
         a, b = a.replace("*", "·"), b.replace("*", "·")
         here = line_of(document, formulas[k], index, fact.relations, own_rows=True)
         places = list({formulas[j].line: j for j in sorted(
@@ -859,6 +867,14 @@ def _space_line(document: Document, math: Math) -> int:
     return document.line_of(math.inner + at) if at >= 0 and math.inner >= 0 else math.line
 
 
+@functools.lru_cache(maxsize=4096)
+def _size(srepr: str):
+    """A declared size, rebuilt from its ``srepr`` once."""
+    import sympy as sp
+
+    return sp.sympify(srepr)
+
+
 def _misfit(text: str, given: Sequence, bodies: Sequence) -> tuple:
     """(relation index, what, one size, the other, declared names that took part) of the
     first product of ``text`` whose shapes do not fit; () when they fit or cannot be read."""
@@ -868,7 +884,7 @@ def _misfit(text: str, given: Sequence, bodies: Sequence) -> tuple:
     from tmath.meaning.recognise import relations_of
 
     try:
-        shapes = {name: tuple(sp.sympify(d) for d in dims) for name, dims in given}
+        shapes = {name: tuple(_size(d) for d in dims) for name, dims in given}
         defined = {}
         for name, source, index in bodies:
             read = relations_of(source)
@@ -889,10 +905,10 @@ with them) are held to them: a derivation solves what it has just written."""
 
 
 def _unsolved(document: Document, formulas: Sequence[Math], texts: Sequence[str],
-              facts: Sequence[Facts]) -> list[Finding]:
+              facts: Sequence[Facts], cache: _Cache) -> list[Finding]:
     """Values a derivation states that the equations above them, in their section, do not
     give; or one of those equations that is false with values the others uphold."""
-    from tmath.gate.solutions import equation, stated_values, unsolved
+    from tmath.gate.solutions import Unsolved, equation, stated_values, unsolved
     from tmath.meaning.recognise import relations_of
 
     def line(k: int, index: int, name: str = "") -> int:
@@ -911,12 +927,18 @@ def _unsolved(document: Document, formulas: Sequence[Math], texts: Sequence[str]
         if not fact.solves:
             continue
         section = document.section_at(formulas[k].start)
-        before = [j for j in range(k - 1, -1, -1) if not facts[j].solves
-                  and set(facts[j].names) & set(fact.solves)
-                  and document.section_at(formulas[j].start) == section][:SOLVED_FROM]
-        equations = [e for j in sorted(before) for i, r in enumerate(relations(j))
-                     for e in [equation(r, j, i)] if e]
-        for found in unsolved(equations, stated_values(relations(k), k)):
+        before = list(itertools.islice(
+            (j for j in range(k - 1, -1, -1) if not facts[j].solves
+             and set(facts[j].names) & set(fact.solves)
+             and document.section_at(formulas[j].start) == section), SOLVED_FROM))
+        key = ("solved", k, texts[k], tuple((j, texts[j]) for j in before))
+        results = cache.get(tuple[Unsolved, ...], *key)
+        if results is None:
+            equations = [e for j in sorted(before) for i, r in enumerate(relations(j))
+                         for e in [equation(r, j, i)] if e]
+            results = tuple(unsolved(equations, stated_values(relations(k), k)))
+            cache.put(results, tuple[Unsolved, ...], *key)
+        for found in results:
             detail = re.sub(r"\{(\d+):(\d+)\}", lambda m: document.where(
                 line(int(m.group(1)), int(m.group(2)))), found.detail)
             math = formulas[k] if found.name else formulas[found.formula]
