@@ -325,6 +325,13 @@ def test_renaming_every_name_of_a_bare_product_recognises_nothing(library):
     assert found.findings == () and found.claims == ()
 
 
+def test_a_shared_name_moved_onto_another_of_the_claim_is_no_evidence(library):
+    """S = QK shares Q with the claim's Q = XW_Q; renaming S → Q, Q → X, K → W_Q would make
+    them one, but then Q means two things: nothing is recognised (QK is not even the scores)."""
+    found = recognise("# Scores\n\n$$S = Q K$$\n\n$$B = QK$$\n", library)
+    assert found.findings == () and found.claims == ()
+
+
 WRITTEN_OUT = textwrap.dedent(r"""
     # Weights
 

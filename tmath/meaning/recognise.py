@@ -720,10 +720,12 @@ def _renamed_equivalent(read: Read, known: Known) -> bool:
     """Equivalent to ``known`` once its free names are renamed in this formula alone (a
     formula's free variables are its own: p(i, 2j) = sin(i/10000^{2j/d}) is the claim's
     PE(pos, 2i) = … with i, j, d renamed)."""
+    distinctive = _distinctive(read)
     shared = (read.names | read.functions) & (known.names | known.functions)
-    if not shared and not _distinctive(read):
+    if not shared and not distinctive:
         return False   # every name renamed: y = Wx "is" Q = XW_Q, which is no evidence
-    for pairs in _bijections(read, known):
+    # nor is a shared name moved onto another: S = QK "is" Q = XW_Q with Q → X, K → W_Q
+    for pairs in _bijections(read, known, local=distinctive):
         renamed = form_of(read, pairs, known.lhs)
         if renamed is not None and compare(renamed, known.form) == "equivalent":
             return True
