@@ -77,6 +77,33 @@ def test_a_product_that_does_not_fit_is_found(tmp_path, old, new):
     assert 6 in _errors(tmp_path, PAIRS.replace(old, new))
 
 
+DEFINED = textwrap.dedent(r"""
+    # Projections
+
+    | Symbol | Meaning |
+    | --- | --- |
+    | $$\mathbf{X} \in \mathbb{R}^{L \times d}$$ | the inputs |
+    | $$\mathbf{W}^q \in \mathbb{R}^{d \times d_k}$$ | the query map |
+    | $$\mathbf{W}^k \in \mathbb{R}^{d \times d_k}$$ | the key map |
+    | $$\mathbf{Q} = \mathbf{X}\mathbf{W}^q$$ | the queries |
+    | $$\mathbf{K} = \mathbf{X}\mathbf{W}^k \in \mathbb{R}^{L \times d_k}$$ | the keys |
+
+    The weights are $$\mathbf{A} = \mathrm{softmax}(\mathbf{Q}\mathbf{K}^\top / \sqrt{d_k})$$.
+    """).lstrip()
+
+
+def test_shapes_reach_a_product_through_definitions_and_chains(tmp_path):
+    """Q is X W^q (its shape from the names its definition uses, declared on other rows);
+    K's chain ``K = XW^k ∈ ℝ^{L×d_k}`` declares K. Dropping the transpose is found."""
+    assert _errors(tmp_path, DEFINED) == []
+    broken = DEFINED.replace(r"\mathbf{K}^\top", r"\mathbf{K}")
+    assert 11 in _errors(tmp_path, broken)
+    chained = broken.replace(r"\mathbf{X} \in \mathbb{R}^{L \times d}", r"\mathbf{X}").replace(
+        r"\mathbf{Q} = \mathbf{X}\mathbf{W}^q$$",
+        r"\mathbf{Q} = \mathbf{X}\mathbf{W}^q \in \mathbb{R}^{L \times d_k}$$")
+    assert 11 in _errors(tmp_path, chained)   # X undeclared: the chains alone give Q and K
+
+
 def _mismatch(formula: str, *declarations: str):
     shapes = {key(r.lhs): tuple(r.rhs.args) for d in declarations for r in relations_of(d)}
     return mismatch(relations_of(formula), shapes, {})

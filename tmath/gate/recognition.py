@@ -828,8 +828,9 @@ def _misfits(document: Document, formulas: Sequence[Math], texts: Sequence[str],
         defined = _declared_in_force(document, formulas, facts, k, "matrices")
         if not shapes:
             continue
+        names = _names_reached(fact, defined, facts)
         given = tuple(sorted((name, dims) for name, (_, dims) in shapes.items()
-                             if name.split("[")[0].split("**")[0] in fact.names))
+                             if name.split("[")[0].split("**")[0] in names))
         bodies = tuple(sorted((name, texts[j], int(at[0])) for name, (j, at) in defined.items()))
         stored = cache.get(_MISFIT, "shapes", texts[k], given, bodies)
         if stored is None:
@@ -859,6 +860,21 @@ def _misfits(document: Document, formulas: Sequence[Math], texts: Sequence[str],
                 status="contradicts", meaning="contradicts", compared_with=("shapes",),
                 detail=detail))
     return findings
+
+
+def _names_reached(fact: Facts, defined: Mapping[str, tuple[int, tuple]],
+                   facts: Sequence[Facts]) -> set[str]:
+    """The names a formula uses, with those the definitions in force of its names use
+    (``Q = XW^q`` brings X and W), as far as they reach."""
+    names, seen = set(fact.names), set()
+    while True:
+        more = [j for name, (j, _) in defined.items()
+                if name.split("[")[0].split("**")[0] in names and j not in seen]
+        if not more:
+            return names
+        for j in more:
+            seen.add(j)
+            names.update(facts[j].names)
 
 
 def _space_line(document: Document, math: Math) -> int:

@@ -307,6 +307,10 @@ def facts_of(relations: Sequence) -> tuple[tuple, tuple, bool]:
         if found is not None and key(found[0]) is not None:
             declares.append((key(found[0]), *(sp.srepr(d) for d in found[1])))
             continue
+        if found is not None and index and relations[index - 1].op == "=" and \
+                relations[index - 1].rhs == found[0] and key(relations[index - 1].lhs):
+            # ``Q = XW^q ∈ ℝ^{L×d_k}``: the chain states the shape of Q as well
+            declares.append((key(relations[index - 1].lhs), *(sp.srepr(d) for d in found[1])))
         checkable = checkable or found is not None
         for side in (relation.lhs, relation.rhs):
             if isinstance(side, sp.Basic) and not isinstance(side, RealSpace) and \
