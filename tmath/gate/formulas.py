@@ -29,6 +29,7 @@ from tmath.engine.results import PASSING
 from tmath.gate.document import Document, Math
 from tmath.gate.findings import Finding
 from tmath.gate.meaning import FormulaReading, claim_relations, read_formula
+from tmath.latex.split import top_level as _top_level
 
 
 CHANGED_SIMILARITY = 0.8
@@ -94,26 +95,6 @@ class Part:
     @property
     def whole(self) -> bool:
         return self.kind == "whole"
-
-
-def _top_level(text: str, separator: str) -> list[int]:
-    """Offsets of ``separator`` outside braces, brackets and parentheses."""
-    found, depth, i = [], 0, 0
-    while i < len(text):
-        char = text[i]
-        if char == "\\" and not text.startswith(separator, i):
-            i += 2
-            continue
-        if char in "{([":
-            depth += 1
-        elif char in "})]":
-            depth = max(0, depth - 1)
-        elif depth == 0 and text.startswith(separator, i):
-            found.append(i)
-            i += len(separator)
-            continue
-        i += 1
-    return found
 
 
 def equals_at(text: str) -> list[int]:

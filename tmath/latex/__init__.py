@@ -10,8 +10,19 @@ Modules: ``tokens`` (tokenizer), ``parser`` (one expression), ``statements`` (a 
 relations), ``notation`` (what names mean), ``operators`` (named operators), ``result``.
 """
 
-from tmath.latex.notation import BARE, DEFAULT, Notation
-from tmath.latex.result import Reading, Relation
-from tmath.latex.statements import read
+import importlib
+from typing import Any
 
-__all__ = ["read", "Reading", "Relation", "Notation", "DEFAULT", "BARE"]
+_HOMES = {"read": "statements", "Reading": "result", "Relation": "result",
+          "Notation": "notation", "DEFAULT": "notation", "BARE": "notation"}
+__all__ = list(_HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    """The reader's names are loaded when first used: importing a light module of the
+    package (``tmath.latex.split``) does not load SymPy."""
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)
+    globals()[name] = value
+    return value
