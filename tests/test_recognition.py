@@ -412,9 +412,9 @@ ENTRIES = textwrap.dedent(r"""
 
 
 @pytest.mark.parametrize("broken, line", [
-    (r"\cos({\omega_k} . t),  & \text{if}\  i = 2k \\", 6),   # both rows cos: merged by
-    (r"\sin({\omega_k} / t),  & \text{if}\  i = 2k \\", 8),   # SymPy, so no row is known
-])
+    (r"\cos({\omega_k} . t),  & \text{if}\  i = 2k \\", 8),   # both rows cos: merged by
+    (r"\sin({\omega_k} / t),  & \text{if}\  i = 2k \\", 8),   # SymPy, row found by its
+])                                                               # printed condition
 def test_entries_by_cases_with_a_family_defined_below_are_the_claims_encoding(library, broken,
                                                                               line):
     r"""``p_t^{(i)}`` is the i-th entry of p_t (not a power); the family ``ω_k`` defined

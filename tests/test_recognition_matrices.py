@@ -256,3 +256,28 @@ def test_a_false_step_inside_a_derivation_is_found_on_its_row(tmp_path, library)
     found = _judged_by_cli(tmp_path, broken)
     assert ("contradicts", None, 10) in found, found
     assert [f for f in _judged_by_cli(tmp_path, TURN) if f[0] != "recognised"] == []
+
+
+SHIFT_ROWS = textwrap.dedent(r"""
+    # The shift as a matrix
+
+    With $\omega_k$ the frequency of pair $k$, the shift by $\phi$ is
+
+    $$
+    M_{\phi,k} = \begin{bmatrix}
+        \cos(\omega_k . \phi) & \sin(\omega_k . \phi) \\
+        - \sin(\omega_k . \phi) & \cos(\omega_k . \phi)
+    \end{bmatrix}
+    $$
+    """).lstrip()
+
+
+def test_a_wrong_entry_of_a_matrix_printed_row_by_row_is_found_on_its_row(tmp_path, library):
+    """A matrix printed one row per line: the finding is on the line of the row whose entry
+    differs from the claim's, not on the line the formula starts."""
+    assert _judged_by_cli(tmp_path, SHIFT_ROWS) == [("recognised", "pe-shift-is-rotation", 6)]
+    broken = SHIFT_ROWS.replace(r"    - \sin(\omega_k . \phi) &", r"    \sin(\omega_k . \phi) &")
+    assert broken != SHIFT_ROWS
+    assert _judged_by_cli(tmp_path, broken) == [("contradicts", "pe-shift-is-rotation", 8)]
+    first = SHIFT_ROWS.replace(r"\cos(\omega_k . \phi) & \sin", r"\cos(\omega_k . \phi) & -\sin")
+    assert _judged_by_cli(tmp_path, first) == [("contradicts", "pe-shift-is-rotation", 7)]

@@ -72,6 +72,52 @@ def test_a_wrong_expansion_among_right_ones_is_found_on_its_line(tmp_path):
     assert "which solve the equation on line 6" in found[0][1]
 
 
+ROTATION = textwrap.dedent(r"""
+    # A rotation found entry by entry
+
+    Find $a, b, c, s$ such that, for every x,
+
+    $$
+    \begin{bmatrix}
+    a & b \\
+    c & s
+    \end{bmatrix} \begin{bmatrix}
+    \cos(x) \\
+    \sin(x)
+    \end{bmatrix} = \begin{bmatrix}
+    \cos(x + \varphi) \\
+    \sin(x + \varphi)
+    \end{bmatrix}
+    $$
+
+    The sum rules expand the right side:
+
+    $$
+    \begin{bmatrix}
+    a & b \\
+    c & s
+    \end{bmatrix} \begin{bmatrix}
+    \cos(x) \\
+    \sin(x)
+    \end{bmatrix} = \begin{bmatrix}
+    \cos(x)\cos(\varphi) - \sin(x)\sin(\varphi) \\
+    \sin(x)\cos(\varphi) + \cos(x)\sin(\varphi)
+    \end{bmatrix}
+    $$
+
+    so $$a = \cos(\varphi), \quad b = -\sin(\varphi), \quad c = \sin(\varphi), \quad s = \cos(\varphi)$$
+    """).lstrip()
+
+
+def test_a_wrong_row_of_a_matrix_equation_is_found_on_that_row(tmp_path):
+    """The second equation repeats the first one's left side and expands its right side: the
+    expansion is the step, so its one wrong row is where the finding goes."""
+    assert _errors(tmp_path, ROTATION) == []
+    broken = ROTATION.replace(r"\sin(x)\cos(\varphi) + \cos(x)", r"\sin(x)\cos(\varphi) - \cos(x)")
+    assert broken != ROTATION
+    assert [line for line, _ in _errors(tmp_path, broken)] == [29]
+
+
 def _unsolved(*formulas: str) -> list:
     relations = [relations_of(f) for f in formulas]
     values = stated_values(relations[-1], len(formulas) - 1)

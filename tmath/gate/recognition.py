@@ -207,7 +207,7 @@ class _Cache:
         self.store.put(self.key(*parts), value, hint)
 
 
-FORMAT = 10
+FORMAT = 11
 """The version of :class:`Facts` and :class:`Said` as stored."""
 _CODE = hashlib.sha256(b"".join(path.read_bytes() for path in sorted(
     Path(__file__).parent.glob("*.py")))).hexdigest()[:16]
@@ -690,6 +690,9 @@ def line_of(document: Document, math: Math, index: int, relations: int,
     one_each = len(rows) == relations and index < len(rows)
     at, row = rows[index] if one_each else (rows[0] if rows else (0, body))
     first = document.line_of(math.inner + at + len(row) - len(row.lstrip()))
+    entry = _matrix_row(math.latex, (at, at + len(row)) if one_each else (0, len(body)), where)
+    if entry is not None:
+        return document.line_of(math.inner + entry)
     if not one_each:   # which row holds which relation is not known: look in them all
         holding = _holding(body, where)
         if holding is not None:
@@ -701,6 +704,54 @@ def line_of(document: Document, math: Math, index: int, relations: int,
         return first
     holding = _holding(row, where)
     return first if holding is None else document.line_of(math.inner + at) + holding
+
+
+_MATRIX = re.compile(r"\\begin\{([pbBvV]?matrix|array)\}(?:\{[^{}]*\})?(.*?)\\end\{\1\}", re.S)
+
+
+def _matrix_row(body: str, span: tuple[int, int], where: Sequence[str]) -> int | None:
+    """Where, in ``body``, the row named by ``where``'s ``row:r/R`` starts: row r of the one
+    matrix within ``span`` printed with R rows (of several, the one whose row r alone holds
+    the most of ``where``'s names); None when that is not one place."""
+    from tmath.gate.formulas import _top_level
+
+    token = next((w[4:] for w in where if w.startswith("row:")), None)
+    if token is None:
+        return None
+    r, count = map(int, token.split("/"))
+    names = [w for w in where if ":" not in w]
+    found = []
+    for match in _MATRIX.finditer(body, *span):
+        inner = match.group(2)
+        cuts = [0] + [k + 2 for k in _top_level(inner, "\\\\")]
+        rows = [(a, inner[a:b]) for a, b in zip(cuts, cuts[1:] + [len(inner) + 2])
+                if inner[a:b].replace("\\\\", "").strip()]   # a blank row spaces, no more
+        if len(rows) == count:
+            at, text = rows[r]
+            plain = _plain_names(text)
+            found.append((sum(_has(plain, n) for n in names),
+                          match.start(2) + at + len(text) - len(text.lstrip())))
+    if not found:
+        return None
+    best = max(score for score, _ in found)
+    places = [at for score, at in found if score == best]
+    return places[0] if len(places) == 1 else None
+
+
+def _new_side(formulas: Sequence[Math], k: int) -> tuple[int, int] | None:
+    """The span of the one side of formula ``k``'s equation that no formula before it prints
+    (``A x = …`` after ``A x = b``: the step is on the right); None if that is not one side."""
+    from tmath.gate.formulas import equals_at
+
+    latex = formulas[k].latex
+    equals = equals_at(latex)
+    if len(equals) != 1:
+        return None
+    before = {re.sub(r"\s+", "", formulas[j].latex) for j in range(k)}
+    sides = [(0, equals[0]), (equals[0] + 1, len(latex))]
+    new = [(a, b) for a, b in sides
+           if not any(re.sub(r"\s+", "", latex[a:b]) in text for text in before)]
+    return new[0] if len(new) == 1 else None
 
 
 def _row_by_equals(rows: Sequence[tuple[int, str]], relations: int, index: int
@@ -928,6 +979,10 @@ def _unsolved(document: Document, formulas: Sequence[Math], texts: Sequence[str]
     from tmath.meaning.recognise import relations_of
 
     def line(k: int, index: int, name: str = "") -> int:
+        side = _new_side(formulas, k) if name.startswith("row:") else None
+        entry = _matrix_row(formulas[k].latex, side, (name,)) if side else None
+        if entry is not None and formulas[k].inner >= 0:
+            return document.line_of(formulas[k].inner + entry)
         return line_of(document, formulas[k], index, facts[k].relations, (name,) if name else (),
                        own_rows=True)
 
@@ -958,7 +1013,7 @@ def _unsolved(document: Document, formulas: Sequence[Math], texts: Sequence[str]
             detail = re.sub(r"\{(\d+):(\d+)\}", lambda m: document.where(
                 line(int(m.group(1)), int(m.group(2)))), found.detail)
             math = formulas[k] if found.name else formulas[found.formula]
-            at = line(found.formula, found.index, found.name)
+            at = line(found.formula, found.index, found.name or found.row)
             findings.append(Finding(
                 kind="formula", document=document.path,
                 section=section.number if section else None, line=at,

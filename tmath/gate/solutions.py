@@ -64,6 +64,7 @@ class Unsolved:
     index: int
     name: str        # the wrong value's name; "" for a false equation
     detail: str
+    row: str = ""    # a false matrix equation's one wrong row, "row:r/R" (see line_of)
 
 
 def stated_values(relations: Sequence, formula: int) -> tuple[Stated, ...]:
@@ -100,6 +101,7 @@ class _Solved:
     point: dict             # the parameters' random values
     sides: tuple[float, float]   # where it does not hold: its two sides with the printed values
     solvable: bool = True   # some values make it hold for every value of its other names
+    row: str = ""           # a matrix equation's one row that does not hold: "row:r/R"
 
 
 def unsolved(equations: Sequence[Equation], values: Sequence[Stated]) -> list[Unsolved]:
@@ -141,8 +143,17 @@ def unsolved(equations: Sequence[Equation], values: Sequence[Stated]) -> list[Un
                               + (f", which solve the equation{'s' if len(upheld) > 1 else ''} on "
                                  f"{_lines(upheld)}" if upheld else "")
                               + f", this equation does not hold: at a random point its left "
-                                f"side is {r.sides[0]:.6g} and its right side {r.sides[1]:.6g}"))
+                                f"side is {r.sides[0]:.6g} and its right side {r.sides[1]:.6g}",
+                              r.row))
     return found
+
+
+def _wrong_row(eq: Equation, off, draws: Sequence, tolerance: float) -> str:
+    """``row:r/R`` when every entry of matrix equation ``eq`` that fails is in its row r."""
+    if not isinstance(eq.lhs, sp.MatrixBase):
+        return ""
+    rows = {draws[k][1] // eq.lhs.cols for k in range(len(off)) if abs(off[k]) > tolerance}
+    return f"row:{rows.pop()}/{eq.lhs.rows}" if len(rows) == 1 else ""
 
 
 def _names(expr: sp.Basic) -> set:
@@ -216,8 +227,9 @@ def _solve(eq: Equation, given: dict) -> _Solved | None:
     vector = np.array([printed[u] for u in unknowns])
     off = a @ vector - b
     worst = int(np.argmax(np.abs(off)))
-    holds = bool(np.abs(off).max(initial=0) <= 1e-9 * (1 + np.abs(b).max(initial=0)
-                                                      + np.abs(a).max(initial=0) * np.abs(vector).max(initial=0)))
+    tolerance = 1e-9 * (1 + np.abs(b).max(initial=0)
+                        + np.abs(a).max(initial=0) * np.abs(vector).max(initial=0))
+    holds = bool(np.abs(off).max(initial=0) <= tolerance)
     fixed = solvable and np.linalg.matrix_rank(a) == len(unknowns)
     solved = {u: float(s) for u, s in zip(unknowns, solution)} if fixed else {}
     sides = (0.0, 0.0)
@@ -231,4 +243,4 @@ def _solve(eq: Equation, given: dict) -> _Solved | None:
             return None
         sides = (left, right)
     return _Solved(holds, solved, printed, {p: float(v) for p, v in point.items()}, sides,
-                   solvable)
+                   solvable, "" if holds else _wrong_row(eq, off, draws, tolerance))

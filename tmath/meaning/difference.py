@@ -8,7 +8,8 @@ agree but one leads into that one, and a node where more than one argument diffe
 kind differs) is the differing part. Sums and products are matched argument by argument
 whatever their order. What is returned is what a reader can find on a line: the names of that
 part (in the document's spelling) and the function applied nearest above it (``sin``,
-``min``); nothing when the two relations do not differ by one part.
+``min``), and the row of a matrix's entry it lies in; nothing when the two relations do not
+differ by one part.
 """
 
 from __future__ import annotations
@@ -32,15 +33,31 @@ def differing_part(mine: tuple[sp.Basic, sp.Basic], theirs: tuple[sp.Basic, sp.B
     if swapped is not None:   # min for max, sin for cos: the function is what differs
         return (f"fn:{back.get(type(swapped).__name__, type(swapped).__name__)}",)
     path = _path(*differing[0])
+    entry = _matrix_entry(*differing[0])
     part = next((node for node in reversed(path) if _names(node)), None)
     if part is None:
-        return ()
+        return entry
     names = sorted(back.get(n.rstrip("_"), n.rstrip("_")) + n[len(n.rstrip("_")):]
                    for n in _names(part))
     above = next((node for node in reversed(path[:path.index(part) + 1])
                   if isinstance(node, (sp.Function, sp.Min, sp.Max))), None)
     function = [f"fn:{back.get(type(above).__name__, type(above).__name__)}"] if above else []
-    return tuple(names + function)
+    return tuple(names + function) + entry
+
+
+def _matrix_entry(a: sp.Basic, b: sp.Basic) -> tuple[str, ...]:
+    """``("row:r/R",)`` when the part of ``a`` that differs from ``b`` lies in one entry of a
+    matrix with R rows (its row r, from 0: a line of its own in a matrix printed one row per
+    line)."""
+    while True:
+        if isinstance(a, sp.MatrixBase) and isinstance(b, sp.MatrixBase) and a.shape == b.shape:
+            differ = [k for k, (x, y) in enumerate(zip(a, b)) if x != y]
+            rows = {k // a.cols for k in differ}
+            return (f"row:{rows.pop()}/{a.rows}",) if len(rows) == 1 else ()
+        pair = _one_differing(a, b)
+        if pair is None:
+            return ()
+        a, b = pair
 
 
 def _swapped_function(a: sp.Basic, b: sp.Basic) -> sp.Basic | None:

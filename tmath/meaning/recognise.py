@@ -23,6 +23,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from dataclasses import dataclass, field
+import re
 from typing import Mapping, Sequence
 
 import sympy as sp
@@ -157,7 +158,7 @@ def relations_of(latex: str) -> list[Read]:
                               if len(s.name) == 1)
         lhs, rhs = (_families(side, variables) for side in (relation.lhs, relation.rhs))
         cases = by_cases(lhs, relation.op, rhs)
-        rows = _case_rows(rhs) if cases else [-1]
+        rows = _case_rows(rhs, _conditions(latex)) if cases else [-1]
         for (lhs, rhs), row in zip(cases or [(lhs, rhs)], rows):
             names, functions = vocabulary(lhs, rhs)
             found.append(Read(lhs, relation.op, rhs, names, functions,
@@ -165,12 +166,51 @@ def relations_of(latex: str) -> list[Read]:
     return found
 
 
-def _case_rows(piecewise: sp.Piecewise) -> list[int]:
-    """The row of each relation :func:`by_cases` makes: its case's place, or −1 for cases
-    SymPy merged (one value, "δ = 2δ' or δ = 2δ' + 1"), whose rows it does not keep."""
-    return [-1 if isinstance(condition, sp.Or) else k
-            for k, (_, condition) in enumerate(piecewise.args)
-            for _ in (condition.args if isinstance(condition, sp.Or) else (condition,))]
+def _case_rows(piecewise: sp.Piecewise, printed: Sequence[sp.Basic | None] = ()
+               ) -> list[int]:
+    """The row of each relation :func:`by_cases` makes: where its condition is ``printed``
+    (the conditions of the formula's one ``cases``, row by row), else its case's place while
+    no two cases are merged; −1 when not known (SymPy merges cases with one value into
+    "δ = 2δ' or δ = 2δ' + 1" and does not keep their rows)."""
+    merged = any(isinstance(condition, sp.Or) for _, condition in piecewise.args)
+    rows = []
+    for k, (_, condition) in enumerate(piecewise.args):
+        for alternative in condition.args if isinstance(condition, sp.Or) else (condition,):
+            at = [r for r, c in enumerate(printed) if c is not None and
+                  (c == alternative or c.reversed == alternative)]
+            rows.append(at[0] if len(at) == 1 else -1 if merged else k)
+    return rows
+
+
+_CONDITION_WORDS = re.compile(
+    r"^(?:\\(?:text|mathrm|textrm)\{\s*(?:if|for|when)\s*\}|if\b|for\b|when\b)?"
+    r"(?:\s|\\[,;:! ]|\\q?quad|~)*")
+
+
+def _conditions(latex: str) -> list[sp.Basic | None]:
+    """The condition of each row of ``latex``'s one ``cases`` (``x = e`` read as an
+    equation; None where it is not one)."""
+    from tmath.latex import read as read_latex
+    from tmath.latex.split import top_level
+
+    opening, closing = latex.find("\\begin{cases}"), latex.find("\\end{cases}")
+    if opening < 0 or closing < opening or latex.find("\\begin{cases}", opening + 1) >= 0:
+        return []
+    body = latex[opening + len("\\begin{cases}"):closing]
+    cuts = [0] + [k + 2 for k in top_level(body, "\\\\")]
+    found = []
+    for a, b in zip(cuts, cuts[1:] + [len(body) + 2]):
+        row = body[a:b].replace("\\\\", "")
+        amp = top_level(row, "&")
+        if not row.strip():
+            continue
+        text = _CONDITION_WORDS.sub("", row[amp[0] + 1:].strip().rstrip(",.").strip()) \
+            if amp else ""
+        reading = read_latex(text) if text else None
+        found.append(sp.Eq(reading.relations[0].lhs, reading.relations[0].rhs, evaluate=False)
+                     if reading is not None and reading.parsed and len(reading.relations) == 1
+                     and reading.relations[0].op == "=" else None)
+    return found
 
 
 def by_cases(lhs: sp.Basic, op: str, rhs: sp.Basic) -> list[tuple[sp.Basic, sp.Basic]]:
