@@ -256,3 +256,28 @@ def test_a_section_that_names_the_model_names_it_for_its_paragraphs():
         """
     assert _found(text) == [(7, "accurate", "6")]
     assert _found(text.replace("stack of 6", "stack of 12")) == [(7, "inaccurate", "12")]
+
+
+def test_a_pronoun_subject_is_read_as_what_it_stands_for():
+    """"Their width is 64" after a sentence that creates query, key and value vectors (through
+    a sentence about "these vectors") is the width of a head's keys; the clause after
+    "while" keeps its own subject. A pronoun with another antecedent, or after a heading,
+    reads nothing new."""
+    text = """
+        ---
+        title: "Attention Is All You Need, drawn out"
+        ---
+
+        # Projections
+
+        From every token we make a query vector, a key vector and a value vector.
+
+        These small vectors come from three learned matrices. Their width is 64, while the encoder vectors have dimension 512.
+        """
+    assert _found(text) == [(9, "accurate", "64"), (9, "accurate", "512")]
+    assert _found(text.replace("width is 64", "width is 32")) == [
+        (9, "inaccurate", "32"), (9, "accurate", "512")]
+    other = text.replace("a query vector, a key vector and a value vector", "one output")
+    assert _found(other.replace("width is 64", "width is 32")) == [(9, "accurate", "512")]
+    heading = text.replace("These small", "# Sizes\n\n        These small")
+    assert _found(heading.replace("width is 64", "width is 32")) == [(11, "accurate", "512")]

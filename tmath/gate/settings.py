@@ -145,11 +145,13 @@ def settings_in(document: Document) -> list[Finding]:
     inline = sorted(document.inline, key=lambda m: m.start)
     starts = [m.start for m in inline]
     found: list[Finding] = []
-    for start, end in sentences(text):
+    spans = list(sentences(text))
+    for k, (start, end) in enumerate(spans):
         if not _ANY_NUMBER.search(text, start, end):
             continue
         first, last = bisect_left(starts, start), bisect_left(starts, end)
-        stated = _stated(text, start, end, list(inline[first:last]), defined)
+        stated = _stated(text, start, end, list(inline[first:last]), defined,
+                         _antecedent(text, spans, k))
         if not stated:
             continue
         sentence = text[start:end]
@@ -271,9 +273,48 @@ def plain(latex: str) -> str:
 
 
 def _stated(text: str, start: int, end: int, maths: list[Math],
-            defined: dict[str, str] | None = None) -> list[Stated]:
-    """Every (quantity, number) the sentence binds, with the number's offset."""
-    pieces, places, cursor = [], [], start
+            defined: dict[str, str] | None = None, antecedent: str = "") -> list[Stated]:
+    """Every (quantity, number) the sentence binds, with the number's offset. When its subject
+    is a pronoun, its first clause is read with the ``antecedent`` the pronoun stands for
+    ("Their size is 64" after the query vectors), the rest as it is."""
+    if not antecedent:
+        return _stated_after(text, start, end, maths, defined, "")
+    cut = next((m.start() for m in CLAUSE.finditer(text, start, end)), end)
+    resolved = _stated_after(text, start, cut, [m for m in maths if m.end <= cut], defined,
+                             antecedent + " ")
+    rest = _stated_after(text, start, end, maths, defined, "")
+    return resolved + [i for i in rest if i.at >= cut]
+
+
+PRONOUN_SUBJECT = re.compile(r"\W*(?:[A-Za-z]+\s+){0,2}?(?:these|those|they|their|its|such)\b",
+                             re.I)
+"""A sentence whose subject is a pronoun or a demonstrative ("Their size is …", "Notice that
+these vectors …")."""
+QKV_VECTORS = re.compile(r"\b(?:quer(?:y|ies)|keys?|values?)\s+vectors?\b|\bq/k/v\b", re.I)
+ANTECEDENT_REACH = 4
+"""How many sentences back a pronoun's antecedent is looked for."""
+
+
+def _antecedent(text: str, spans: list[tuple[int, int]], k: int) -> str:
+    """What the pronoun subject of sentence ``k`` stands for, when it is the query, key and
+    value vectors: the nearest sentence before it whose subject is not itself a pronoun (no
+    heading between) names them. "" otherwise: the sentence is read as it is."""
+    if not PRONOUN_SUBJECT.match(text, spans[k][0]):
+        return ""
+    for j in range(k - 1, max(-1, k - 1 - ANTECEDENT_REACH), -1):
+        start, end = spans[j]
+        if re.search(r"^#|\\(?:sub)*section\b", text[start:spans[j + 1][0]], re.M):
+            return ""   # a heading between: another subject
+        if PRONOUN_SUBJECT.match(text, start):
+            continue    # itself about what came before
+        return "query vectors" if QKV_VECTORS.search(text, start, end) else ""
+    return ""
+
+
+def _stated_after(text: str, start: int, end: int, maths: list[Math],
+                  defined: dict[str, str] | None, antecedent: str) -> list[Stated]:
+    """Every (quantity, number) ``text[start:end]`` binds, read after ``antecedent``."""
+    pieces, places, cursor = [antecedent], [start] * len(antecedent), start
 
     def prose(a: int, b: int) -> None:   # each word spelt plainly, placed at its start
         for word in re.finditer(r"\S+|\s+", text[a:b]):
