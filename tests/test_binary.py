@@ -1,0 +1,58 @@
+"""Whole numbers printed with their binary representation, held to it.
+
+The documents are written for these tests: a position spelt in binary in a sentence, and a
+table of counts whose bits are set one by one in colour. A flipped bit is found on its line;
+numbers that only look like bits (a year, a ratio, a decimal) are never judged.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from hypothesis import given, strategies as st
+
+from tmath.gate.binary import judged, pairs_in
+from tmath.gate.document import parse_as
+
+COUNTS = textwrap.dedent(r"""
+    # Counting in bits
+
+    Position 37, written in binary, is (100101), one bit per component.
+
+    $$
+    \begin{align}
+      4: \ \ \color{orange}{\texttt{1}} \ \ \color{green}{\texttt{0}} \ \ \color{blue}{\texttt{0}} & &
+      6: \ \ \color{orange}{\texttt{1}} \ \ \color{green}{\texttt{1}} \ \ \color{blue}{\texttt{0}} \\
+      5: 101 & & 7: 111
+    \end{align}
+    $$
+
+    Since 2017, binary masks come in 10 sizes; the ratio is 3:1 and the rate 2: 0.1.
+    """).lstrip()
+
+
+def _found(text: str) -> list[tuple[int, str, str]]:
+    document = parse_as(".md", text, "doc.md")
+    return [(f.line, f.status, f.printed) for f in map(lambda p: judged(document, p),
+                                                       pairs_in(document))]
+
+
+def test_numbers_and_their_bits_agree():
+    assert sorted(_found(COUNTS)) == [(3, "accurate", "100101"), (7, "accurate", "100"),
+                                      (8, "accurate", "110"), (9, "accurate", "101"),
+                                      (9, "accurate", "111")]
+
+
+def test_a_flipped_bit_is_found_on_its_line():
+    broken = COUNTS.replace(r"\color{green}{\texttt{1}} \ \ \color{blue}{\texttt{0}} \\",
+                            r"\color{green}{\texttt{1}} \ \ \color{blue}{\texttt{1}} \\")
+    assert broken != COUNTS
+    assert [f for f in _found(broken) if f[1] == "inaccurate"] == [(8, "inaccurate", "111")]
+    prose = COUNTS.replace("(100101)", "(100111)")
+    assert [f for f in _found(prose) if f[1] == "inaccurate"] == [(3, "inaccurate", "100111")]
+
+
+@given(st.integers(min_value=4, max_value=10**6))
+def test_any_number_with_its_own_bits_is_accurate(n):
+    text = f"# Bits\n\nIn binary, {n} is {n:b}.\n"
+    assert _found(text) == [(3, "accurate", f"{n:b}")]
