@@ -281,3 +281,32 @@ def test_a_pronoun_subject_is_read_as_what_it_stands_for():
     assert _found(other.replace("width is 64", "width is 32")) == [(9, "accurate", "512")]
     heading = text.replace("These small", "# Sizes\n\n        These small")
     assert _found(heading.replace("width is 64", "width is 32")) == [(11, "accurate", "512")]
+
+
+TRAINING = """
+    ---
+    title: "Notes on Attention Is All You Need"
+    ---
+
+    # Training
+
+    For the base models one training step took about 0.4 seconds, and we trained them for a total of 100,000 steps or 12 hours.
+
+    For the big models, step time was 1.0 seconds; they were trained for 300,000 steps (3.5 days).
+
+    The rate rises over 4000 warmup steps.
+    """
+
+
+def test_training_steps_and_times_are_held_to_the_paper():
+    """Steps, hours, days and seconds per step of each model, as §5.2 of the paper gives
+    them; a plural "big models" names the big model; warm-up steps are not training steps."""
+    assert [f for f in _found(TRAINING) if f[1] != "accurate"] == []
+    assert {f[2] for f in _found(TRAINING)} == {"0.4", "100,000", "12", "1.0", "300,000", "3.5",
+                                                "4000"}
+    for old, new, line, printed in [("(3.5 days)", "(2.5 days)", 9, "2.5"),
+                                    ("was 1.0 seconds", "was 0.4 seconds", 9, "0.4"),
+                                    ("100,000 steps", "300,000 steps", 7, "300,000"),
+                                    ("or 12 hours", "or 10 hours", 7, "10")]:
+        wrong = [f for f in _found(TRAINING.replace(old, new)) if f[1] == "inaccurate"]
+        assert [(f[0], f[2]) for f in wrong] == [(line, printed)], (old, wrong)

@@ -10,7 +10,11 @@ setting when it binds a number to a quantity of :data:`QUANTITIES` in one of two
 * a phrase around it: "tokens are embedded as vectors of size 512", "it stacks 6 encoders",
   "each encoder receives vectors of size 512" (vectors, in a sentence about encoders,
   decoders or embeddings and not about queries, keys, values or heads), "the query vectors
-  have a size of 64" or "the q/k/v vectors (64, …)" (the width of a head's keys).
+  have a size of 64" or "the q/k/v vectors (64, …)" (the width of a head's keys); training
+  "for 100,000 steps", "12 hours" or "3.5 days" in a sentence about training, "step time was
+  1.0 seconds";
+* a pronoun subject ("Their size is 64") read as what it stands for, when that is the query,
+  key and value vectors of an earlier sentence.
 
 Which configuration it speaks of is decided, most specific first:
 
@@ -89,6 +93,14 @@ QUANTITIES = {
         r"\b(?:quer(?:y|ies)|keys?|q/k/v)\s+vectors?\s*\(\s*",
         r"\b(?:quer(?:y|ies)|keys?|q/k/v)\s+vectors?\b[^.;:\d()]{0,30}?\b(?:size|"
         r"dimension(?:ality)?|width)\s+(?:of\s+|is\s+)?")),
+    "train_steps": Quantity("training steps", phrases=(
+        r"\btrain(?:ed|ing)?\b[^.;:]{0,60}?\b(?:for\s+)?(?:a\s+total\s+of\s+)?{n}\s+"
+        r"(?:training\s+)?steps\b",), unless=r"\bwarm-?up"),
+    "train_hours": Quantity("training time in hours", nouns=(r"hours",), needs=r"\b[Tt]rain"),
+    "train_days": Quantity("training time in days", nouns=(r"days",), needs=r"\b[Tt]rain"),
+    "step_time": Quantity("seconds per training step", phrases=(
+        r"\bstep(?:\s+time)?\b[^.;:\d]{0,30}?\b(?:was|took|of|is)\s+(?:about\s+|around\s+|"
+        r"roughly\s+|~\s*)?{n}\s*(?:s\b|sec\b|seconds\b)",)),
     "dropout": Quantity("dropout rate P_drop", ("P_drop",)),
     "label_smoothing": Quantity("label smoothing ε_ls", ("ε_ls",)),
     "warmup_steps": Quantity("warmup steps", ("warmup_steps",), (r"warm-?up\s+steps",)),
@@ -346,10 +358,11 @@ def _patterns(key: str, quantity: Quantity) -> list[tuple[str, Quantity, re.Patt
     found = [(key, quantity, re.compile(
         rf"(?:^|(?<=[\s(,;=])){re.escape(symbol)}\s*=\s*(?:[^=\d,;]{{1,40}}=\s*)*"
         rf"(?P<n>{_NUMBER})(?!\.?\d|\s*(?:/|\^|\\times|×|\*))")) for symbol in quantity.symbols]
-    found += [(key, quantity, re.compile(rf"(?<![\w.^{{])(?P<n>\d+|{_WORDS})\s+{noun}\b", re.I))
-              for noun in quantity.nouns]
+    found += [(key, quantity, re.compile(rf"(?<![\w.^{{,])(?P<n>\d+(?:\.\d+)?|{_WORDS})\s+{noun}\b",
+                                         re.I)) for noun in quantity.nouns]
     return found + [(key, quantity, re.compile(
-        phrase.replace("{n}", rf"(?P<n>\d+|{_WORDS})\b") if "{n}" in phrase
+        phrase.replace("{n}", rf"(?P<n>\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?|{_WORDS})\b")
+        if "{n}" in phrase
         else rf"{phrase}(?P<n>\d+)(?!\.?\d)", re.I)) for phrase in quantity.phrases]
 
 

@@ -3,7 +3,7 @@
 A claim that cites a model's setting (``BERT-base has 12 heads``) and the gate that holds a
 document to it (:mod:`tmath.gate.settings`) read the value here, so it is typed once, next to
 its source. The Transformer's values were read from the LaTeX source of arXiv 1706.03762
-(§3.1, §3.2.2, §3.3, §5.3, §5.4 and Table 3, which gives both models); BERT's from the
+(§3.1, §3.2.2, §3.3, §5.2, §5.3, §5.4 and Table 3, which gives both models); BERT's from the
 sentence of §3 of arXiv 1810.04805 that states both sizes, as public copies of the paper
 quote it (the PDF itself was not read); Adam's from Algorithm 1 of arXiv 1412.6980, as the
 bibliography records it. ``claim`` names the built-in claim that cites a setting, where one
@@ -65,14 +65,20 @@ TRANSFORMER_BASE = Configuration(
      Setting("beta_2", 0.98, "§5.3", claim="adam-beta-defaults"),
      Setting("adam_epsilon", 1e-9, "§5.3", claim="adam-beta-defaults"),
      Setting("dropout", 0.1, "§5.4 (base model: P_drop = 0.1)"),
-     Setting("label_smoothing", 0.1, "§5.4", claim="transformer-label-smoothing-value")),
-    variant=r"\b[Bb]ase model\b")
+     Setting("label_smoothing", 0.1, "§5.4", claim="transformer-label-smoothing-value"),
+     Setting("train_steps", 100_000, "§5.2 (100,000 steps or 12 hours)"),
+     Setting("train_hours", 12, "§5.2 (100,000 steps or 12 hours)"),
+     Setting("step_time", 0.4, "§5.2 (each training step took about 0.4 seconds)")),
+    variant=r"\b[Bb]ase models?\b")
 TRANSFORMER_BIG = Configuration(
     "transformer-big", "the big Transformer", *_VASWANI,
     (r"\b[Bb]ig Transformer\b", r"\bTransformer[- ]?(?:\(big\)|[Bb]ig)\b"),
     (Setting("d_model", 1024, "Table 3 (big)"), Setting("d_ff", 4096, "Table 3 (big)"),
-     Setting("heads", 16, "Table 3 (big)")),
-    variant=r"\b[Bb]ig model\b")
+     Setting("heads", 16, "Table 3 (big)"),
+     Setting("train_steps", 300_000, "§5.2 (300,000 steps (3.5 days))"),
+     Setting("train_days", 3.5, "§5.2 (300,000 steps (3.5 days))"),
+     Setting("step_time", 1.0, "§5.2 (step time was 1.0 seconds)")),
+    variant=r"\b[Bb]ig models?\b")
 _DEVLIN = ("Devlin et al. (2019), arXiv:1810.04805",
            "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding")
 BERT_BASE = Configuration(
