@@ -1,0 +1,138 @@
+"""Vectors printed with ``\\vdots``, held to the pattern their shown rows follow.
+
+A column vector written ``[sin(ω₁t); cos(ω₁t); sin(ω₂t); cos(ω₂t); ⋮; sin(ω_{d/2}t);
+cos(ω_{d/2}t)]`` or ``[−q₂; q₁; −q₄; q₃; ⋮; −q_d; q_{d−1}]`` shows a few blocks of rows and
+leaves the rest to a pattern. Each block must be the same pattern at its own index: a block
+is one or two rows; its subscripts are written relative to the block's smallest one
+(``q_3, q_4`` → ``q_b, q_{b+1}``; ``ω_{d/2}`` → ``ω_b``), and the blocks then read alike.
+
+The smallest block size at which every shown block reads alike is the vector's pattern; none
+is a finding. When no size does, and at one size all blocks but one read alike (at least two
+of them), that one block breaks the pattern the others follow (a swapped sin and cos, a lost
+minus sign): ``contradicts``, on the line of its first row. Vectors whose rows have no
+subscript that changes from block to block (``[1; 0; ⋮; 0]``), matrices with columns, and
+rows that do not divide into blocks are not judged; nor are the steps between the blocks'
+indices (``y_1, y_2, y_5``: each block reads ``y_b``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tmath.gate.document import Document, Math
+from tmath.gate.findings import Finding
+
+_VECTOR = re.compile(r"\\begin\{([pbBvV]?matrix)\}(.*?)\\end\{\1\}", re.S)
+_SUBSCRIPT = re.compile(r"_(?:\{([^{}]+)\}|([0-9A-Za-z]))")
+_DOTS = re.compile(r"^\s*\\(?:vdots|dots|ldots|cdots)\s*$")
+
+
+@dataclass(frozen=True)
+class Broken:
+    """A block of a ``\\vdots`` vector that does not follow the pattern of the others."""
+
+    start: int           # where its first row is, in the document's text
+    rows: tuple[str, ...]
+    pattern: tuple[str, ...]   # the rows the other blocks follow, at this block's index
+    size: int
+
+
+def broken_blocks(document: Document) -> list[Broken]:
+    """Every block of a displayed ``\\vdots`` vector that breaks its vector's pattern."""
+    found = []
+    for math in document.formulas:
+        if math.inner < 0 or "\\vdots" not in math.latex:
+            continue
+        for vector in _VECTOR.finditer(math.latex):
+            found += _judged(math, vector)
+    return found
+
+
+def _judged(math: Math, vector: re.Match) -> list[Broken]:
+    from tmath.latex.split import top_level
+
+    body, offset = vector.group(2), vector.start(2)
+    cuts = [0] + [k + 2 for k in top_level(body, "\\\\")]
+    rows = [(offset + a + len(body[a:b]) - len(body[a:b].lstrip()), body[a:b].replace("\\\\", "").strip())
+            for a, b in zip(cuts, cuts[1:] + [len(body) + 2])]
+    rows = [(at, text) for at, text in rows if text]
+    if any("&" in text for _, text in rows):
+        return []   # a matrix with columns
+    dots = [k for k, (_, text) in enumerate(rows) if _DOTS.match(text)]
+    if len(dots) != 1:
+        return []
+    before, after = rows[:dots[0]], rows[dots[0] + 1:]
+    for size in (1, 2):
+        if len(before) % size or len(after) % size:
+            continue
+        blocks = [before[k:k + size] for k in range(0, len(before), size)] + \
+                 [after[k:k + size] for k in range(0, len(after), size)]
+        forms = [_relative(tuple(text for _, text in block)) for block in blocks]
+        if len(blocks) < 3 or any(f is None for f in forms) or \
+                len({f[1] for f in forms}) < 2:
+            continue   # too few blocks, or no subscript that moves with the block
+        shapes = [f[0] for f in forms]
+        if len(set(shapes)) == 1:
+            return []   # the pattern holds at this size
+        common = max(set(shapes), key=shapes.count)
+        odd = [k for k, s in enumerate(shapes) if s != common]
+        if len(odd) == 1 and shapes.count(common) >= 2:
+            block = blocks[odd[0]]
+            return [Broken(math.inner + block[0][0], tuple(t for _, t in block),
+                           _at(common, forms[odd[0]][1]), size)]
+    return []
+
+
+def _relative(rows: tuple[str, ...]) -> tuple[tuple[str, ...], str] | None:
+    """The rows with each subscript written from the block's smallest one (``b``), and that
+    smallest subscript; None when a subscript is not a fixed offset from the others."""
+    import sympy as sp
+
+    subscripts = [m.group(1) or m.group(2) for row in rows for m in _SUBSCRIPT.finditer(row)]
+    if not subscripts:
+        return None
+    try:
+        values = [sp.sympify(s.replace("\\", ""), rational=True) for s in subscripts]
+    except (sp.SympifyError, TypeError, SyntaxError):
+        return None
+    base = None
+    for candidate in values:
+        gaps = [v - candidate for v in values]
+        if all(g.is_number and g >= 0 for g in gaps):
+            base = candidate
+            break
+    if base is None:
+        return None
+
+    def written(match: re.Match) -> str:
+        gap = sp.sympify((match.group(1) or match.group(2)).replace("\\", ""),
+                         rational=True) - base
+        return "_{b}" if gap == 0 else f"_{{b+{gap}}}"
+
+    shape = tuple(re.sub(r"\s+", "", _SUBSCRIPT.sub(written, row)) for row in rows)
+    return shape, str(base)
+
+
+def _at(shape: tuple[str, ...], base: str) -> tuple[str, ...]:
+    """The rows of ``shape`` at the block whose smallest subscript is ``base``."""
+    import sympy as sp
+
+    def index(match: re.Match) -> str:
+        value = sp.sympify(base, rational=True) + sp.sympify(match.group(1) or 0, rational=True)
+        text = str(value).replace(" ", "")
+        return f"_{text}" if len(text) == 1 else f"_{{{text}}}"
+
+    return tuple(re.sub(r"_\{b(?:\+([^{}]+))?\}", index, row) for row in shape)
+
+
+def judged(document: Document, broken: Broken) -> Finding:
+    section = document.section_at(broken.start)
+    rows = "; ".join(broken.rows)
+    return Finding(
+        kind="formula", status="contradicts", meaning="contradicts", document=document.path,
+        section=section.number if section else None, line=document.line_of(broken.start),
+        column=document.column_of(broken.start), formula=rows, compared_with=("pattern",),
+        detail=f"the other rows of this vector follow one pattern, blocks of {broken.size} "
+               f"row{'s' if broken.size > 1 else ''}; at this block it gives "
+               f"{'; '.join(broken.pattern)}, not {rows}")
