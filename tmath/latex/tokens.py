@@ -16,6 +16,8 @@ DROPPED_WITH_ARGUMENT = frozenset({"label", "tag",
                                    # colours: how it is printed (\textcolor{red}{x} keeps x)
                                    "color", "textcolor", "colorbox"})
 SINGLE = set("+-*/=<>()[]{}^_,;|&'!.:")
+UNICODE_SIGNS = {"\u2212": "-"}
+"""Characters a document may type for an operator: the minus sign U+2212 is "-"."""
 
 
 class Token(NamedTuple):
@@ -63,6 +65,9 @@ def tokenize(source: str) -> tuple[Token, ...]:
         elif c == "." and source.startswith("...", i):
             out.append(Token("cmd", "ldots", spaced))
             i += 3
+        elif c in UNICODE_SIGNS:   # a minus sign typed as one character, as MathJax reads it
+            out.append(Token("sym", UNICODE_SIGNS[c], spaced))
+            i += 1
         elif c in SINGLE:
             if c in "([{":
                 depth += 1
