@@ -60,3 +60,27 @@ def test_a_wrong_cost_is_an_error_of_the_gate(tmp_path):
         assert run.exit_code == code
         assert found == [("recognised" if code == 0 else "contradicts", 4,
                           "attention-cost-table")]
+
+
+def _layer(sentence: str) -> list[str]:
+    from tmath.gate.complexity import layer_costs_said, layer_judged
+
+    document = parse_as(".md", f"# Cost\n\n{sentence}\n", "t.md")
+    return [getattr(layer_judged(document, said), "status", "as published")
+            for said in layer_costs_said(document)]
+
+
+@pytest.mark.parametrize("sentence, found", [
+    ("The computational complexity of a recurrent layer is $O(n d^2)$.", ["as published"]),
+    ("A convolutional layer with kernel size $k$ costs $\\mathcal{O}(knd^2)$ time.",
+     ["as published"]),
+    ("A convolutional layer costs $O(n d^2)$ time for a fixed kernel.", ["as published"]),
+    ("The computational complexity of a recurrent layer is $O(n^2 d)$.", ["contradicts"]),
+    ("A convolutional layer with kernel size $k$ costs $\\mathcal{O}(knd)$ time.",
+     ["contradicts"]),
+    ("Each step of an RNN has a computational complexity of $O(d^2)$.", []),    # no length
+    ("A recurrent layer needs $O(n)$ sequential operations.", []),
+    ("Self-attention costs $O(n^2 d)$ time, like no recurrent layer.", []),
+])
+def test_recurrent_and_convolutional_costs_are_held_to_the_papers_table(sentence, found):
+    assert _layer(sentence) == found

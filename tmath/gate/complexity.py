@@ -20,6 +20,13 @@ sequence's positions, ``d`` (``d_{model}``, ``d_k``, ``D``) its width; a big-O w
 letter is not read. Then the length's power must be 2 and, for time, the width's at most 1
 (left out, the width is held fixed): ``O(n^2 d)`` and ``O(n^2)`` are recognised, ``O(n d^2)``
 or ``O(n)`` contradict the claim, with its form in the document's letters.
+
+The layers self-attention is compared with have no claim, but a published cost: a clause
+that names one recurrent or convolutional layer and states its time in big-O
+(:func:`layer_costs_said`) is held to Table 1 of the paper
+(:mod:`tmath.reference.layer_costs`): O(n·d²) and O(k·n·d²), the kernel width ``k`` possibly
+left out. Another power contradicts the record; per-step costs (no length), sequential
+operations and variants are not read.
 """
 
 from __future__ import annotations
@@ -119,13 +126,30 @@ def _words(text: str, a: int, b: int, maths: list[Math]) -> str:
     return " ".join(pieces + [text[cursor:b]])
 
 
-def _powers(argument: str) -> tuple[str, tuple[int, int], str] | None:
+def _powers(argument: str, letters: frozenset[str] = frozenset()
+            ) -> tuple[str, tuple[int, int], str] | None:
     """(length letter, (its power, the width's power), width letter) of a product of powers
-    of length and width letters; None for anything else."""
+    of length and width letters (and of ``letters`` too, whose powers :func:`_letter_powers`
+    gives); None for anything else."""
+    powers = _letter_powers(argument, letters)
+    if powers is None:
+        return None
+    lengths = [n for n in powers if n in LENGTH]
+    widths = [n for n in powers if n in WIDTH]
+    if len(lengths) > 1 or len(widths) > 1 or set(powers) - LENGTH - WIDTH - letters or \
+            not lengths:
+        return None
+    width = widths[0] if widths else ""
+    return lengths[0], (powers[lengths[0]], powers.get(width, 0)), width
+
+
+def _letter_powers(argument: str, letters: frozenset[str] = frozenset()) -> dict[str, int] | None:
+    """Each letter's power in a product of powers of length, width (and ``letters``)."""
     from tmath.latex import read
 
     import sympy as sp
 
+    known = LENGTH | WIDTH | letters
     reading = read(argument)
     if not reading.parsed or reading.relations or len(reading.expressions) != 1:
         return None
@@ -139,16 +163,11 @@ def _powers(argument: str) -> tuple[str, tuple[int, int], str] | None:
         if not isinstance(factor, sp.Symbol) or not power.is_Integer or power < 1:
             return None
         # in math, ``nd`` is n times d: a run of letters each of which is a length or a width
-        letters = list(factor.name) if factor.name not in LENGTH | WIDTH and \
-            set(factor.name) <= LENGTH | WIDTH else [factor.name]
-        for k, letter in enumerate(letters):
-            powers[letter] = powers.get(letter, 0) + (int(power) if k == len(letters) - 1 else 1)
-    lengths = [n for n in powers if n in LENGTH]
-    widths = [n for n in powers if n in WIDTH]
-    if len(lengths) > 1 or len(widths) > 1 or set(powers) - LENGTH - WIDTH or not lengths:
-        return None
-    width = widths[0] if widths else ""
-    return lengths[0], (powers[lengths[0]], powers.get(width, 0)), width
+        run = list(factor.name) if factor.name not in known and set(factor.name) <= known \
+            else [factor.name]
+        for k, letter in enumerate(run):
+            powers[letter] = powers.get(letter, 0) + (int(power) if k == len(run) - 1 else 1)
+    return powers
 
 
 def judged(document: Document, cost: Cost) -> Finding | None:
@@ -186,3 +205,68 @@ def _shown(cost: Cost) -> str:
     if width:
         parts.append(cost.width + (f"^{width}" if width > 1 else ""))
     return " ".join(parts)
+
+
+_LAYER = {"recurrent": re.compile(r"\b(?:recurren\w*|RNNs?)\b", re.I),
+          "convolutional": re.compile(r"\b(?:convolution\w*|CNNs?)\b", re.I)}
+_NOT_THE_LAYER = re.compile(
+    r"\b(?:self-attention|attention|sparse|separable|dilated|depthwise|restricted|LSTMs?|"
+    r"GRUs?|reduc\w*|instead|sequential\w*|sequentially|path|per\s+(?:step|head|position)|"
+    r"each\s+(?:step|time\s+step))\b", re.I)
+KERNEL = frozenset({"k"})
+
+
+@dataclass(frozen=True)
+class LayerCostSaid:
+    """A big-O a clause states for a recurrent or convolutional layer."""
+
+    math: Math
+    layer: str
+    powers: dict
+
+
+def layer_costs_said(document: Document) -> list[LayerCostSaid]:
+    """Clauses that state the time of a recurrent or convolutional layer in big-O: one layer
+    named, time words, one inline big-O over the length (and width, kernel width), nothing
+    that makes it another cost (attention, a variant, per step, sequential operations)."""
+    found = []
+    for text, start, end, maths in sentences_with_math(document):
+        if not maths or "&" in text[start:end] or re.search(r"^\s*\|", text[start:end], re.M):
+            continue
+        cuts = [start] + [m.end() for m in CLAUSE.finditer(text, start, end)] + [end]
+        for a, b in zip(cuts, cuts[1:]):
+            inside = [m for m in maths if a <= m.start and m.end <= b]
+            big = [m for m in inside if _BIG_O.match(m.latex)]
+            words = _words(text, a, b, inside)
+            layers = [name for name, pattern in _LAYER.items() if pattern.search(words)]
+            if len(big) != 1 or len(layers) != 1 or not _TIME.search(words) or \
+                    _MEMORY.search(words) or _NOT_THE_LAYER.search(words):
+                continue
+            powers = _letter_powers(_BIG_O.match(big[0].latex).group("arg"), KERNEL)
+            if powers and any(p in LENGTH for p in powers) and \
+                    len([p for p in powers if p in LENGTH]) == 1 and \
+                    len([p for p in powers if p in WIDTH]) <= 1:
+                found.append(LayerCostSaid(big[0], layers[0], powers))
+    return found
+
+
+def layer_judged(document: Document, said: LayerCostSaid) -> Finding | None:
+    """``contradicts`` when the powers are not the published ones (Table 1 of the paper);
+    None when they are (nothing is proved of it, so nothing is recognised)."""
+    from tmath.reference.layer_costs import LAYER_COSTS
+
+    record = LAYER_COSTS[said.layer]
+    length = sum(p for letter, p in said.powers.items() if letter in LENGTH)
+    width = sum(p for letter, p in said.powers.items() if letter in WIDTH)
+    kernel = said.powers.get("k", 0)
+    if (length, width) == (record.length, record.width) and kernel in (0, record.kernel):
+        return None   # the kernel width may be held fixed and left out
+    section = document.section_at(said.math.start)
+    return Finding(status="contradicts", meaning="contradicts", kind="formula",
+                   document=document.path, section=section.number if section else None,
+                   line=said.math.line, column=document.column_of(said.math.start),
+                   formula=said.math.latex, compared_with=("citation",),
+                   recorded=record.printed,
+                   detail=f"{record.source} gives {record.printed} per {record.layer} layer "
+                          f"(n positions of width d{', kernel width k' if record.kernel else ''})"
+                          f"; this sentence states {said.math.latex}")

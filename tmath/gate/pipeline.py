@@ -164,7 +164,7 @@ def _recognise_one(document: Document, known: Sequence, min_coverage: float,
     from tmath.gate.findings import Recognised
     from tmath.gate.recognised_figures import figures_in, ranges_in
     from tmath.gate.recognition import recognise
-    from tmath.gate import binary, inverses, orderings, patterns
+    from tmath.gate import binary, complexity, inverses, orderings, patterns
     from tmath.gate.settings import settings_in, table_settings
 
     verified = {i for i, r in (results or {}).items() if getattr(r, "verdict", None) in PASSING}
@@ -181,6 +181,8 @@ def _recognise_one(document: Document, known: Sequence, min_coverage: float,
     figures += [binary.judged(document, pair) for pair in binary.pairs_in(document)]
     figures += [patterns.judged(document, b) for b in patterns.broken_blocks(document)]
     figures += [inverses.judged(document, f) for f in inverses.failed_inverses(document)]
+    figures += [f for said in complexity.layer_costs_said(document)
+                for f in [complexity.layer_judged(document, said)] if f is not None]
     findings = sorted([*found.findings, *figures], key=lambda f: (f.line or 0, f.column or 0))
     wrong = sum(1 for f in findings if f.status == "contradicts")
     good = sum(1 for f in findings if f.status == "recognised")
