@@ -316,6 +316,10 @@ def test_a_softmax_over_a_window_is_the_claims_softmax_over_that_window(library)
     wrong = problems(recognise(broken, library))
     assert [(f.status, f.claim, f.line) for f in wrong] == [
         ("contradicts", "softmax-boltzmann", 8)]
+    # the function right after \frac{ is a word of its own: log for exp is found on its row
+    numerator = WINDOW.replace(r"\frac{\exp(e_{ij})}", r"\frac{\log(e_{ij})}")
+    assert [(f.status, f.line) for f in problems(recognise(numerator, library))] == [
+        ("contradicts", 8)]
 
 
 def test_renaming_every_name_of_a_bare_product_recognises_nothing(library):

@@ -810,7 +810,8 @@ def _plain_names(line: str) -> str:
     them: ``d_{\\text{model}}`` → ``d_model``, ``\\omega`` → ``omega``, ``warmup\\_steps`` →
     ``warmup_steps``."""
     line = re.sub(r"\\(?:text|mathrm|mathbf|boldsymbol|operatorname|mathit|bm)\s*", "", line)
-    return re.sub(r"[{}\\]", "", line.replace("\\_", "_"))
+    line = re.sub(r"\\([A-Za-z]+)", r" \1", line.replace("\\_", "_"))   # \frac\log: two words
+    return re.sub(r"[{}\\]", "", line)
 
 
 def _has(plain: str, name: str) -> bool:
