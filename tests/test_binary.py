@@ -56,3 +56,35 @@ def test_a_flipped_bit_is_found_on_its_line():
 def test_any_number_with_its_own_bits_is_accurate(n):
     text = f"# Bits\n\nIn binary, {n} is {n:b}.\n"
     assert _found(text) == [(3, "accurate", f"{n:b}")]
+
+
+BITS = textwrap.dedent("""
+    # Bits as clocks
+
+    Counting up, the lowest bit, the second-lowest bit and the 3rd-lowest bit flip on every
+    number, every two numbers and every four numbers, respectively.
+
+    The LSB alternates on every token, and the second-lowest bit on every other token; the
+    fourth-lowest bit turns every 8 positions.
+    """).lstrip()
+
+
+def _periods(text: str) -> list[tuple[int, str, str]]:
+    from tmath.gate.binary import period_judged, periods_in
+
+    document = parse_as(".md", text, "doc.md")
+    return [(f.line, f.status, f.printed) for f in map(lambda p: period_judged(document, p),
+                                                       periods_in(document))]
+
+
+def test_how_often_each_bit_flips_is_held_to_its_place():
+    assert _periods(BITS) == [(3, "accurate", "every number"), (4, "accurate", "every two numbers"),
+                              (4, "accurate", "every four numbers"), (6, "accurate", "every token"),
+                              (6, "accurate", "every other token"),
+                              (7, "accurate", "every 8 positions")]
+    broken = BITS.replace("every four numbers", "every three numbers")
+    assert [f for f in _periods(broken) if f[1] == "inaccurate"] == [
+        (4, "inaccurate", "every three numbers")]
+    unpaired = BITS.replace(", respectively", "")   # each bit with the first period after it
+    assert {f[1] for f in _periods(unpaired)} == {"accurate"}
+    assert len(_periods(unpaired)) == 6

@@ -12,6 +12,17 @@ Read are
 
 A pair whose bits are not the number is ``inaccurate`` (either may be the misprint; the
 finding is on the bits), a pair that agrees ``accurate``; nothing else is a finding.
+
+The same explanations say how often each bit of a count flips: "the lowest bit, the
+second-lowest bit, and the third-lowest bit alternate on every number, every two numbers, and
+every four numbers, respectively". Counting 0, 1, 2, …, the k-th lowest bit flips every
+2^(k−1) numbers. A sentence about bits that names bits by their place from the lowest
+(lowest, LSB, second-lowest, 3rd-lowest, …) and periods ("every number", "every four
+tokens", "every other number" is every two) is read (:func:`periods_in`): with
+"respectively", or when all the bits are named before all the periods, the two lists are
+paired in order (if they are as long), else each bit with the first period after it (before
+the next bit). A period that is
+not 2^(k−1) is ``inaccurate``, one that is ``accurate``.
 """
 
 from __future__ import annotations
@@ -94,4 +105,74 @@ def judged(document: Document, pair: Pair) -> Finding:
                        **common)
     return Finding(status="inaccurate",
                    detail=f"{pair.number} in binary is {pair.number:b}; {pair.bits} is {value}",
+                   **common)
+
+
+_ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+             "eighth": 8, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5, "6th": 6, "7th": 7, "8th": 8}
+_PLACE = re.compile(r"\b(?:(?P<k>" + "|".join(_ORDINALS) + r")[- ])?lowest\b|\bLSB\b|"
+                    r"\bleast[- ]significant\s+bit\b", re.I)
+_COUNTS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+           "eight": 8, "sixteen": 16, "thirty-two": 32, "sixty-four": 64}
+_PERIOD = re.compile(r"\bevery\s+(?:(?P<n>\d+|" + "|".join(_COUNTS) + r")\s+)?"
+                     r"(?:subsequent\s+|(?P<other>other)\s+)?(?P<unit>numbers?|tokens?|positions?|steps?|"
+                     r"integers?)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Period:
+    """A bit named by its place from the lowest, the period said for it, and where."""
+
+    place: int
+    every: int
+    start: int
+    printed: str
+
+
+def periods_in(document: Document) -> list[Period]:
+    """Every (bit, how often it flips) a sentence about a binary count states."""
+    from tmath.gate.prose_relations import sentences
+
+    text = document.masked or document.text
+    found = []
+    for start, end in sentences(text):
+        sentence = text[start:end]
+        if not re.search(r"\bbits?\b|\bLSB\b", sentence) or "every" not in sentence:
+            continue
+        places = list(_PLACE.finditer(text, start, end))
+        periods = list(_PERIOD.finditer(text, start, end))
+        if not places or not periods:
+            continue
+        if re.search(r"\brespectively\b", sentence, re.I) or \
+                places[-1].end() <= periods[0].start():   # two lists: paired in order
+            pairs = list(zip(places, periods)) if len(places) == len(periods) else []
+        else:
+            pairs = []
+            for k, place in enumerate(places):
+                limit = places[k + 1].start() if k + 1 < len(places) else end
+                after = [p for p in periods if place.end() <= p.start() < limit]
+                if after:
+                    pairs.append((place, after[0]))
+        for place, period in pairs:
+            k = _ORDINALS[place.group("k").lower()] if place.group("k") else 1
+            word = (period.group("n") or ("two" if period.group("other") else "one")).lower()
+            every = int(word) if word.isdigit() else _COUNTS[word]
+            found.append(Period(k, every, period.start(), " ".join(period.group().split())))
+    return found
+
+
+def period_judged(document: Document, said: Period) -> Finding:
+    """``accurate`` when the k-th lowest bit is said to flip every 2^(k−1) numbers."""
+    true = 2 ** (said.place - 1)
+    section = document.section_at(said.start)
+    common = dict(kind="figure", label="binary", document=document.path,
+                  section=section.number if section else None,
+                  line=document.line_of(said.start), column=document.column_of(said.start),
+                  printed=said.printed, expected=(float(true),))
+    if said.every == true:
+        return Finding(status="accurate", detail=f"bit {said.place} from the lowest flips every "
+                                                 f"{true}", **common)
+    return Finding(status="inaccurate",
+                   detail=f"counting 0, 1, 2, …, bit {said.place} from the lowest flips every "
+                          f"2^{said.place - 1} = {true} numbers, not every {said.every}",
                    **common)

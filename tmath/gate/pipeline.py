@@ -179,6 +179,7 @@ def _recognise_one(document: Document, known: Sequence, min_coverage: float,
         figures += [f for said in orderings.comparisons_said(document)
                     for f in [orderings.judged(document, said)] if f is not None]
     figures += [binary.judged(document, pair) for pair in binary.pairs_in(document)]
+    figures += [binary.period_judged(document, said) for said in binary.periods_in(document)]
     figures += [patterns.judged(document, b) for b in patterns.broken_blocks(document)]
     figures += [inverses.judged(document, f) for f in inverses.failed_inverses(document)]
     figures += [f for said in complexity.layer_costs_said(document)
