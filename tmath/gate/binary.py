@@ -139,7 +139,12 @@ def periods_in(document: Document) -> list[Period]:
         sentence = text[start:end]
         if not re.search(r"\bbits?\b|\bLSB\b", sentence) or "every" not in sentence:
             continue
-        places = list(_PLACE.finditer(text, start, end))
+        places = []
+        for place in _PLACE.finditer(text, start, end):   # "least significant bit (LSB)": one
+            if places and _place(places[-1]) == _place(place) and \
+                    not _PERIOD.search(text, places[-1].end(), place.start()):
+                continue
+            places.append(place)
         periods = list(_PERIOD.finditer(text, start, end))
         if not places or not periods:
             continue
@@ -154,11 +159,15 @@ def periods_in(document: Document) -> list[Period]:
                 if after:
                     pairs.append((place, after[0]))
         for place, period in pairs:
-            k = _ORDINALS[place.group("k").lower()] if place.group("k") else 1
+            k = _place(place)
             word = (period.group("n") or ("two" if period.group("other") else "one")).lower()
             every = int(word) if word.isdigit() else _COUNTS[word]
             found.append(Period(k, every, period.start(), " ".join(period.group().split())))
     return found
+
+
+def _place(match: re.Match) -> int:
+    return _ORDINALS[match.group("k").lower()] if match.group("k") else 1
 
 
 def period_judged(document: Document, said: Period) -> Finding:
