@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 from dataclasses import dataclass
 
 from tmath.gate.document import Document, Math
@@ -54,7 +55,8 @@ def failed_inverses(document: Document) -> list[Failed]:
     formulas = [m for m in document.formulas if m.inner >= 0]
     found = []
     for first, second in zip(formulas, formulas[1:]):
-        if second.start - first.end > GAP or "=" not in first.latex or "=" not in second.latex:
+        if second.start - first.end > GAP or not (_plausible(first.latex, second.latex) or
+                                                  _plausible(second.latex, first.latex)):
             continue
         read = [_definitions(relations_of(m.latex)) for m in (first, second)]
         if None in read:
@@ -67,6 +69,24 @@ def failed_inverses(document: Document) -> list[Failed]:
                           if sides is not None]
                 break
     return found
+
+
+_PARTS = re.compile(r",|\\q?quad\b|\\[;,]|\\\\|&|\\text\{[^{}]*\}")
+
+
+def _left_sides(latex: str) -> list[str]:
+    """What stands left of each ``=`` of the formula's parts, spaces taken out."""
+    return [re.sub(r"\s+", "", part.split("=")[0]) for part in _PARTS.split(latex) if "=" in part]
+
+
+def _plausible(map_: str, inverse: str) -> bool:
+    """Whether ``inverse`` may undo ``map_``, by their text alone (before SymPy reads them):
+    each name it defines is printed in the map, and some name the map defines in it."""
+    defines, defined = _left_sides(inverse), _left_sides(map_)
+    squeezed = (re.sub(r"\s+", "", map_), re.sub(r"\s+", "", inverse))
+    return bool(defines) and bool(defined) and all(0 < len(n) <= 24 for n in defines + defined) \
+        and all(n in squeezed[0].split("=", 1)[-1] for n in defines) and \
+        any(n in squeezed[1] for n in defined)
 
 
 def _definitions(relations) -> list | None:
