@@ -56,6 +56,12 @@ def test_a_swapped_pair_is_found_on_its_first_row():
     assert "gives \\sin(\\nu_2t); \\cos(\\nu_2t)" in found[0][1]
 
 
+def test_a_block_is_reported_on_the_row_that_breaks_the_pattern():
+    broken = PAIRS.replace(r"\cos(\nu_2 t)", r"\sin(\nu_2 t)")   # the pair's second row
+    assert broken != PAIRS
+    assert [line for line, _ in _found(broken)] == [9]
+
+
 def test_a_lost_sign_is_found_on_its_line():
     broken = PAIRS.replace(r"-x_4 \\ x_3", r"x_4 \\ x_3")
     assert broken != PAIRS

@@ -9,7 +9,8 @@ is one or two rows; its subscripts are written relative to the block's smallest 
 The smallest block size at which every shown block reads alike is the vector's pattern; none
 is a finding. When no size does, and at one size all blocks but one read alike (at least two
 of them), that one block breaks the pattern the others follow (a swapped sin and cos, a lost
-minus sign): ``contradicts``, on the line of its first row. Vectors whose rows have no
+minus sign): ``contradicts``, on the line of its first row that differs from the pattern.
+Vectors whose rows have no
 subscript that changes from block to block (``[1; 0; ⋮; 0]``), matrices with columns, and
 rows that do not divide into blocks are not judged; nor are the steps between the blocks'
 indices (``y_1, y_2, y_5``: each block reads ``y_b``).
@@ -79,7 +80,9 @@ def _judged(math: Math, vector: re.Match) -> list[Broken]:
         odd = [k for k, s in enumerate(shapes) if s != common]
         if len(odd) == 1 and shapes.count(common) >= 2:
             block = blocks[odd[0]]
-            return [Broken(math.inner + block[0][0], tuple(t for _, t in block),
+            first = next(r for r, (mine, theirs) in enumerate(zip(shapes[odd[0]], common))
+                         if mine != theirs)   # the row that breaks it: where to report
+            return [Broken(math.inner + block[first][0], tuple(t for _, t in block),
                            _at(common, forms[odd[0]][1]), size)]
     return []
 
