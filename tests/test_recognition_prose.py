@@ -458,7 +458,10 @@ def test_an_approximate_value_is_held_to_the_exact_expression_before_it(tmp_path
 
     assert figures(APPROXIMATE) == []
     broken = APPROXIMATE.replace("63,000", "630,000")
-    assert figures(broken) == [("inaccurate", 4, "630,000")]
+    # the expression and the number on two lines: either may be the misprint, both reported
+    assert figures(broken) == [("inaccurate", 3, "630,000"), ("inaccurate", 4, "630,000")]
+    expression = APPROXIMATE.replace(r"$2\pi \cdot 10000$", r"$\pi \cdot 10000$")
+    assert figures(expression) == [("inaccurate", 3, "63,000"), ("inaccurate", 4, "63,000")]
 
 
 SCALED = textwrap.dedent(r"""

@@ -254,6 +254,8 @@ class Approximation:
     printed: str
     start: int
     line: int
+    expression_line: int = 0
+    """Where the exact expression is (either it or the number may be the misprint)."""
 
 
 _WORD_AFTER = re.compile(r"\s*([A-Za-z]\w*)")
@@ -290,5 +292,5 @@ def approximations_said(document: Document) -> list[Approximation]:
                     or value.is_Number:
                 continue
             found.append(Approximation(math.latex, match.group("n"), match.start("n"),
-                                       document.line_of(match.start("n"))))
+                                       document.line_of(match.start("n")), math.line))
     return found

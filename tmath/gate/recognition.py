@@ -446,13 +446,18 @@ def _approximation_false(document: Document, said: Approximation) -> list[Findin
         return []
     _, computed, printed, tolerance = false[0]
     section = document.section_at(said.start)
+    lines = dict.fromkeys(line for line in (said.line, said.expression_line) if line)
     return [Finding(status="inaccurate", kind="figure", label="arithmetic",
                     document=document.path, section=section.number if section else None,
-                    line=said.line, column=document.column_of(said.start), printed=said.printed,
+                    line=line, column=document.column_of(said.start), printed=said.printed,
                     expected=(computed,) if isinstance(computed, float) else None,
                     tolerance=f"±{tolerance:g}",
                     detail=f"the text gives {said.printed} for {said.latex.strip()}, which is "
-                           f"{number(computed)}")]
+                           f"{number(computed)}" + (
+                               "" if line == said.line else
+                               f" (the number is on {document.where(said.line)}; either may "
+                               f"be the misprint)"))
+            for line in lines]
 
 
 def _false_when_bound(document: Document, math: Math, text: str, fact: Facts,
