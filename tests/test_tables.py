@@ -84,3 +84,29 @@ def test_a_markdown_pipe_table_of_settings():
         """).lstrip()
     found = [(f.line, f.status, f.printed) for f in table_settings(parse_as(".md", text, "t.md"))]
     assert found == [(5, "accurate", "12"), (5, "accurate", "12")]
+
+
+HEADS = textwrap.dedent(r"""
+    \section{Variants}
+    \begin{tabular}{c|ccc|c}
+     & $d_{model}$ & $h$ & $d_k$ & BLEU \\
+    \hline
+    base & 512 & 8 & 64 & 25.8 \\
+    (A) & & 4 & 128 & 25.5 \\
+        & & 16 & 32 & 25.8 \\
+    (B) & & & 16 & 25.1 \\
+    (C) & 256 & 4 & 64 & 24.5 \\
+    \end{tabular}
+    """).lstrip()
+
+
+def test_a_rows_head_width_is_held_to_d_model_over_h():
+    """Rows that print h and d_k themselves: h·d_k must be their d_model (else the first
+    row's); row (B) changes d_k alone (narrower keys on purpose) and is not judged."""
+    from tmath.gate.head_widths import widths_judged
+
+    assert widths_judged(_tex(HEADS)) == []
+    broken = widths_judged(_tex(HEADS.replace("& 4 & 128 &", "& 4 & 64 &")))
+    assert [(f.line, f.status, f.claim) for f in broken] == [(6, "contradicts", "multi-head-shapes")]
+    own = widths_judged(_tex(HEADS.replace("256 & 4 & 64", "256 & 4 & 32")))
+    assert [f.line for f in own] == [9]
