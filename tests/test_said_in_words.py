@@ -1,0 +1,42 @@
+"""What the warm-up schedule and the mask claims prove, said in words.
+
+The sentences are written for these tests. Said as the claims prove it, a sentence is
+recognised; a rate that decays as the inverse of the step, rises quadratically, or a masked
+logit set to 0 contradicts the claim on its line; weights set to 0 after the softmax are
+never judged.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tmath.gate.document import parse_as
+from tmath.gate.said_in_words import MASK, SCHEDULE, judged, said_in
+
+
+def _judged(sentence: str) -> list[str]:
+    document = parse_as(".md", f"# Training\n\n{sentence}\n", "t.md")
+    return [judged(document, s).status for s in said_in(document, {SCHEDULE, MASK})]
+
+
+@pytest.mark.parametrize("sentence, found", [
+    ("We raise the learning rate linearly over the first steps and then decrease it "
+     "proportionally to the inverse square root of the step number.", ["recognised"] * 2),
+    ("The learning rate is increased linearly for 4000 steps, then it decays as the inverse of "
+     "the step.", ["recognised", "contradicts"]),
+    ("The rate is increased quadratically during the first steps.", ["contradicts"]),
+    ("Future positions are masked by setting their logits to $-\\infty$ before the softmax.",
+     ["recognised"]),
+    ("We mask the scores by setting them to a very large negative value.", ["recognised"]),
+    ("We mask illegal connections by setting to $0$ all values in the input of the softmax.",
+     ["contradicts"]),
+    ("Masked positions have their attention weights set to 0 after the softmax.", []),
+])
+def test_the_claims_said_in_words(sentence, found):
+    assert _judged(sentence) == found
+
+
+def test_nothing_is_read_for_a_claim_that_did_not_verify():
+    document = parse_as(".md", "# T\n\nThe learning rate is increased quadratically over the "
+                               "first steps.\n", "t.md")
+    assert said_in(document, set()) == []

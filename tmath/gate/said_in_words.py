@@ -1,0 +1,109 @@
+"""What two claims prove, said in words instead of a formula.
+
+* Claim ``noam-schedule-shape``: the learning rate rises linearly for the first warmup
+  steps, then decays as 1/√step. Papers and tutorials say so: "increasing the learning rate
+  linearly for the first warmup_steps training steps, and decreasing it thereafter
+  proportionally to the inverse square root of the step number". A sentence about the
+  learning rate (or rate) and steps is read for how it rises (linearly, quadratically,
+  exponentially) and how it decays (proportionally to the inverse, the inverse square root
+  or cube root of the step).
+* Claim ``masked-softmax-renormalises``: a masked logit must be −∞ (or a very large negative
+  number) to get weight 0. A sentence about masking the input of the softmax (its logits,
+  scores, or values in its input) that says they are set to a value is read for that value.
+
+Said as the claim has it: ``recognised``; otherwise ``contradicts``, on the line of the words
+that differ (how it rises, "inverse …", the value).
+Sentences about the weights after the softmax, or with no such verb, are not read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tmath.gate.document import Document
+from tmath.gate.findings import Finding
+
+SCHEDULE = "noam-schedule-shape"
+MASK = "masked-softmax-renormalises"
+_RATE = re.compile(r"\b(?:learning\s+rate|lrate|rate)\b", re.I)
+_RISE = re.compile(r"\b(?:increas|rais|rises|rising|grow)\w*\b[^.;]{0,60}?"
+                   r"\b(?P<how>linearly|quadratically|exponentially)\b", re.I)
+_DECAY = re.compile(r"\b(?:decreas|decay)\w*\b[^.;]{0,60}?\b(?:proportional(?:ly)?\s+to|as)\s+"
+                    r"(?:the\s+)?(?P<inverse>inverse)(?:\s+(?P<root>square|cube)\s+root)?\s+(?:of\s+)?"
+                    r"(?:the\s+)?(?:current\s+)?step", re.I)
+_MASKED = re.compile(r"\bmask\w*\b", re.I)
+_INPUT = re.compile(r"\binput\s+of\s+the\s+softmax\b|\blogits?\b|\b(?:attention\s+)?scores?\b",
+                    re.I)
+_AFTER = re.compile(r"\b(?:weights?|probabilit\w+|outputs?\s+of\s+the\s+softmax)\b", re.I)
+_SET_TO = re.compile(r"\bset(?:ting)?\b[^.;()]{0,30}?\bto\s+(?P<value>\$[^$]{1,30}\$|[-−]?\s*"
+                     r"(?:infinity|∞|\d[\d,.]*(?:e[-−]?\d+)?)|negative\s+infinity|zero|a\s+very\s+"
+                     r"large\s+negative\s+(?:value|number))", re.I)
+
+
+@dataclass(frozen=True)
+class Said:
+    """A claim's fact said in words: which claim, what was said, whether it is the claim's."""
+
+    claim: str
+    words: str
+    right: bool
+    should: str
+    start: int
+
+
+def said_in(document: Document, verified: set[str]) -> list[Said]:
+    """Every sentence that says what one of the two claims proves (see the module's doc)."""
+    from tmath.gate.prose_relations import sentences
+
+    text = document.masked or document.text
+    found = []
+    for start, end in sentences(text):
+        sentence = text[start:end]
+        if SCHEDULE in verified and _RATE.search(sentence) and "step" in sentence.lower():
+            rise, decay = _RISE.search(text, start, end), _DECAY.search(text, start, end)
+            if rise:
+                found.append(Said(SCHEDULE, rise.group(), rise.group("how").lower() == "linearly",
+                                  "rises linearly during warm-up", rise.start("how")))
+            if decay:
+                root = (decay.group("root") or "").lower()
+                found.append(Said(SCHEDULE, decay.group(), root == "square",
+                                  "decays as the inverse square root of the step",
+                                  decay.start("inverse")))
+        if MASK in verified and _MASKED.search(sentence) and _INPUT.search(sentence) and \
+                not _AFTER.search(sentence):
+            for match in _SET_TO.finditer(text, start, end):
+                value = match.group("value")
+                found.append(Said(MASK, match.group(), _very_negative(value),
+                                  "−∞ (or a very large negative number)", match.start("value")))
+    return found
+
+
+def _very_negative(value: str) -> bool:
+    plain = value.strip("$ ").replace("−", "-").replace("\\", "").replace(" ", "").lower()
+    if "inf" in plain or "∞" in plain or "largenegative" in plain:
+        return plain.startswith("-") or "negative" in value.lower() or "large" in plain
+    number = re.fullmatch(r"-\d[\d,.]*(?:e-?\d+)?|-10\^\{?\d+\}?", plain)
+    if number is None:
+        return False
+    digits = plain.replace(",", "").replace("{", "").replace("}", "")
+    try:
+        worth = -10 ** int(digits.split("^")[1]) if "^" in digits else float(digits)
+    except ValueError:
+        return False
+    return worth <= -1e3
+
+
+def judged(document: Document, said: Said) -> Finding:
+    section = document.section_at(said.start)
+    common = dict(kind="formula", document=document.path,
+                  section=section.number if section else None, line=document.line_of(said.start),
+                  column=document.column_of(said.start), formula=" ".join(said.words.split()),
+                  claim=said.claim, claims=(said.claim,), compared_with=("statement",))
+    if said.right:
+        return Finding(status="recognised", meaning="equivalent", **common)
+    return Finding(status="contradicts", meaning="contradicts",
+                   detail=f"claim {said.claim} proves the rate {said.should}" if said.claim ==
+                   SCHEDULE else f"claim {said.claim} proves a masked logit must be {said.should} "
+                                 f"to get weight 0; this sentence sets it to another value",
+                   **common)
