@@ -165,7 +165,7 @@ def _recognise_one(document: Document, known: Sequence, min_coverage: float,
     from tmath.gate.recognised_figures import figures_in, ranges_in
     from tmath.gate.recognition import recognise
     from tmath.gate import (binary, complexity, head_widths, inverses, orderings, patterns,
-                            said_in_words)
+                            products_in_words, said_in_words)
     from tmath.gate.settings import settings_in, table_settings
 
     verified = {i for i, r in (results or {}).items() if getattr(r, "verdict", None) in PASSING}
@@ -185,6 +185,8 @@ def _recognise_one(document: Document, known: Sequence, min_coverage: float,
         figures += head_widths.widths_judged(document)
     figures += [said_in_words.judged(document, said)
                 for said in said_in_words.said_in(document, verified)]
+    figures += [products_in_words.judged(document, wrong)
+                for wrong in products_in_words.products_said(document)]
     figures += [patterns.judged(document, b) for b in patterns.broken_blocks(document)]
     figures += [inverses.judged(document, f) for f in inverses.failed_inverses(document)]
     figures += [f for said in complexity.layer_costs_said(document)
