@@ -40,3 +40,19 @@ def test_a_size_that_does_not_fit_is_found_on_its_line(old, new, lines):
 ])
 def test_what_is_not_a_told_product_is_not_judged(sentence):
     assert _lines(f"# T\n\n{sentence}\n") == []
+
+
+@pytest.mark.parametrize("sentence, lines", [
+    ("Multiplication of the $d \\times d$ weight matrix and the $d$-dimensional state has a "
+     "complexity of $\\mathcal{O}(d^2)$.", []),
+    ("Multiplication of the $d \\times d$ weight matrix and the $d$-dimensional state has a "
+     "complexity of $\\mathcal{O}(d)$.", [3]),
+    ("The product of an $n \\times d$ matrix and a $d \\times n$ matrix costs $O(n^2 d)$.", []),
+    ("The product of an $n \\times d$ matrix and a $d \\times n$ matrix costs $O(n d^2)$.", [3]),
+    ("The cost of the whole layer is $O(n d^2)$ for a $d \\times d$ matrix.", []),   # no product
+])
+def test_the_cost_of_a_product_told_in_words_is_its_multiplications(sentence, lines):
+    from tmath.gate.products_in_words import costs_told
+
+    document = parse_as(".md", f"# T\n\n{sentence}\n", "t.md")
+    assert [judged(document, w).line for w in costs_told(document)] == lines

@@ -186,7 +186,8 @@ def _recognise_one(document: Document, known: Sequence, min_coverage: float,
     figures += [said_in_words.judged(document, said)
                 for said in said_in_words.said_in(document, verified)]
     figures += [products_in_words.judged(document, wrong)
-                for wrong in products_in_words.products_said(document)]
+                for wrong in products_in_words.products_said(document)
+                + products_in_words.costs_told(document)]
     figures += [patterns.judged(document, b) for b in patterns.broken_blocks(document)]
     figures += [inverses.judged(document, f) for f in inverses.failed_inverses(document)]
     figures += [f for said in complexity.layer_costs_said(document)
