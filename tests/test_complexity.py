@@ -84,3 +84,23 @@ def _layer(sentence: str) -> list[str]:
 ])
 def test_recurrent_and_convolutional_costs_are_held_to_the_papers_table(sentence, found):
     assert _layer(sentence) == found
+
+
+@pytest.mark.parametrize("sentence, wrong", [
+    ("Self-attention layers are faster than recurrent layers when the length $n$ is smaller "
+     "than the width $d$.", False),
+    ("Self-attention layers are faster than recurrent layers when the length $n$ is larger "
+     "than the width $d$.", True),
+    ("Self-attention is slower than a recurrent layer if $n$ is greater than $d$.", False),
+    ("Self-attention is slower than a recurrent layer if $n$ is less than $d$.", True),
+    ("A recurrent layer is cheaper when training is short.", None),     # not a comparison by n, d
+])
+def test_when_self_attention_beats_a_recurrent_layer(sentence, wrong):
+    from tmath.gate.complexity import crossover_judged, crossover_said
+
+    document = parse_as(".md", f"# Cost\n\n{sentence}\n", "t.md")
+    said = crossover_said(document)
+    if wrong is None:
+        assert said == []
+        return
+    assert [crossover_judged(document, s) is not None for s in said] == [wrong]

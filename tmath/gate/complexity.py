@@ -26,7 +26,9 @@ that names one recurrent or convolutional layer and states its time in big-O
 (:func:`layer_costs_said`) is held to Table 1 of the paper
 (:mod:`tmath.reference.layer_costs`): O(n·d²) and O(k·n·d²), the kernel width ``k`` possibly
 left out. Another power contradicts the record; per-step costs (no length), sequential
-operations and variants are not read.
+operations and variants are not read. A sentence that compares self-attention with a recurrent
+layer ("faster … when the sequence length $n$ is smaller than the dimensionality $d$") is held
+to the two costs (:func:`crossover_said`): n²d < n·d² exactly when n < d.
 """
 
 from __future__ import annotations
@@ -270,3 +272,54 @@ def layer_judged(document: Document, said: LayerCostSaid) -> Finding | None:
                    detail=f"{record.source} gives {record.printed} per {record.layer} layer "
                           f"(n positions of width d{', kernel width k' if record.kernel else ''})"
                           f"; this sentence states {said.math.latex}")
+
+
+_FASTER = re.compile(r"\b(?P<cheap>faster|cheaper|less\s+expensive|more\s+efficient)\b|"
+                     r"\b(?P<dear>slower|more\s+expensive|costlier|less\s+efficient)\b", re.I)
+_WHEN = re.compile(r"\b(?:when|if|whenever|as\s+long\s+as)\b[^.;]{0,40}?\bn\s+is\s+"
+                   r"(?P<rel>smaller|less|lower|shorter|larger|greater|bigger|longer)\s+than\b"
+                   r"[^.;]{0,50}?\bd\b", re.I)
+
+
+@dataclass(frozen=True)
+class Crossover:
+    """A sentence saying when self-attention beats a recurrent layer."""
+
+    start: int
+    line: int
+    right: bool
+    words: str
+
+
+def crossover_said(document: Document) -> list[Crossover]:
+    """Sentences comparing self-attention with a recurrent layer by n against d."""
+    found = []
+    for text, start, end, maths in sentences_with_math(document):
+        spelt = re.sub(r"\$+([^$]*)\$+", r"\1", _words(text, start, end, []))
+        if not _SUBJECT.search(spelt) or not _LAYER["recurrent"].search(spelt):
+            continue
+        faster, when = _FASTER.search(spelt), _WHEN.search(spelt)
+        if faster is None or when is None or faster.start() > when.start() or \
+                spelt.find("self-attention") > faster.start():
+            continue   # the sentence must say self-attention is faster (or slower) first
+        small = when.group("rel").lower() in ("smaller", "less", "lower", "shorter")
+        right = small == bool(faster.group("cheap"))
+        at = text.find(when.group(0).split()[0], start, end)
+        found.append(Crossover(at, document.line_of(at), right, " ".join(when.group(0).split())))
+    return found
+
+
+def crossover_judged(document: Document, said: Crossover) -> Finding | None:
+    """``contradicts`` when the comparison is the wrong way round; None when it is right."""
+    from tmath.reference.layer_costs import LAYER_COSTS
+
+    if said.right:
+        return None
+    section = document.section_at(said.start)
+    return Finding(status="contradicts", meaning="contradicts", kind="formula",
+                   document=document.path, section=section.number if section else None,
+                   line=said.line, column=document.column_of(said.start), formula=said.words,
+                   compared_with=("citation",), recorded=LAYER_COSTS["recurrent"].printed,
+                   detail=f"self-attention costs O(n^2 d) (claim {CLAIM}) and a recurrent layer "
+                          f"{LAYER_COSTS['recurrent'].printed} ({LAYER_COSTS['recurrent'].source})"
+                          f": self-attention is the cheaper exactly when n < d")
