@@ -11,12 +11,12 @@ from __future__ import annotations
 import pytest
 
 from tmath.gate.document import parse_as
-from tmath.gate.said_in_words import MASK, SCHEDULE, judged, said_in
+from tmath.gate.said_in_words import CAUSAL, MASK, SCHEDULE, judged, said_in
 
 
 def _judged(sentence: str) -> list[str]:
     document = parse_as(".md", f"# Training\n\n{sentence}\n", "t.md")
-    return [judged(document, s).status for s in said_in(document, {SCHEDULE, MASK})]
+    return [judged(document, s).status for s in said_in(document, {SCHEDULE, MASK, CAUSAL})]
 
 
 @pytest.mark.parametrize("sentence, found", [
@@ -31,6 +31,11 @@ def _judged(sentence: str) -> list[str]:
     ("We mask illegal connections by setting to $0$ all values in the input of the softmax.",
      ["contradicts"]),
     ("Masked positions have their attention weights set to 0 after the softmax.", []),
+    ("In an autoregressive model the span is $S_i = \\{j: j \\leq i\\}$, all of the past.",
+     ["recognised"]),
+    ("In an autoregressive model the span is $S_i = \\{j: j \\geq i\\}$, all of the past.",
+     ["contradicts"]),
+    ("A bidirectional encoder may use $S_i = \\{j: j \\geq i\\}$ for the future half.", []),
 ])
 def test_the_claims_said_in_words(sentence, found):
     assert _judged(sentence) == found

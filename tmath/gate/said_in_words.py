@@ -11,6 +11,11 @@
   number) to get weight 0. A sentence about masking the input of the softmax (its logits,
   scores, or values in its input) that says they are set to a value is read for that value.
 
+* Claim ``causal-mask-no-future``: in an auto-regressive (causal) model a position attends
+  to itself and the past only. A sentence that says so (auto-regressive, causal, the past)
+  and writes the span as a set, ``S_i = \\{j: j \\leq i\\}``, is read for the set's inequality:
+  ``j ≤ i`` or ``j < i``; a sentence that also speaks of the future is not read.
+
 Said as the claim has it: ``recognised``; otherwise ``contradicts``, on the line of the words
 that differ (how it rises, "inverse …", the value).
 Sentences about the weights after the softmax, or with no such verb, are not read.
@@ -39,6 +44,14 @@ _AFTER = re.compile(r"\b(?:weights?|probabilit\w+|outputs?\s+of\s+the\s+softmax)
 _SET_TO = re.compile(r"\bset(?:ting)?\b[^.;()]{0,30}?\bto\s+(?P<value>\$[^$]{1,30}\$|[-−]?\s*"
                      r"(?:infinity|∞|\d[\d,.]*(?:e[-−]?\d+)?)|negative\s+infinity|zero|a\s+very\s+"
                      r"large\s+negative\s+(?:value|number))", re.I)
+
+
+CAUSAL = "causal-mask-no-future"
+_CAUSAL_WORDS = re.compile(r"\b(?:a[un]to-?regressive\w*|causal\w*|the\s+past|previous\s+"
+                           r"positions?|earlier\s+positions?)\b", re.I)
+_FUTURE_WORDS = re.compile(r"\b(?:future|following|later|next|bidirectional\w*)\b", re.I)
+_SPAN = re.compile(r"\\\{\s*(?P<j>[a-z])\s*(?::|\\mid|\|)\s*(?P=j)\s*"
+                   r"(?P<rel>\\leq?|\\le\b|<|\\lt\b|\\geq?|\\ge\b|>|\\gt\b)\s*(?P<i>[a-z])\s*\\\}")
 
 
 @dataclass(frozen=True)
@@ -70,6 +83,14 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
                 found.append(Said(SCHEDULE, decay.group(), root == "square",
                                   "decays as the inverse square root of the step",
                                   decay.start("inverse")))
+        if CAUSAL in verified and _CAUSAL_WORDS.search(sentence) and \
+                not _FUTURE_WORDS.search(sentence):
+            for math in [m for m in document.inline if start <= m.start < end]:
+                for span in _SPAN.finditer(math.latex):
+                    past = span.group("rel") in ("\\leq", "\\le", "<", "\\lt")
+                    found.append(Said(CAUSAL, span.group(), past,
+                                      "j ≤ i (the position itself and the past)",
+                                      math.inner + span.start()))
         if MASK in verified and _MASKED.search(sentence) and _INPUT.search(sentence) and \
                 not _AFTER.search(sentence):
             for match in _SET_TO.finditer(text, start, end):
@@ -102,8 +123,10 @@ def judged(document: Document, said: Said) -> Finding:
                   claim=said.claim, claims=(said.claim,), compared_with=("statement",))
     if said.right:
         return Finding(status="recognised", meaning="equivalent", **common)
-    return Finding(status="contradicts", meaning="contradicts",
-                   detail=f"claim {said.claim} proves the rate {said.should}" if said.claim ==
-                   SCHEDULE else f"claim {said.claim} proves a masked logit must be {said.should} "
-                                 f"to get weight 0; this sentence sets it to another value",
+    details = {SCHEDULE: f"claim {said.claim} proves the rate {said.should}",
+               MASK: f"claim {said.claim} proves a masked logit must be {said.should} to get "
+                     f"weight 0; this sentence sets it to another value",
+               CAUSAL: f"claim {said.claim} proves a causal model attends to {said.should}; "
+                       f"this span reaches the future"}
+    return Finding(status="contradicts", meaning="contradicts", detail=details[said.claim],
                    **common)
