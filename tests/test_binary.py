@@ -88,3 +88,11 @@ def test_how_often_each_bit_flips_is_held_to_its_place():
     unpaired = BITS.replace(", respectively", "")   # each bit with the first period after it
     assert {f[1] for f in _periods(unpaired)} == {"accurate"}
     assert len(_periods(unpaired)) == 6
+
+
+def test_numbers_that_are_not_a_binary_representation_are_not_read():
+    """'binary cross-entropy' is not a number in binary, and one 'N: bits' alone may be a
+    ratio."""
+    text = ("# Loss\n\nThe binary cross-entropy fell from 1000 to 10.\n\n"
+            "The classes were mixed $1:100$ in the data.\n")
+    assert _found(text) == []

@@ -79,6 +79,8 @@ def _layer(sentence: str) -> list[str]:
     ("A convolutional layer with kernel size $k$ costs $\\mathcal{O}(knd)$ time.",
      ["contradicts"]),
     ("Each step of an RNN has a computational complexity of $O(d^2)$.", []),    # no length
+    ("A recurrent layer runs in $O(n)$ time for a fixed width.", ["as published"]),
+    ("A recurrent layer with $h$ hidden units costs $O(n h^2)$ time.", []),   # other letters
     ("A recurrent layer needs $O(n)$ sequential operations.", []),
     ("Self-attention costs $O(n^2 d)$ time, like no recurrent layer.", []),
 ])

@@ -37,6 +37,7 @@ def test_a_size_that_does_not_fit_is_found_on_its_line(old, new, lines):
 @pytest.mark.parametrize("sentence", [
     "A $t \\times 64$ matrix is multiplied by a $w \\times t$ matrix.",    # a number: its value
     "We keep a $t \\times w$ matrix and a $t \\times t$ matrix of scores.",   # no product
+    "A $t \\times w$ matrix multiplied by its transpose gives a $t \\times t$ matrix.",
 ])
 def test_what_is_not_a_told_product_is_not_judged(sentence):
     assert _lines(f"# T\n\n{sentence}\n") == []

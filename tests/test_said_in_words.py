@@ -22,8 +22,9 @@ def _judged(sentence: str) -> list[str]:
 @pytest.mark.parametrize("sentence, found", [
     ("We raise the learning rate linearly over the first steps and then decrease it "
      "proportionally to the inverse square root of the step number.", ["recognised"] * 2),
-    ("The learning rate is increased linearly for 4000 steps, then it decays as the inverse of "
-     "the step.", ["recognised", "contradicts"]),
+    ("The learning rate is increased linearly for 4000 warm-up steps, then it decays as the "
+     "inverse of the step.", ["recognised", "contradicts"]),
+    ("In a range test the learning rate increases exponentially at every step.", []),
     ("The rate is increased quadratically during the first steps.", ["contradicts"]),
     ("Future positions are masked by setting their logits to $-\\infty$ before the softmax.",
      ["recognised"]),

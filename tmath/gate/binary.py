@@ -5,10 +5,11 @@ Explanations of sinusoidal encodings often start from counting in binary: "posit
 colour. Each such pair is arithmetic that needs no claim: the bits must spell the number.
 Read are
 
-* a sentence that says "binary" and prints exactly two whole numbers, one of them a run of at
-  least three binary digits longer than the other (the other is the number);
-* rows ``N: b b b …`` of a formula, at least three bits, each bit possibly wrapped in
-  ``\\texttt``, ``\\color{…}`` or spacing.
+* a sentence that speaks of a number in binary ("in binary", "binary representation") and
+  prints exactly two whole numbers, one of them a run of at least three binary digits longer
+  than the other (the other is the number);
+* rows ``N: b b b …`` of a formula that holds at least two of them, at least three bits each,
+  each bit possibly wrapped in ``\\texttt``, ``\\color{…}`` or spacing.
 
 A pair whose bits are not the number is ``inaccurate`` (either may be the misprint; the
 finding is on the bits), a pair that agrees ``accurate``; nothing else is a finding.
@@ -40,7 +41,11 @@ _NOISE = re.compile(r"(?:\s|~|&(?!&)|\\[ ,;:!]|\\q?quad\b|\\(?:texttt|mathtt|tex
                     r"mathbf|textbf)\b|\\(?:text)?color\s*\{[^{}]*\}|[{}])*")
 _RUN = re.compile(r"[01]+")
 _PROSE_NUMBER = re.compile(r"(?<![\w.,])\d+(?![\w]|[.,]\d)")
-_BINARY_WORD = re.compile(r"\bbinary\b", re.I)
+_BINARY_WORD = re.compile(r"\bbinary\s+(?:representation|form|number|digits?|code|notation|"
+                          r"string|expansion)s?\b|\bin\s+binary\b|\bbinary\s*\(", re.I)
+"""A sentence that speaks of a number written in binary (not "binary cross-entropy")."""
+MIN_ROWS = 2
+"""A formula must hold at least this many rows ``N: bits`` (one alone may be a ratio, 1:100)."""
 
 
 @dataclass(frozen=True)
@@ -69,10 +74,12 @@ def pairs_in(document: Document) -> list[Pair]:
     for math in [*document.formulas, *document.inline]:
         if math.inner < 0:
             continue
+        rows = []
         for row in _ROW.finditer(math.latex):
             bits, first = _bits(math.latex, row.end())
             if len(bits) >= MIN_BITS:
-                found.append(Pair(int(row.group(1)), bits, math.inner + first))
+                rows.append(Pair(int(row.group(1)), bits, math.inner + first))
+        found += rows if len(rows) >= MIN_ROWS else []
     return found
 
 

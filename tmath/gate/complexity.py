@@ -24,8 +24,8 @@ or ``O(n)`` contradict the claim, with its form in the document's letters.
 The layers self-attention is compared with have no claim, but a published cost: a clause
 that names one recurrent or convolutional layer and states its time in big-O
 (:func:`layer_costs_said`) is held to Table 1 of the paper
-(:mod:`tmath.reference.layer_costs`): O(n·d²) and O(k·n·d²), the kernel width ``k`` possibly
-left out. Another power contradicts the record; per-step costs (no length), sequential
+(:mod:`tmath.reference.layer_costs`): O(n·d²) and O(k·n·d²), the width and the kernel width
+``k`` possibly left out (held fixed); letters other than these are not read. Another power contradicts the record; per-step costs (no length), sequential
 operations and variants are not read. A sentence that compares self-attention with a recurrent
 layer ("faster … when the sequence length $n$ is smaller than the dimensionality $d$") is held
 to the two costs (:func:`crossover_said`): n²d < n·d² exactly when n < d.
@@ -245,7 +245,8 @@ def layer_costs_said(document: Document) -> list[LayerCostSaid]:
                     _MEMORY.search(words) or _NOT_THE_LAYER.search(words):
                 continue
             powers = _letter_powers(_BIG_O.match(big[0].latex).group("arg"), KERNEL)
-            if powers and any(p in LENGTH for p in powers) and \
+            if powers and not set(powers) - LENGTH - WIDTH - KERNEL and \
+                    any(p in LENGTH for p in powers) and \
                     len([p for p in powers if p in LENGTH]) == 1 and \
                     len([p for p in powers if p in WIDTH]) <= 1:
                 found.append(LayerCostSaid(big[0], layers[0], powers))
@@ -261,8 +262,8 @@ def layer_judged(document: Document, said: LayerCostSaid) -> Finding | None:
     length = sum(p for letter, p in said.powers.items() if letter in LENGTH)
     width = sum(p for letter, p in said.powers.items() if letter in WIDTH)
     kernel = said.powers.get("k", 0)
-    if (length, width) == (record.length, record.width) and kernel in (0, record.kernel):
-        return None   # the kernel width may be held fixed and left out
+    if length == record.length and width in (0, record.width) and kernel in (0, record.kernel):
+        return None   # the width and the kernel width may be held fixed and left out
     section = document.section_at(said.math.start)
     return Finding(status="contradicts", meaning="contradicts", kind="formula",
                    document=document.path, section=section.number if section else None,

@@ -26,8 +26,10 @@ from tmath.gate.findings import Finding
 
 _SIZE = re.compile(r"^\s*(?P<a>[^×]+?)\s*(?:\\times|×)\s*(?P<b>[^×]+?)\s*$")
 _MATRIX_AFTER = re.compile(r"\s*(?:[A-Za-z-]+\s+){0,2}?matri(?:x|ces)\b", re.I)
-_TIMES = re.compile(r"\b(?:multiplied\s+(?:by|with)|times)\b", re.I)
-_OUTPUT = re.compile(r"\b(?:output|result|product|resulting)\b", re.I)
+_TIMES = re.compile(r"\b(?:multiplied\s+(?:by|with)|times)\s+(?:an?\s+|the\s+)?$", re.I)
+"""What stands right before the second factor of a product told in words."""
+_OUTPUT = re.compile(r"\b(?:output|result|product|resulting)\s+(?:is\s+)?(?:an?\s+)?$", re.I)
+"""What stands right before the size of a product's output."""
 
 
 @dataclass(frozen=True)
@@ -51,7 +53,7 @@ def products_said(document: Document) -> list[Wrong]:
         product = None   # (rows, cols) of the last product told
         for (left, a), (right, b) in zip(sizes, sizes[1:]):
             between = text[left.end:right.start]
-            if _TIMES.search(between) and not _OUTPUT.search(between):
+            if _TIMES.search(between):
                 if _differ(a[1], b[0]):
                     found.append(Wrong(right, f"{b[0]} rows", f"{a[1]} rows, the columns of the "
                                                               f"{a[0]}×{a[1]} matrix before it"))

@@ -4,7 +4,7 @@
   steps, then decays as 1/√step. Papers and tutorials say so: "increasing the learning rate
   linearly for the first warmup_steps training steps, and decreasing it thereafter
   proportionally to the inverse square root of the step number". A sentence about the
-  learning rate (or rate) and steps is read for how it rises (linearly, quadratically,
+  learning rate (or rate) and its warm-up is read for how it rises (linearly, quadratically,
   exponentially) and how it decays (proportionally to the inverse, the inverse square root
   or cube root of the step).
 * Claim ``masked-softmax-renormalises``: a masked logit must be −∞ (or a very large negative
@@ -37,10 +37,14 @@ _RISE = re.compile(r"\b(?:increas|rais|rises|rising|grow)\w*\b[^.;]{0,60}?"
 _DECAY = re.compile(r"\b(?:decreas|decay)\w*\b[^.;]{0,60}?\b(?:proportional(?:ly)?\s+to|as)\s+"
                     r"(?:the\s+)?(?P<inverse>inverse)(?:\s+(?P<root>square|cube)\s+root)?\s+(?:of\s+)?"
                     r"(?:the\s+)?(?:current\s+)?step", re.I)
+_WARMUP = re.compile(r"\bwarm-?up|\bwarmup_steps|\bfirst\s+(?:\S+\s+)?(?:training\s+)?steps\b",
+                     re.I)
+"""The schedule's own sentence names its warm-up (another schedule is not the claim's)."""
 _MASKED = re.compile(r"\bmask\w*\b", re.I)
 _INPUT = re.compile(r"\binput\s+of\s+the\s+softmax\b|\blogits?\b|\b(?:attention\s+)?scores?\b",
                     re.I)
-_AFTER = re.compile(r"\b(?:weights?|probabilit\w+|outputs?\s+of\s+the\s+softmax)\b", re.I)
+_AFTER = re.compile(r"\b(?:weights?|probabilit\w+|outputs?\s+of\s+the\s+softmax|after\s+the\s+"
+                    r"softmax|loss)\b", re.I)
 _SET_TO = re.compile(r"\bset(?:ting)?\b[^.;()]{0,30}?\bto\s+(?P<value>\$[^$]{1,30}\$|[-−]?\s*"
                      r"(?:infinity|∞|\d[\d,.]*(?:e[-−]?\d+)?)|negative\s+infinity|zero|a\s+very\s+"
                      r"large\s+negative\s+(?:value|number))", re.I)
@@ -73,7 +77,7 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
     found = []
     for start, end in sentences(text):
         sentence = text[start:end]
-        if SCHEDULE in verified and _RATE.search(sentence) and "step" in sentence.lower():
+        if SCHEDULE in verified and _RATE.search(sentence) and _WARMUP.search(sentence):
             rise, decay = _RISE.search(text, start, end), _DECAY.search(text, start, end)
             if rise:
                 found.append(Said(SCHEDULE, rise.group(), rise.group("how").lower() == "linearly",
