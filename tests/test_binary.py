@@ -96,3 +96,12 @@ def test_numbers_that_are_not_a_binary_representation_are_not_read():
     text = ("# Loss\n\nThe binary cross-entropy fell from 1000 to 10.\n\n"
             "The classes were mixed $1:100$ in the data.\n")
     assert _found(text) == []
+
+
+def test_a_row_ends_where_the_next_rows_label_starts():
+    """'2: 0010 & & 10: 1010' is two rows: the next label's digits are not bits of this one."""
+    text = ("# Bits\n\n$$\n\\begin{align}\n"
+            "2: \\texttt{0}\\texttt{0}\\texttt{1}\\texttt{0} & & 10: \\texttt{1}\\texttt{0}"
+            "\\texttt{1}\\texttt{0} \\\\\n3: 0011 & & 11: 1011\n\\end{align}\n$$\n")
+    assert sorted(_found(text)) == [(5, "accurate", "0010"), (5, "accurate", "1010"),
+                                    (6, "accurate", "0011"), (6, "accurate", "1011")]

@@ -37,7 +37,7 @@ from tmath.gate.findings import Finding
 MIN_BITS = 3
 """Fewer binary digits than this are too easily a small decimal number."""
 _ROW = re.compile(r"(?<![\w.\\])(\d+)\s*:")
-_NOISE = re.compile(r"(?:\s|~|&(?!&)|\\[ ,;:!]|\\q?quad\b|\\(?:texttt|mathtt|text|mathrm|"
+_NOISE = re.compile(r"(?:\s|~|\\[ ,;:!]|\\q?quad\b|\\(?:texttt|mathtt|text|mathrm|"
                     r"mathbf|textbf)\b|\\(?:text)?color\s*\{[^{}]*\}|[{}])*")
 _RUN = re.compile(r"[01]+")
 _PROSE_NUMBER = re.compile(r"(?<![\w.,])\d+(?![\w]|[.,]\d)")
@@ -95,6 +95,8 @@ def _bits(latex: str, at: int) -> tuple[str, int]:
         if latex[run.end():run.end() + 1].isdigit() or latex[run.end():run.end() + 2] in (
                 ".0", ".1", ".2", ".3", ".4", ".5", ".6", ".7", ".8", ".9"):
             return "", -1   # 0.5, 012: a number, not bits
+        if re.match(r"\s*:", latex[run.end():]):
+            return bits, first   # the next row's label (10:), not bits of this one
         first = at if first < 0 else first
         bits, at = bits + run.group(), run.end()
 
