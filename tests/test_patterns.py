@@ -76,3 +76,12 @@ def test_a_lost_sign_is_found_on_its_line():
 ])
 def test_vectors_without_a_pattern_to_break_are_not_judged(vector):
     assert _found(f"# V\n\n$$\n{vector}\n$$\n") == []
+
+
+def test_a_subscript_is_read_never_run(tmp_path):
+    """A subscript that is Python code is read by the LaTeX reader (and refused), never run."""
+    marker = tmp_path / "ran"
+    vector = (r"\begin{bmatrix} x_{__import__('os').system('touch " + str(marker) + r"')} \\ "
+              r"x_1 \\ x_2 \\ \vdots \\ x_n \end{bmatrix}")
+    assert _found(f"# V\n\n$$\n{vector}\n$$\n") == []
+    assert not marker.exists()

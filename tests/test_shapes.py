@@ -129,3 +129,18 @@ def test_names_of_matrices_as_declared_and_used():
     read = relations_of(r"W^Q_i \in \mathbb{R}^{a \times b}")[0]
     assert key(read.lhs) == "W[·]**Q"
     assert key(relations_of(r"\mathrm{head}_1 = x")[0].lhs) == "head[·]"
+
+
+def test_a_stored_size_is_rebuilt_without_running_it(tmp_path):
+    """Sizes come back from the cache on disk as text: only names, numbers and their
+    arithmetic are rebuilt; anything else is refused (and the product is not judged)."""
+    import sympy as sp
+
+    from tmath.gate.recognition import _size
+
+    size = 2 * sp.Symbol("h") * sp.Symbol("d_v") - sp.Rational(1, 2)
+    assert _size(sp.srepr(size)) == size
+    marker = tmp_path / "ran"
+    with pytest.raises(ValueError):
+        _size(f"__import__('os').system('touch {marker}')")
+    assert not marker.exists()

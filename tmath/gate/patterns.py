@@ -87,43 +87,56 @@ def _judged(math: Math, vector: re.Match) -> list[Broken]:
     return []
 
 
-def _relative(rows: tuple[str, ...]) -> tuple[tuple[str, ...], str] | None:
+def _relative(rows: tuple[str, ...]) -> tuple[tuple[str, ...], object] | None:
     """The rows with each subscript written from the block's smallest one (``b``), and that
-    smallest subscript; None when a subscript is not a fixed offset from the others."""
-    import sympy as sp
-
+    smallest subscript; None when a subscript is not a fixed offset from the others. The
+    subscripts are read by the LaTeX reader (document text is never evaluated)."""
     subscripts = [m.group(1) or m.group(2) for row in rows for m in _SUBSCRIPT.finditer(row)]
-    if not subscripts:
+    values = {text: _index(text) for text in subscripts}
+    if not subscripts or None in values.values():
         return None
-    try:
-        values = [sp.sympify(s.replace("\\", ""), rational=True) for s in subscripts]
-    except (sp.SympifyError, TypeError, SyntaxError):
-        return None
-    base = None
-    for candidate in values:
-        gaps = [v - candidate for v in values]
-        if all(g.is_number and g >= 0 for g in gaps):
-            base = candidate
-            break
+    base = next((candidate for candidate in values.values()
+                 if all(_gap(v, candidate) is not None for v in values.values())), None)
     if base is None:
         return None
 
     def written(match: re.Match) -> str:
-        gap = sp.sympify((match.group(1) or match.group(2)).replace("\\", ""),
-                         rational=True) - base
+        gap = _gap(values[match.group(1) or match.group(2)], base)
         return "_{b}" if gap == 0 else f"_{{b+{gap}}}"
 
     shape = tuple(re.sub(r"\s+", "", _SUBSCRIPT.sub(written, row)) for row in rows)
-    return shape, str(base)
+    return shape, base
 
 
-def _at(shape: tuple[str, ...], base: str) -> tuple[str, ...]:
+def _index(text: str):
+    """A subscript as the reader reads it (``d/2``, ``n-1``, ``3``); None if it reads no
+    single expression."""
+    from tmath.latex import read
+
+    reading = read(text)
+    if not reading.parsed or reading.relations or len(reading.expressions) != 1:
+        return None
+    return reading.expressions[0]
+
+
+def _gap(value, base):
+    """``value − base`` when it is a number ≥ 0 (a fixed offset), else None."""
+    try:
+        gap = value - base
+        return gap if gap.is_Rational and gap >= 0 else None
+    except (TypeError, ValueError, AttributeError):
+        return None
+
+
+def _at(shape: tuple[str, ...], base) -> tuple[str, ...]:
     """The rows of ``shape`` at the block whose smallest subscript is ``base``."""
+    from fractions import Fraction
+
     import sympy as sp
 
     def index(match: re.Match) -> str:
-        value = sp.sympify(base, rational=True) + sp.sympify(match.group(1) or 0, rational=True)
-        text = str(value).replace(" ", "")
+        gap = Fraction(match.group(1) or 0)   # a number this module wrote, parsed as one
+        text = str(base + sp.Rational(gap.numerator, gap.denominator)).replace(" ", "")
         return f"_{text}" if len(text) == 1 else f"_{{{text}}}"
 
     return tuple(re.sub(r"_\{b(?:\+([^{}]+))?\}", index, row) for row in shape)

@@ -940,12 +940,33 @@ def _space_line(document: Document, math: Math) -> int:
     return document.line_of(math.inner + at) if at >= 0 and math.inner >= 0 else math.line
 
 
+_SREPR_CLASSES = ("Symbol", "Integer", "Rational", "Half", "One", "Zero", "NegativeOne",
+                  "Mul", "Add", "Pow", "IndexedBase", "Indexed", "Tuple")
+"""What a stored size may be built of: names, numbers and their arithmetic."""
+
+
 @functools.lru_cache(maxsize=4096)
 def _size(srepr: str):
-    """A declared size, rebuilt from its ``srepr`` once."""
+    """A declared size, rebuilt from its ``srepr`` once, without evaluating the text (it comes
+    from the cache on disk): only :data:`_SREPR_CLASSES` called with literals are built;
+    anything else raises ValueError."""
+    import ast
+
     import sympy as sp
 
-    return sp.sympify(srepr)
+    def build(node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, str, bool)):
+            return node.value
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and \
+                isinstance(node.operand, ast.Constant) and isinstance(node.operand.value, int):
+            return -node.operand.value
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id in _SREPR_CLASSES:
+            return getattr(sp, node.func.id)(*map(build, node.args),
+                                             **{k.arg: build(k.value) for k in node.keywords})
+        raise ValueError(f"not a stored size: {ast.dump(node)[:60]}")
+
+    return build(ast.parse(srepr, mode="eval").body)
 
 
 def _misfit(text: str, given: Sequence, bodies: Sequence) -> tuple:
