@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from tmath.gate.document import Document, Math
 from tmath.gate.findings import Finding
 
-_VECTOR = re.compile(r"\\begin\{([pbBvV]?matrix)\}(.*?)\\end\{\1\}", re.S)
 _SUBSCRIPT = re.compile(r"_(?:\{([^{}]+)\}|([0-9A-Za-z]))")
 _DOTS = re.compile(r"^\s*\\(?:vdots|dots|ldots|cdots)\s*$")
 
@@ -45,19 +44,17 @@ def broken_blocks(document: Document) -> list[Broken]:
     for math in document.formulas:
         if math.inner < 0 or "\\vdots" not in math.latex:
             continue
-        for vector in _VECTOR.finditer(math.latex):
+        from tmath.latex.split import MATRIX
+
+        for vector in MATRIX.finditer(math.latex):
             found += _judged(math, vector)
     return found
 
 
 def _judged(math: Math, vector: re.Match) -> list[Broken]:
-    from tmath.latex.split import top_level
+    from tmath.latex.split import rows as rows_of
 
-    body, offset = vector.group(2), vector.start(2)
-    cuts = [0] + [k + 2 for k in top_level(body, "\\\\")]
-    rows = [(offset + a + len(body[a:b]) - len(body[a:b].lstrip()), body[a:b].replace("\\\\", "").strip())
-            for a, b in zip(cuts, cuts[1:] + [len(body) + 2])]
-    rows = [(at, text) for at, text in rows if text]
+    rows = [(vector.start(2) + at, text) for at, text in rows_of(vector.group(2))]
     if any("&" in text for _, text in rows):
         return []   # a matrix with columns
     dots = [k for k, (_, text) in enumerate(rows) if _DOTS.match(text)]

@@ -107,8 +107,7 @@ def judged(document: Document, wrong: Wrong) -> Finding:
 _VECTOR_AFTER = re.compile(r"\s*-?\s*dimensional\b", re.I)
 _COST_WORDS = re.compile(r"\b(?:complexity|cost|costs|multiplications|FLOPs?)\b", re.I)
 _PRODUCT_WORDS = re.compile(r"\bmultipl\w*|\bproduct\b", re.I)
-_BIG_O = re.compile(r"^\s*(?:\\mathcal\s*\{\s*O\s*\}|\\mathcal\s*O|O)\s*\\?(?:left)?\(\s*"
-                    r"(?P<arg>.*?)\s*\\?(?:right)?\)\s*$", re.S)
+
 
 
 def costs_told(document: Document) -> list[Wrong]:
@@ -116,6 +115,7 @@ def costs_told(document: Document) -> list[Wrong]:
     not the count of its multiplications."""
     import sympy as sp
 
+    from tmath.gate.complexity import _BIG_O
     from tmath.gate.prose_relations import sentences_with_math
 
     found = []

@@ -711,14 +711,11 @@ def line_of(document: Document, math: Math, index: int, relations: int,
     return first if holding is None else document.line_of(math.inner + at) + holding
 
 
-_MATRIX = re.compile(r"\\begin\{([pbBvV]?matrix|array)\}(?:\{[^{}]*\})?(.*?)\\end\{\1\}", re.S)
-
-
 def _matrix_row(body: str, span: tuple[int, int], where: Sequence[str]) -> int | None:
     """Where, in ``body``, the row named by ``where``'s ``row:r/R`` starts: row r of the one
     matrix within ``span`` printed with R rows (of several, the one whose row r alone holds
     the most of ``where``'s names); None when that is not one place."""
-    from tmath.gate.formulas import _top_level
+    from tmath.latex.split import MATRIX, rows
 
     token = next((w[4:] for w in where if w.startswith("row:")), None)
     if token is None:
@@ -726,16 +723,12 @@ def _matrix_row(body: str, span: tuple[int, int], where: Sequence[str]) -> int |
     r, count = map(int, token.split("/"))
     names = [w for w in where if ":" not in w]
     found = []
-    for match in _MATRIX.finditer(body, *span):
-        inner = match.group(2)
-        cuts = [0] + [k + 2 for k in _top_level(inner, "\\\\")]
-        rows = [(a, inner[a:b]) for a, b in zip(cuts, cuts[1:] + [len(inner) + 2])
-                if inner[a:b].replace("\\\\", "").strip()]   # a blank row spaces, no more
-        if len(rows) == count:
-            at, text = rows[r]
+    for match in MATRIX.finditer(body, *span):
+        printed = rows(match.group(2))
+        if len(printed) == count:
+            at, text = printed[r]
             plain = _plain_names(text)
-            found.append((sum(_has(plain, n) for n in names),
-                          match.start(2) + at + len(text) - len(text.lstrip())))
+            found.append((sum(_has(plain, n) for n in names), match.start(2) + at))
     if not found:
         return None
     best = max(score for score, _ in found)

@@ -191,19 +191,15 @@ def _conditions(latex: str) -> list[sp.Basic | None]:
     """The condition of each row of ``latex``'s one ``cases`` (``x = e`` read as an
     equation; None where it is not one)."""
     from tmath.latex import read as read_latex
-    from tmath.latex.split import top_level
+    from tmath.latex.split import rows, top_level
 
     opening, closing = latex.find("\\begin{cases}"), latex.find("\\end{cases}")
     if opening < 0 or closing < opening or latex.find("\\begin{cases}", opening + 1) >= 0:
         return []
     body = latex[opening + len("\\begin{cases}"):closing]
-    cuts = [0] + [k + 2 for k in top_level(body, "\\\\")]
     found = []
-    for a, b in zip(cuts, cuts[1:] + [len(body) + 2]):
-        row = body[a:b].replace("\\\\", "")
+    for _, row in rows(body):
         amp = top_level(row, "&")
-        if not row.strip():
-            continue
         text = _CONDITION_WORDS.sub("", row[amp[0] + 1:].strip().rstrip(",.").strip()) \
             if amp else ""
         reading = read_latex(text) if text else None
