@@ -104,6 +104,47 @@ def test_shapes_reach_a_product_through_definitions_and_chains(tmp_path):
     assert 11 in _errors(tmp_path, chained)   # X undeclared: the chains alone give Q and K
 
 
+BATCHES = textwrap.dedent(r"""
+    # Batches
+
+    Two batches of matrices, one per example:
+
+    $$\mathbf{A} = [\mathbf{A}_1, \mathbf{A}_2, \ldots, \mathbf{A}_m] \in \mathbb{R}^{m \times p \times q}, \\
+      \mathbf{B} = [\mathbf{B}_1, \mathbf{B}_2, \ldots, \mathbf{B}_m] \in \mathbb{R}^{m \times q \times r}.$$
+
+    Their batched product multiplies the members pairwise:
+
+    $$\mathrm{bmm}(\mathbf{A}, \mathbf{B}) = [\mathbf{A}_1 \mathbf{B}_1, \mathbf{A}_2 \mathbf{B}_2, \ldots, \mathbf{A}_m \mathbf{B}_m] \in \mathbb{R}^{m \times p \times r}.$$
+    """).lstrip()
+
+
+@pytest.mark.parametrize("old, new, lines", [
+    (r"m \times p \times r}.", r"m \times p \times q}.", [6, 10]),   # the result's stated shape
+    (r"m \times q \times r}.", r"m \times r \times q}.", [6, 10]),   # B's members r×q
+    (r"\in \mathbb{R}^{m \times p \times q}", r"\in \mathbb{R}^{m \times q \times p}",
+     [5, 10]),                                                        # A's members q×p
+])
+def test_a_batch_declares_its_members_and_its_product_is_held_to_them(tmp_path, old, new, lines):
+    """``[A_1, …, A_m] ∈ ℝ^{m×p×q}`` declares each member p×q; the batch of products is m
+    times the shape of one. The declaration's own row is reported, not the formula's first."""
+    assert _errors(tmp_path, BATCHES) == []
+    assert old in BATCHES
+    assert _errors(tmp_path, BATCHES.replace(old, new)) == lines
+
+
+def test_a_batch_is_read_only_as_a_numbered_family():
+    """A bracketed list with an ellipsis is a batch; one without is still not read, and a
+    batch whose members are not numbered from 1 is not judged."""
+    from tmath.latex.operators import Stack
+    from tmath.latex.statements import read
+
+    assert isinstance(read(r"[X_1, X_2, \ldots, X_n]").expressions[0], Stack)
+    assert read(r"[a, b, c]").status == "unparsed"
+    assert _mismatch(r"[A_2 B_2, \ldots, A_m B_m] \in \mathbb{R}^{m \times p \times q}",
+                     r"[A_1, \ldots, A_m] \in \mathbb{R}^{m \times p \times q}",
+                     r"[B_1, \ldots, B_m] \in \mathbb{R}^{m \times q \times r}") is None
+
+
 def _mismatch(formula: str, *declarations: str):
     shapes = {key(r.lhs): tuple(r.rhs.args) for d in declarations for r in relations_of(d)}
     return mismatch(relations_of(formula), shapes, {})

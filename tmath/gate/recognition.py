@@ -170,8 +170,9 @@ class Facts:
     (:mod:`tmath.gate.arithmetic`)."""
     steps: tuple[tuple[int, str, float, float], ...] = ()
     """The false steps of its chains (:mod:`tmath.gate.steps`): index, shown, the sides."""
-    shapes: tuple[tuple[str, str, str], ...] = ()
-    """The shapes it declares (``W^O \\in \\mathbb{R}^{hd_v \\times d}``): name, rows, cols."""
+    shapes: tuple[tuple[str, ...], ...] = ()
+    """The shapes it declares (``W^O \\in \\mathbb{R}^{hd_v \\times d}``): name, which relation,
+    the sizes (rows, cols; or count, rows, cols of a batch)."""
     matrices: tuple[tuple[str, str], ...] = ()
     """The matrices it defines (``head_i = Attention(…)``): name, which relation."""
     products: bool = False
@@ -207,7 +208,7 @@ class _Cache:
         self.store.put(self.key(*parts), value, hint)
 
 
-FORMAT = 11
+FORMAT = 12
 """The version of :class:`Facts` and :class:`Said` as stored."""
 _CODE = hashlib.sha256(b"".join(path.read_bytes() for path in sorted(
     Path(__file__).parent.glob("*.py")))).hexdigest()[:16]
@@ -879,7 +880,7 @@ def _misfits(document: Document, formulas: Sequence[Math], texts: Sequence[str],
         if not shapes:
             continue
         names = _names_reached(fact, defined, facts)
-        given = tuple(sorted((name, dims) for name, (_, dims) in shapes.items()
+        given = tuple(sorted((name, dims[1:]) for name, (_, dims) in shapes.items()
                              if name.split("[")[0].split("**")[0] in names))
         bodies = tuple(sorted((name, texts[j], int(at[0])) for name, (j, at) in defined.items()))
         stored = cache.get(_MISFIT, "shapes", texts[k], given, bodies)
@@ -892,17 +893,17 @@ def _misfits(document: Document, formulas: Sequence[Math], texts: Sequence[str],
         index, what, a, b, names = stored[0]
         a, b = a.replace("*", "·"), b.replace("*", "·")
         here = line_of(document, formulas[k], index, fact.relations, own_rows=True)
-        places = list({formulas[j].line: j for j in sorted(
-            {shapes[n][0] for n in names if n in shapes}, reverse=True)}.values())[::-1]
-        lines = ", ".join(document.where(formulas[j].line) for j in places)
+        places = sorted({_declaration_line(document, formulas[shapes[n][0]],
+                                           int(shapes[n][1][0]), facts[shapes[n][0]].relations):
+                         shapes[n][0] for n in names if n in shapes}.items())
+        lines = ", ".join(document.where(line) for line, _ in places)
         section = document.section_at(formulas[k].start)
         for j, line, detail in [(k, here, f"{what}: {a} ≠ {b}, with the shapes declared on "
                                           f"{lines}"),
-                                *[(j, _space_line(document, formulas[j]),
-                                   f"the shape declared here does not fit "
-                                                        f"the product on {document.where(here)}"
-                                                        f" ({what}: {a} ≠ {b})")
-                                  for j in places if _space_line(document, formulas[j]) != here]]:
+                                *[(j, line, f"the shape declared here does not fit "
+                                            f"the product on {document.where(here)}"
+                                            f" ({what}: {a} ≠ {b})")
+                                  for line, j in places if line != here]]:
             findings.append(Finding(
                 kind="formula", document=document.path,
                 section=section.number if section else None, line=line,
@@ -927,10 +928,26 @@ def _names_reached(fact: Facts, defined: Mapping[str, tuple[int, tuple]],
             names.update(facts[j].names)
 
 
-def _space_line(document: Document, math: Math) -> int:
-    """The line of a declaration where its shape (``\\mathbb{R}^{…}``) is printed."""
-    at = math.latex.find("\\mathbb")
-    return document.line_of(math.inner + at) if at >= 0 and math.inner >= 0 else math.line
+def _declaration_line(document: Document, math: Math, index: int, relations: int) -> int:
+    """The line where a formula's ``index``-th relation prints its shape
+    (``\\mathbb{R}^{…}``): in the row of that relation, when each row's relations can be
+    counted, else the formula's first shape."""
+    if math.inner < 0:
+        return math.line
+    from tmath.latex.split import rows
+    from tmath.meaning.recognise import relations_of
+
+    start, seen = 0, 0
+    cut = rows(math.latex)
+    if len(cut) > 1 and sum(len(relations_of(text)) for _, text in cut) == relations:
+        for offset, text in cut:
+            seen += len(relations_of(text))
+            if index < seen:
+                start = offset
+                break
+    at = math.latex.find("\\mathbb", start)
+    at = at if at >= 0 else math.latex.find("\\mathbb")
+    return document.line_of(math.inner + at) if at >= 0 else math.line
 
 
 _SREPR_CLASSES = ("Symbol", "Integer", "Rational", "Half", "One", "Zero", "NegativeOne",

@@ -15,6 +15,9 @@ formula one operation at a time:
 * a name without a declaration in force has an unknown shape, fixed by the first product it
   takes part in (Q in ``QW^Q_i`` has the rows of W^Q_i as its columns), and a name the
   document defines (``head_i = …``) has the shape of its definition;
+* a batch ``[Q_1, Q_2, \\ldots, Q_n] \\in \\mathbb{R}^{n \\times a \\times b}`` declares each member
+  a×b; a batch of products ``[Q_1 K_1, \\ldots, Q_n K_n]`` is n times the shape of one
+  (members numbered 1 to n); no other operation is taken of a batch;
 * ``X \\in \\mathbb{R}^{a \\times b}`` of an expression (``\\mathrm{softmax}(…)V \\in …``)
   states its shape: it must be the one carried.
 
@@ -33,9 +36,9 @@ from typing import Mapping, Sequence
 
 import sympy as sp
 
-from tmath.latex.operators import Attention, Concat, Dots, RealSpace, Transpose
+from tmath.latex.operators import Attention, Concat, Dots, RealSpace, Stack, Transpose
 
-Shape = tuple  # (rows, cols), each a SymPy expression
+Shape = tuple  # (rows, cols), or (count, rows, cols) of a batch; each a SymPy expression
 
 
 class Mismatch(Exception):
@@ -65,9 +68,10 @@ def key(expr: sp.Basic) -> str | None:
 
 
 def declared(relation) -> tuple[sp.Basic, Shape] | None:
-    """``X ∈ ℝ^{a×b}``: the expression and its shape (a vector ℝ^a is a×1)."""
+    """``X ∈ ℝ^{a×b}``: the expression and its shape (a vector ℝ^a is a×1; ℝ^{n×a×b} is a
+    batch)."""
     if relation.op != "in" or not isinstance(relation.rhs, RealSpace) or \
-            len(relation.rhs.args) not in (1, 2):
+            len(relation.rhs.args) not in (1, 2, 3):
         return None
     dims = tuple(relation.rhs.args) + ((sp.S.One,) if len(relation.rhs.args) == 1 else ())
     return relation.lhs, dims
@@ -97,7 +101,9 @@ class Carrier:
             return None
         if isinstance(expr, Transpose):
             inner = self.of(expr.args[0])
-            return None if inner is None else (inner[1], inner[0])
+            return None if inner is None or len(inner) != 2 else (inner[1], inner[0])
+        if isinstance(expr, Stack):
+            return self._stack(expr)
         if isinstance(expr, sp.Mul):
             matrices = [a for a in expr.args if not a.is_commutative]
             if not matrices:   # SymPy has put the factors in its own order: not known
@@ -108,11 +114,15 @@ class Carrier:
             return self._fresh()   # a factor read as a number may be a vector (∂L/∂h_t)
         if isinstance(expr, sp.Add):
             shapes = [s for s in map(self.of, expr.args) if s is not None]
+            if len({len(s) for s in shapes}) > 1:
+                return None   # a batch and a matrix: broadcasting is not followed
             for other in shapes[1:]:
                 self._same(shapes[0], other, "the terms of a sum")
             return shapes[0] if shapes else None
         if isinstance(expr, Attention) and len(expr.args) == 3:
             q, k, v = (self.of(a) or self._fresh() for a in expr.args)
+            if len(q) != 2 or len(k) != 2 or len(v) != 2:
+                return None
             self._equal(q[1], k[1], "Attention needs queries and keys of one width")
             self._equal(k[0], v[0], "Attention needs as many keys as values")
             return (q[0], v[1])
@@ -142,6 +152,8 @@ class Carrier:
         if all(s is None for s in shapes):
             return None
         shapes = [s if s is not None else self._fresh() for s in shapes]   # not read: unknown
+        if any(len(s) != 2 for s in shapes):
+            return None   # a product of batches is not read
         for left, right in zip(shapes, shapes[1:]):
             self._equal(left[1], right[0], "a product needs the columns of each factor to be "
                                            "the rows of the next")
@@ -158,11 +170,28 @@ class Carrier:
             one = self.of(before[0])
             return None if one is None else (one[0], last[1] * one[1])
         shapes = [s for s in map(self.of, parts) if s is not None]
-        if len(shapes) != len(parts) or not shapes:
+        if len(shapes) != len(parts) or not shapes or any(len(s) != 2 for s in shapes):
             return None
         for other in shapes[1:]:
             self._equal(shapes[0][0], other[0], "concatenated matrices need as many rows")
         return (shapes[0][0], sp.Add(*[s[1] for s in shapes]))
+
+    def _stack(self, expr: Stack) -> Shape | None:
+        """A batch of members numbered 1 to n, all of one shape: (n, rows, cols)."""
+        if len(expr.args) != 1 or not isinstance(expr.args[0], Dots):
+            return None
+        before, after = expr.args[0].args
+        members = [*before, *after]
+        numbers = [_number_of(m) for m in members]
+        if not after or numbers[0] != 1 or None in numbers or \
+                numbers[:len(before)] != list(range(1, len(before) + 1)):
+            return None
+        shapes = [self.of(m) for m in members]
+        if any(s is None or len(s) != 2 for s in shapes):
+            return None
+        for other in shapes[1:]:
+            self._same(shapes[0], other, "the members of a batch")
+        return (numbers[-1], self._resolve(shapes[0][0]), self._resolve(shapes[0][1]))
 
     def _fresh(self) -> Shape:
         return (sp.Dummy("r"), sp.Dummy("c"))
@@ -176,8 +205,10 @@ class Carrier:
         return size
 
     def _same(self, a: Shape, b: Shape, what: str) -> None:
-        self._equal(a[0], b[0], what)
-        self._equal(a[1], b[1], what)
+        if len(a) != len(b):
+            return   # a batch against a matrix: how the document broadcasts is not read
+        for x, y in zip(a, b):
+            self._equal(x, y, what)
 
     def _equal(self, a: sp.Basic, b: sp.Basic, what: str) -> None:
         a, b = self._resolve(a), self._resolve(b)
@@ -211,6 +242,15 @@ def _member(expr: sp.Basic) -> tuple[str, sp.Basic] | None:
         return None
     index = match.group(2)
     return match.group(1), sp.Integer(index) if index.isdigit() else sp.Symbol(index)
+
+
+def _number_of(member: sp.Basic) -> sp.Basic | None:
+    """The one index all the family members in a batch's member share (``Q_2 K_2`` → 2)."""
+    indices = {m.indices for m in member.atoms(sp.Indexed)}
+    if len(indices) != 1:
+        return None
+    (index,) = indices
+    return index[0] if len(index) == 1 else None
 
 
 def _split(size: sp.Basic, other: sp.Basic) -> sp.Basic:
@@ -298,23 +338,30 @@ def _check(carrier: Carrier, relation) -> None:
 
 def facts_of(relations: Sequence) -> tuple[tuple, tuple, bool]:
     """What a formula gives the document-wide check: the shapes it declares for names
-    (key, rows, cols as ``srepr``), the matrices it defines (key, which relation); and
+    (key, which relation, then the sizes as ``srepr``: rows, cols, or count, rows, cols of a
+    batch, whose members are declared rows×cols), the matrices it defines (key, which relation); and
     whether it has something to check (a product of matrices, an operator of them, a stated
     shape)."""
     declares, defines, checkable = [], [], False
     for index, relation in enumerate(relations):
         found = declared(relation)
         if found is not None and key(found[0]) is not None:
-            declares.append((key(found[0]), *(sp.srepr(d) for d in found[1])))
+            declares.append((key(found[0]), str(index), *(sp.srepr(d) for d in found[1])))
             continue
         if found is not None and index and relations[index - 1].op == "=" and \
                 relations[index - 1].rhs == found[0] and key(relations[index - 1].lhs):
             # ``Q = XW^q ∈ ℝ^{L×d_k}``: the chain states the shape of Q as well
-            declares.append((key(relations[index - 1].lhs), *(sp.srepr(d) for d in found[1])))
+            declares.append((key(relations[index - 1].lhs), str(index),
+                             *(sp.srepr(d) for d in found[1])))
+        if found is not None and isinstance(found[0], Stack) and len(found[1]) == 3 and \
+                all(isinstance(a, Dots) for a in found[0].args):
+            members = {key(m) for dots in found[0].args for part in dots.args for m in part}
+            declares.extend((name, str(index), *(sp.srepr(d) for d in found[1][1:]))
+                            for name in sorted(members - {None}))
         checkable = checkable or found is not None
         for side in (relation.lhs, relation.rhs):
             if isinstance(side, sp.Basic) and not isinstance(side, RealSpace) and \
-                    (side.has(Attention, Concat, Transpose) or any(
+                    (side.has(Attention, Concat, Transpose, Stack) or any(
                         isinstance(m, sp.Mul) and sum(not a.is_commutative for a in m.args) > 1
                         for m in sp.preorder_traversal(side))):
                 checkable = True

@@ -44,6 +44,13 @@ class Concat(_Opaque):
     is_commutative = False
 
 
+class Stack(_Opaque):
+    """``[A_1, A_2, \\ldots, A_n]``: the members stacked along a new first axis (a batch of
+    matrices), Stack(Dots(…)); an array, so a product keeps its order."""
+
+    is_commutative = False
+
+
 class LayerNorm(_Opaque):
     """LayerNorm(x)."""
 
@@ -97,5 +104,5 @@ class Transpose(_Opaque):
         return self.args[0]
 
 
-__all__ = ["E", "Var", "Softmax", "Attention", "KL", "H", "Concat", "LayerNorm", "Cov",
+__all__ = ["E", "Var", "Softmax", "Attention", "KL", "H", "Concat", "Stack", "LayerNorm", "Cov",
            "ArgMin", "ArgMax", "Norm", "SumOver", "Dots", "Inner", "SetOf", "RealSpace", "Transpose"]

@@ -32,6 +32,7 @@ VECTOR_STYLES = frozenset({"mathbf", "boldsymbol", "bm", "vec", "mathbfit"})
 """Styles that mark a lowercase letter as a vector: ``\\mathbf{q} \\cdot \\mathbf{k}`` is qᵀk."""
 VARIANT = {"hat": "hat", "widehat": "hat", "tilde": "tilde", "widetilde": "tilde",
            "bar": "bar", "overline": "bar", "dot": "dot", "ddot": "ddot"}
+BOLD = frozenset({"mathbf", "boldsymbol", "bm", "mathbfit"})
 TRANSPOSE = frozenset({"T", "top", "intercal", "mathsf{T}"})
 ELLIPSIS = frozenset({"ldots", "dots", "cdots", "dotsc"})
 FRACTIONS = frozenset({"frac", "dfrac", "tfrac"})
@@ -507,6 +508,9 @@ class Parser:
         else:
             raise Unreadable(f"unexpected {value!r}")
         if _top_comma(inner):
+            listed = self.arguments(inner) if value == "[" else ()
+            if len(listed) == 1 and isinstance(listed[0], op.Dots):
+                return op.Stack(*listed)   # [A_1, A_2, …, A_n]: a batch of its members
             raise Unreadable("a bracketed list (a, b) is not an expression: not read")
         return self.whole(inner)
 
@@ -578,6 +582,8 @@ class Parser:
                 return self.real_space()
             raise Unreadable(f"\\mathbb{{{letter}}} is not declared")
         if style in SAME_SYMBOL:
+            if style in BOLD and letter.isupper() and len(letter) == 1:
+                self.matrices_seen.add(letter)   # a bold capital is a matrix: \\mathbf{A}\\mathbf{B}
             return Name(letter)
         if style in VARIANT:
             return Name(letter + VARIANT[style])
