@@ -106,3 +106,30 @@ def test_when_self_attention_beats_a_recurrent_layer(sentence, wrong):
         assert said == []
         return
     assert [crossover_judged(document, s) is not None for s in said] == [wrong]
+
+
+LAYER_TABLE = """# Layers
+
+| Layer | Time per layer | Sequential steps |
+| --- | --- | --- |
+| Recurrent | $O(n d^2)$ | $O(n)$ |
+| Convolutional | $O(k n d^2)$ | $O(1)$ |
+| Recurrent (gated, sparse) | $O(n d)$ | $O(n)$ |
+"""
+
+
+@pytest.mark.parametrize("old, new, found", [
+    ("", "", ["as published", "as published"]),
+    ("| $O(n d^2)$ | $O(n)$ |\n| Conv", "| $O(n^2 d)$ | $O(n)$ |\n| Conv",
+     ["contradicts", "as published"]),                       # the recurrent row's time
+    ("| $O(k n d^2)$", "| $O(k n d)$", ["as published", "contradicts"]),
+])
+def test_layer_costs_in_a_table_row_are_held_to_the_papers_table(old, new, found):
+    """The row labelled with the layer alone, under a time column, is read; the sequential
+    column and a row naming a variant are not."""
+    from tmath.gate.complexity import layer_costs_in_tables, layer_judged
+
+    document = parse_as(".md", LAYER_TABLE.replace(old, new), "layers.md")
+    judged = [layer_judged(document, said) for said in layer_costs_in_tables(document)]
+    assert [getattr(f, "status", "as published") for f in judged] == found
+    assert all("table row" in f.detail for f in judged if f is not None)

@@ -26,7 +26,8 @@ that names one recurrent or convolutional layer and states its time in big-O
 (:func:`layer_costs_said`) is held to Table 1 of the paper
 (:mod:`tmath.reference.layer_costs`): O(n·d²) and O(k·n·d²), the width and the kernel width
 ``k`` possibly left out (held fixed); letters other than these are not read. Another power contradicts the record; per-step costs (no length), sequential
-operations and variants are not read. A sentence that compares self-attention with a recurrent
+operations and variants are not read. A table row labelled with one of the two layers is read
+as the self-attention row is (:func:`layer_costs_in_tables`). A sentence that compares self-attention with a recurrent
 layer ("faster … when the sequence length $n$ is smaller than the dimensionality $d$") is held
 to the two costs (:func:`crossover_said`): n²d < n·d² exactly when n < d.
 """
@@ -225,6 +226,7 @@ class LayerCostSaid:
     math: Math
     layer: str
     powers: dict
+    place: str = "sentence"
 
 
 def layer_costs_said(document: Document) -> list[LayerCostSaid]:
@@ -253,6 +255,42 @@ def layer_costs_said(document: Document) -> list[LayerCostSaid]:
     return found
 
 
+def layer_costs_in_tables(document: Document) -> list[LayerCostSaid]:
+    """A table's cell of a recurrent or convolutional layer's time: its row labelled with the
+    layer alone (no variant), its column headed by a time word and not by sequential
+    operations, path length or memory."""
+    from tmath.gate.tables import tables_in
+
+    inline = sorted(document.inline, key=lambda m: m.start)
+    found = []
+    for table in tables_in(document):
+        columns = [k for k, head in enumerate(table.header)
+                   if _TIME.search(head) and not _OTHER.search(head) and not _MEMORY.search(head)]
+        for row in table.rows:
+            label = _plain_label(row[0].text) if row else ""
+            layers = [name for name, pattern in _LAYER.items() if pattern.search(label)]
+            if not columns or len(layers) != 1 or _NOT_THE_LAYER.search(label) or \
+                    len(label.split()) > 2:
+                continue
+            for k in columns:
+                if k >= len(row):
+                    continue
+                math = next((m for m in inline if row[k].start <= m.start
+                             < row[k].start + max(len(row[k].text), 1)), None)
+                match = _BIG_O.match(math.latex) if math else None
+                powers = _letter_powers(match.group("arg"), KERNEL) if match else None
+                if powers and not set(powers) - LENGTH - WIDTH - KERNEL and \
+                        len([p for p in powers if p in LENGTH]) == 1 and \
+                        len([p for p in powers if p in WIDTH]) <= 1:
+                    found.append(LayerCostSaid(math, layers[0], powers, "table row"))
+    return found
+
+
+def _plain_label(text: str) -> str:
+    """A row label without LaTeX spacing commands (``\\rule{0pt}{2ex}Recurrent``)."""
+    return re.sub(r"\\[A-Za-z]+(?:\{[^}]*\})*", " ", text).strip()
+
+
 def layer_judged(document: Document, said: LayerCostSaid) -> Finding | None:
     """``contradicts`` when the powers are not the published ones (Table 1 of the paper);
     None when they are (nothing is proved of it, so nothing is recognised)."""
@@ -272,7 +310,7 @@ def layer_judged(document: Document, said: LayerCostSaid) -> Finding | None:
                    recorded=record.printed,
                    detail=f"{record.source} gives {record.printed} per {record.layer} layer "
                           f"(n positions of width d{', kernel width k' if record.kernel else ''})"
-                          f"; this sentence states {said.math.latex}")
+                          f"; this {said.place} states {said.math.latex}")
 
 
 _FASTER = re.compile(r"\b(?P<cheap>faster|cheaper|less\s+expensive|more\s+efficient)\b|"

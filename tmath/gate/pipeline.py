@@ -191,7 +191,7 @@ def _recognise_one(document: Document, known: Sequence, min_coverage: float,
     figures += [patterns.judged(document, b) for b in patterns.broken_blocks(document)]
     figures += [inverses.judged(document, f) for f in inverses.failed_inverses(document)]
     figures += [f for said in complexity.layer_costs_said(document)
-                for f in [complexity.layer_judged(document, said)] if f is not None]
+                + complexity.layer_costs_in_tables(document) for f in [complexity.layer_judged(document, said)] if f is not None]
     figures += [f for said in complexity.crossover_said(document)
                 for f in [complexity.crossover_judged(document, said)] if f is not None]
     findings = sorted([*found.findings, *figures], key=lambda f: (f.line or 0, f.column or 0))
