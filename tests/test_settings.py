@@ -310,3 +310,14 @@ def test_training_steps_and_times_are_held_to_the_paper():
                                     ("or 12 hours", "or 10 hours", 7, "10")]:
         wrong = [f for f in _found(TRAINING.replace(old, new)) if f[1] == "inaccurate"]
         assert [(f[0], f[2]) for f in wrong] == [(line, printed)], (old, wrong)
+
+
+def test_a_model_named_across_a_line_break_is_still_named():
+    """"big\\nmodels" names the big model: the step time on the next line is the big model's
+    (1.0 s), not the base model's of the sentence before."""
+    broken = TRAINING.replace("For the big models, step", "For the big\n    models, step")
+    assert broken != TRAINING
+    assert [f for f in _found(broken) if f[1] != "accurate"] == []
+    wrong = [f for f in _found(broken.replace("was 1.0 seconds", "was 2.0 seconds"))
+             if f[1] == "inaccurate"]
+    assert [f[2] for f in wrong] == ["2.0"]

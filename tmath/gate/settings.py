@@ -414,8 +414,9 @@ def _in_table(sentence: str) -> bool:
 
 def _named(text: str, subject: Configuration | None = None) -> list[Configuration]:
     """The configurations ``text`` names: by their names, or (in a document about their
-    paper) as one of the paper's variants, "the big model"."""
-    spelt = plain(text)
+    paper) as one of the paper's variants, "the big model"; a name broken over two lines is
+    still its name."""
+    spelt = re.sub(r"\s+", " ", plain(text))
     return [c for c in CONFIGURATIONS if any(re.search(name, spelt) for name in c.names)
             or (subject is not None and c.variant and c.paper == subject.paper
                 and re.search(c.variant, spelt))]
