@@ -2,7 +2,7 @@
 
 The documents are written for these tests: an additive coupling layer and its inverse, the
 inverse typed with a Unicode minus sign as web pages often do. A sign flipped in the inverse
-is found on its line; formulas that are not a map and its inverse are never judged.
+is found on its line and on the map's; formulas that are not a map and its inverse are never judged.
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ COUPLING = textwrap.dedent("""
 
 def _found(text: str) -> list[tuple[int, str]]:
     document = parse_as(".md", text, "doc.md")
-    return [(f.line, f.detail) for f in map(lambda x: judged(document, x),
-                                            failed_inverses(document))]
+    return [(f.line, f.detail) for failed in failed_inverses(document)
+            for f in judged(document, failed)]
 
 
 def test_an_inverse_that_undoes_its_map_has_no_finding():
@@ -45,8 +45,18 @@ def test_a_flipped_sign_in_the_inverse_is_found_on_its_line():
     broken = COUPLING.replace("z_2 \u2212 3 G(z_1)", "z_2 + 3 G(z_1)")
     assert broken != COUPLING
     found = _found(broken)
-    assert [line for line, _ in found] == [12]
+    assert [line for line, _ in found] == [12, 6]
     assert found[0][1].startswith("u_2 = ") and "does not undo the map on line 6" in found[0][1]
+
+
+def test_a_misprint_in_the_map_is_found_on_the_map_too():
+    """Which of the two is wrong is not known: the map's row is reported as well, so a map
+    with the wrong argument (G(u_2) for G(u_1)) is found where it is."""
+    broken = COUPLING.replace("u_2 + G(u_1)", "u_2 + G(u_2)")
+    assert broken != COUPLING
+    found = _found(broken)
+    assert 6 in [line for line, _ in found]
+    assert any("either may be the misprint" in detail for _, detail in found)
 
 
 @pytest.mark.parametrize("first, second", [

@@ -14,8 +14,8 @@ prose between) whose every relation defines a plain name (``x_2 = …``), when
 Each open function is replaced by a smooth function drawn at random (the same in both), the
 given names by random numbers, and the first formula's definitions are worked out in order;
 each relation of the second must then hold at each of :data:`POINTS` draws. One that fails
-contradicts the first formula: it is reported on its own row (either formula may be the
-misprint).
+contradicts the first formula: it is reported on its own row and on the map's (either formula
+may be the misprint).
 """
 
 from __future__ import annotations
@@ -186,17 +186,26 @@ def _shown(relation: str) -> str:
     return re.sub(r"\b([A-Za-z]\w*)\[([^\[\]]+)\]", r"\1_\2", relation)
 
 
-def judged(document: Document, failed: Failed) -> Finding:
+def judged(document: Document, failed: Failed) -> list[Finding]:
+    """The failing relation, on its row; and the map it fails to undo, on its first row
+    (either may be the misprint)."""
     from tmath.gate.recognition import line_of
 
     section = document.section_at(failed.math.start)
     line = line_of(document, failed.math, failed.index, failed.relations, own_rows=True)
-    return Finding(
-        kind="formula", status="contradicts", meaning="contradicts", document=document.path,
-        section=section.number if section else None, line=line,
-        column=document.column_of(failed.math.start), formula=failed.math.latex,
-        compared_with=("inverse",),
-        detail=f"{_shown(failed.relation)} does not undo the map on "
-               f"{document.where(line_of(document, failed.against, 0, 1))}"
-               f": with the functions it leaves open drawn at random, its left side is "
-               f"{failed.sides[0]:.6g} and its right side {failed.sides[1]:.6g}")
+    mapped = line_of(document, failed.against, 0, 1)
+    sides = f"{failed.sides[0]:.6g} and its right side {failed.sides[1]:.6g}"
+    places = [(failed.math, line, f"{_shown(failed.relation)} does not undo the map on "
+                                  f"{document.where(mapped)}: with the functions it leaves open "
+                                  f"drawn at random, its left side is {sides}")]
+    if mapped != line:
+        places.append((failed.against, mapped,
+                       f"this map is not undone by {_shown(failed.relation)} on "
+                       f"{document.where(line)} (either may be the misprint): with the "
+                       f"functions left open drawn at random, that relation's left side is "
+                       f"{sides}"))
+    return [Finding(kind="formula", status="contradicts", meaning="contradicts",
+                    document=document.path, section=section.number if section else None,
+                    line=at, column=document.column_of(math.start), formula=math.latex,
+                    compared_with=("inverse",), detail=detail)
+            for math, at, detail in places]

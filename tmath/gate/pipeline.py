@@ -189,7 +189,8 @@ def _recognise_one(document: Document, known: Sequence, min_coverage: float,
                 for wrong in products_in_words.products_said(document)
                 + products_in_words.costs_told(document)]
     figures += [patterns.judged(document, b) for b in patterns.broken_blocks(document)]
-    figures += [inverses.judged(document, f) for f in inverses.failed_inverses(document)]
+    figures += [f for failed in inverses.failed_inverses(document)
+                for f in inverses.judged(document, failed)]
     figures += [f for said in complexity.layer_costs_said(document)
                 + complexity.layer_costs_in_tables(document) for f in [complexity.layer_judged(document, said)] if f is not None]
     figures += [f for said in complexity.crossover_said(document)
