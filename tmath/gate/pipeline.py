@@ -164,8 +164,8 @@ def _recognise_one(document: Document, known: Sequence, min_coverage: float,
     from tmath.gate.findings import Recognised
     from tmath.gate.recognised_figures import figures_in, ranges_in
     from tmath.gate.recognition import recognise
-    from tmath.gate import (binary, complexity, head_widths, inverses, orderings, patterns,
-                            products_in_words, said_in_words)
+    from tmath.gate import (binary, complexity, frequencies, head_widths, inverses, orderings,
+                            patterns, products_in_words, said_in_words)
     from tmath.gate.settings import settings_in, table_settings
 
     verified = {i for i, r in (results or {}).items() if getattr(r, "verdict", None) in PASSING}
@@ -195,6 +195,11 @@ def _recognise_one(document: Document, known: Sequence, min_coverage: float,
                 + complexity.layer_costs_in_tables(document) for f in [complexity.layer_judged(document, said)] if f is not None]
     figures += [f for said in complexity.crossover_said(document)
                 for f in [complexity.crossover_judged(document, said)] if f is not None]
+    if frequencies.CLAIM in verified:
+        said = {f.line for f in found.findings if f.status == "contradicts"}
+        figures += [f for f in map(lambda w: frequencies.judged(document, w),
+                                   frequencies.wrong_frequencies(document))
+                    if f.line not in said]   # a formula the claim's own form already contradicts
     findings = sorted([*found.findings, *figures], key=lambda f: (f.line or 0, f.column or 0))
     wrong = sum(1 for f in findings if f.status == "contradicts")
     good = sum(1 for f in findings if f.status == "recognised")

@@ -51,6 +51,10 @@ class Stack(_Opaque):
     is_commutative = False
 
 
+class Joined(_Opaque):
+    """``a \\oplus b``: two parts joined (a direct sum, a concatenation); which is not read."""
+
+
 class LayerNorm(_Opaque):
     """LayerNorm(x)."""
 
@@ -104,5 +108,5 @@ class Transpose(_Opaque):
         return self.args[0]
 
 
-__all__ = ["E", "Var", "Softmax", "Attention", "KL", "H", "Concat", "Stack", "LayerNorm", "Cov",
+__all__ = ["E", "Var", "Softmax", "Attention", "KL", "H", "Concat", "Stack", "Joined", "LayerNorm", "Cov",
            "ArgMin", "ArgMax", "Norm", "SumOver", "Dots", "Inner", "SetOf", "RealSpace", "Transpose"]

@@ -165,6 +165,9 @@ class Parser:
             minus = self.take().value == "-"
             value = self.term()
             total = total - value if minus else total + value
+        if self.at("cmd", "oplus"):   # a ⊕ b: joined (summed or concatenated), never evaluated
+            self.i += 1
+            return op.Joined(total, self.expr())
         if self.at("cmd", "pm") or self.at("cmd", "mp"):
             raise Unreadable("± is two formulas: write each sign separately")
         return total
@@ -240,7 +243,8 @@ class Parser:
         if tok.kind == "sym":
             return tok.value in "([{"
         return tok.value not in RELATIONS and tok.value not in ELLIPSIS and tok.value not in (
-            "cdot", "times", "\\\\", "end", "quad", "qquad", "pm", "mp", "rVert", "forall")
+            "cdot", "times", "\\\\", "end", "quad", "qquad", "pm", "mp", "rVert", "forall",
+            "oplus")
 
     def factor(self) -> sp.Basic:
         if self.at("sym", "-"):

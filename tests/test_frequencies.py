@@ -1,0 +1,64 @@
+"""The frequency of a sinusoid filling a pair of encoding dimensions, held to the claim.
+
+The documents are written for these tests: an encoding of a position and a time step joined
+with ⊕, by cases on the dimension, and a renamed encoding with the dimension in its left side.
+An exponent that is not 2k/d for the pair k is found on its row; others are not judged.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from tmath.gate.document import parse_as
+from tmath.gate.frequencies import judged, wrong_frequencies
+
+JOINED = textwrap.dedent(r"""
+    # Two clocks
+
+    Each dimension mixes a position signal with a step signal:
+
+    $$
+    T(p, s, c) =
+    \begin{cases}
+    \sin(p / 10000^{2c'/D}) \oplus \sin(s / 10000^{2c'/D}) & \text{if } c = 2c' \\
+    \cos(p / 10000^{2c'/D}) \oplus \cos(s / 10000^{2c'/D}) & \text{if } c = 2c' + 1
+    \end{cases}
+    $$
+
+    A plainer one: $g(t, 2m) = \sin(t \cdot 500^{-2m/n})$.
+    """).lstrip()
+
+
+def _found(text: str) -> list[tuple[int, str]]:
+    document = parse_as(".md", text, "doc.md")
+    return [(f.line, f.detail) for f in map(lambda w: judged(document, w),
+                                            wrong_frequencies(document))]
+
+
+def test_exponents_of_2k_over_a_width_are_not_reported():
+    assert _found(JOINED) == []
+
+
+@pytest.mark.parametrize("old, new, line", [
+    (r"\cos(p / 10000^{2c'/D}) \oplus", r"\cos(p / 10000^{c'/D}) \oplus", 9),   # 2k → k
+    (r"\sin(s / 10000^{2c'/D}) & \text{if } c = 2c' \\", r"\sin(s / 10000^{4c'/D}) & "
+     r"\text{if } c = 2c' \\", 8),                                              # 2k → 4k
+    (r"500^{-2m/n}", r"500^{-m/n}", 13),                                       # in its left side
+])
+def test_another_factor_of_the_pair_index_is_found_on_its_row(old, new, line):
+    assert old in JOINED
+    found = _found(JOINED.replace(old, new))
+    assert [at for at, _ in found] == [line]
+    assert "sinusoidal-frequency-period" in found[0][1]
+
+
+@pytest.mark.parametrize("formula", [
+    r"$h(t, i) = \sin(t / 10000^{i/d})$",             # the dimension not given as 2k
+    r"$h(t, 2i+1) = \cos(t / 10000^{(2i+1)/d})$",     # k not a plain factor: not read
+    r"$h(t, 2i) = \sin(t / 10^{i/d})$",               # a base below 100
+    r"$x_{2i} = \sin(3 i)$",                          # no power of a base
+])
+def test_what_does_not_name_a_pair_and_its_rate_is_not_judged(formula):
+    assert _found(f"# T\n\n{formula}\n") == []
