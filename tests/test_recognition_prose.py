@@ -485,6 +485,12 @@ def test_a_divisor_said_as_a_formula_is_held_to_the_recognised_formula(tmp_path)
     assert errors(SCALED.replace(r"\frac{1}{\sqrt{d_k}}$ before", r"\frac{1}{d_k}$ before")) \
         == [("contradicts", 6)]
     assert errors(SCALED.replace(r"\frac{1}{\sqrt{d_k}}$ before", r"\frac{1}{n}$ before")) == []
+    # multiplying by x divides by 1/x: "multiply … by √d_k" is not the formula's divisor
+    assert errors(SCALED.replace(r"scale the dot products by", "divide the dot products by")
+                  .replace(r"\frac{1}{\sqrt{d_k}}$ before", r"\sqrt{d_k}$ before")) == []
+    assert errors(SCALED.replace(r"scale the dot products by", "multiply the dot products by")
+                  .replace(r"\frac{1}{\sqrt{d_k}}$ before", r"\sqrt{d_k}$ before")) \
+        == [("contradicts", 6)]
 
 
 WEIGHTS = textwrap.dedent(r"""

@@ -12,6 +12,7 @@ the section's recognised formulas use: a sentence may mean any of them.
 Nothing is said when the section recognises no formula or when no divisor has all its names
 given values. A divisor said as a formula, "we scale the dot products by
 $\\frac{1}{\\sqrt{d_k}}$", "divided by $\\sqrt{d_k}$", "a scaling factor of $1/\\sqrt{d_k}$"
+(scaling or multiplying by x is dividing by 1/x)
 (:func:`false_formula_divisors`), is compared with those expressions themselves: it is wrong
 when one of them uses the same names and none is it. Where no recognised formula says so, it
 is compared with the display formula the sentence introduces (the next one, close by): when
@@ -161,8 +162,8 @@ class FormulaDivisor:
 
 
 _BY_FORMULA = re.compile(
-    r"\b(?P<verb>divid(?:e|es|ed|ing)|(?:re)?scal(?:e|es|ed|ing)(?:\s+down)?)\b"
-    r"[^.;:!?\d⟨]{0,60}?\bby\s+⟨(?P<k>\d+)⟩"
+    r"\b(?P<verb>divid(?:e|es|ed|ing)|(?:re)?scal(?:e|es|ed|ing)(?:\s+down)?|"
+    r"multipl(?:y|ies|ied|ying))\b[^.;:!?\d⟨]{0,60}?\bby\s+⟨(?P<k>\d+)⟩"
     r"|\bscal(?:e|ing)\s+factor\s+(?:of|is)\s+⟨(?P<f>\d+)⟩", re.I)
 
 
