@@ -39,3 +39,32 @@ def test_a_comparison_of_numbered_columns_is_held_to_the_claim(sentence, status)
 ])
 def test_what_compares_no_numbered_columns_is_not_read(sentence):
     assert _judged(sentence) == []
+
+
+def _trends(sentence: str) -> list[str]:
+    from tmath.gate.orderings import trend_judged, trends_said
+
+    document = parse_as(".md", f"# Encoding\n\n{sentence}\n", "t.md")
+    return [trend_judged(document, said).status for said in trends_said(document)]
+
+
+@pytest.mark.parametrize("sentence, status", [
+    ("The encoding lowers its pace: it decreases frequencies along the encoding dimension.",
+     "recognised"),
+    ("The encoding increases frequencies along the encoding dimension.", "contradicts"),
+    ("Wavelengths grow across the dimensions, from 2π upwards.", "recognised"),
+    ("Wavelengths shrink across the dimensions.", "contradicts"),
+])
+def test_the_direction_of_the_frequency_along_the_dimension_is_held_to_the_claim(sentence,
+                                                                                  status):
+    assert _trends(sentence) == [status]
+
+
+@pytest.mark.parametrize("sentence", [
+    "The frequency does not increase along the dimension.",          # a negation
+    "The frequency falls as the position grows along the dimension.",  # two directions
+    "The error rate decreases along the dimension.",                 # no frequency
+    "The frequency decreases over time.",                            # not the dimension
+])
+def test_what_is_not_a_plain_trend_along_the_dimension_is_not_read(sentence):
+    assert _trends(sentence) == []

@@ -14,6 +14,13 @@ sentence is read when it
 A comparison that no indexing makes true (columns before those they are compared with said
 to have a lower frequency, or a longer wavelength) contradicts the claim; one true whether
 columns are counted from 0 or from 1 is recognised; anything else is not a finding.
+
+The same trend is said without numbers: "the encoding decreases frequencies along the
+encoding dimension", "wavelengths grow across the dimensions" (:func:`trends_said`). A
+sentence is read when it has one frequency or wavelength (period) word, one verb of direction
+(increase, decrease, grow, fall, rise, drop, shrink), "along", "across" or "over" the
+dimension(s) or columns, and no negation, comparison ("than") or second varying quantity
+(position, time, length). A rising frequency or a falling wavelength contradicts the claim.
 """
 
 from __future__ import annotations
@@ -117,3 +124,53 @@ def judged(document: Document, said: Comparison) -> Finding | None:
                           f"claim {CLAIM} proves ω_i = 1/10000^(2i/d), which falls as the "
                           f"column grows: columns {columns} change at most as fast as "
                           f"columns {others}", **common)
+
+
+_DIRECTION = re.compile(r"\b(?:(?P<up>increas\w*|grow\w*|rises?|rising)|"
+                        r"(?P<down>decreas\w*|fall\w*|drops?|dropping|shrink\w*))\b", re.I)
+_ALONG = re.compile(r"\b(?:along|across|over)\s+(?:the\s+)?(?:(?:encoding|embedding|hidden|"
+                    r"feature)\s+)?(?:dimensions?|columns?)\b", re.I)
+_NOT_A_TREND = re.compile(r"\b(?:not|n't|never|than|positions?|time|length|steps?)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Trend:
+    """A sentence saying the frequency (``rising``) rises or falls along the dimension."""
+
+    rising: bool
+    start: int
+    line: int
+
+
+def trends_said(document: Document) -> list[Trend]:
+    """Every sentence that says which way the frequency (or wavelength) goes along the
+    encoding's dimension (see the module's doc)."""
+    found = []
+    for text, start, end, maths in sentences_with_math(document):
+        spelt, places = with_placeholders(text, start, end, maths)
+        quantities = list(_QUANTITY.finditer(spelt))
+        directions = list(_DIRECTION.finditer(spelt))
+        if len(quantities) != 1 or len(directions) != 1 or not _ALONG.search(spelt) or \
+                _NOT_A_TREND.search(spelt):
+            continue
+        rising = bool(directions[0].group("up")) == bool(quantities[0].group("f"))
+        at = places[directions[0].start()]
+        found.append(Trend(rising, at, document.line_of(at)))
+    return found
+
+
+def trend_judged(document: Document, said: Trend) -> Finding:
+    """``contradicts`` for a frequency said to rise along the dimension, else ``recognised``."""
+    section = document.section_at(said.start)
+    common = dict(kind="formula", document=document.path,
+                  section=section.number if section else None, line=said.line,
+                  column=document.column_of(said.start), claim=CLAIM, claims=(CLAIM,),
+                  compared_with=("statement",),
+                  formula=f"the frequency {'rises' if said.rising else 'falls'} along the "
+                          f"dimension")
+    if not said.rising:
+        return Finding(status="recognised", meaning="equivalent", **common)
+    return Finding(status="contradicts", meaning="contradicts",
+                   recorded="\\omega_i = 1 / 10000^{2i/d}",
+                   detail=f"claim {CLAIM} proves ω_i = 1/10000^(2i/d): the frequency falls (the "
+                          f"wavelength grows) as the dimension's index grows", **common)
