@@ -1,4 +1,4 @@
-"""What the warm-up schedule and the mask claims prove, said in words.
+"""What the warm-up schedule, the mask and the RoPE claims prove, said in words.
 
 The sentences are written for these tests. Said as the claims prove it, a sentence is
 recognised; a rate that decays as the inverse of the step, rises quadratically, or a masked
@@ -11,12 +11,12 @@ from __future__ import annotations
 import pytest
 
 from tmath.gate.document import parse_as
-from tmath.gate.said_in_words import CAUSAL, MASK, SCHEDULE, judged, said_in
+from tmath.gate.said_in_words import CAUSAL, MASK, RELATIVE, SCHEDULE, judged, said_in
 
 
 def _judged(sentence: str) -> list[str]:
     document = parse_as(".md", f"# Training\n\n{sentence}\n", "t.md")
-    return [judged(document, s).status for s in said_in(document, {SCHEDULE, MASK, CAUSAL})]
+    return [judged(document, s).status for s in said_in(document, {SCHEDULE, MASK, CAUSAL, RELATIVE})]
 
 
 @pytest.mark.parametrize("sentence, found", [
@@ -37,6 +37,11 @@ def _judged(sentence: str) -> list[str]:
     ("In an autoregressive model the span is $S_i = \\{j: j \\geq i\\}$, all of the past.",
      ["contradicts"]),
     ("A bidirectional encoder may use $S_i = \\{j: j \\geq i\\}$ for the future half.", []),
+    ("The rotation encodes the relative position $a - b$ of the two tokens.", []),
+    ("The rotation encodes the relative position $a + b$ of the two tokens.", ["contradicts"]),
+    ("Rotations encode relative offsets, say \\(s + t\\), between tokens.", ["contradicts"]),
+    ("The relative position is then added: $a + b + c$.", []),        # not two names
+    ("Absolute positions $a + b$ are summed.", []),                   # not a relative position
 ])
 def test_the_claims_said_in_words(sentence, found):
     assert _judged(sentence) == found

@@ -16,6 +16,12 @@
   and writes the span as a set, ``S_i = \\{j: j \\leq i\\}``, is read for the set's inequality:
   ``j ≤ i`` or ``j < i``; a sentence that also speaks of the future is not read.
 
+* Claim ``rope-relative-angle``: RoPE's scores depend on the positions m and n only through
+  m − n. A sentence that names a relative position (or offset) and writes it right after
+  (``relative position \\(m - n\\)``) is read when it writes a difference or a sum of two
+  names: a sum is not a relative position (a difference is not reported: the words define
+  it, the claim does not).
+
 Said as the claim has it: ``recognised``; otherwise ``contradicts``, on the line of the words
 that differ (how it rises, "inverse …", the value).
 Sentences about the weights after the softmax, or with no such verb, are not read.
@@ -50,6 +56,11 @@ _SET_TO = re.compile(r"\bset(?:ting)?\b[^.;()]{0,30}?\bto\s+(?P<value>\$[^$]{1,3
                      r"large\s+negative\s+(?:value|number))", re.I)
 
 
+RELATIVE = "rope-relative-angle"
+_RELATIVE = re.compile(r"\brelative\s+(?:positions?|offsets?|distances?)\b(?:,?\s+(?:say|i\.e\.|"
+                       r"namely),?)?\s*(?::\s*)?$", re.I)
+RELATIVE_REACH = 40
+"""How many characters before an inline formula "relative position" may end."""
 CAUSAL = "causal-mask-no-future"
 _CAUSAL_WORDS = re.compile(r"\b(?:a[un]to-?regressive\w*|causal\w*|the\s+past|previous\s+"
                            r"positions?|earlier\s+positions?)\b", re.I)
@@ -95,12 +106,43 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
                     found.append(Said(CAUSAL, span.group(), past,
                                       "j ≤ i (the position itself and the past)",
                                       math.inner + span.start()))
+        if RELATIVE in verified and "relative" in sentence.lower():
+            found += _relative_positions(document, text, start, end)
         if MASK in verified and _MASKED.search(sentence) and _INPUT.search(sentence) and \
                 not _AFTER.search(sentence):
             for match in _SET_TO.finditer(text, start, end):
                 value = match.group("value")
                 found.append(Said(MASK, match.group(), _very_negative(value),
                                   "−∞ (or a very large negative number)", match.start("value")))
+    return found
+
+
+def _relative_positions(document: Document, text: str, start: int, end: int) -> list[Said]:
+    """Each inline formula that a sentence calls a relative position, read when it is a
+    difference or a sum of two names."""
+    import sympy as sp
+
+    from tmath.latex import read
+
+    found = []
+    for math in [m for m in document.inline if start <= m.start < end]:
+        before = text[max(start, math.start - RELATIVE_REACH):math.start]
+        if not _RELATIVE.search(before):
+            continue
+        reading = read(math.latex)
+        if not reading.parsed or reading.relations or len(reading.expressions) != 1:
+            continue
+        value = reading.expressions[0]
+        terms = value.as_ordered_terms() if isinstance(value, sp.Add) else []
+        plain = [t for t in terms if isinstance(t, sp.Symbol) or
+                 (isinstance(-t, sp.Symbol) and t.could_extract_minus_sign())]
+        if len(terms) != 2 or len(plain) != 2:
+            continue
+        difference = any(t.could_extract_minus_sign() for t in terms) and \
+            not all(t.could_extract_minus_sign() for t in terms)
+        if not difference:   # a difference is what the words say, not what the claim proves
+            found.append(Said(RELATIVE, math.latex, False,
+                              "a difference of the two positions (m − n)", math.start))
     return found
 
 
@@ -131,6 +173,8 @@ def judged(document: Document, said: Said) -> Finding:
                MASK: f"claim {said.claim} proves a masked logit must be {said.should} to get "
                      f"weight 0; this sentence sets it to another value",
                CAUSAL: f"claim {said.claim} proves a causal model attends to {said.should}; "
-                       f"this span reaches the future"}
+                       f"this span reaches the future",
+               RELATIVE: f"claim {said.claim} proves the score depends on the positions only "
+                         f"through {said.should}; a sum of the two is not a relative position"}
     return Finding(status="contradicts", meaning="contradicts", detail=details[said.claim],
                    **common)
