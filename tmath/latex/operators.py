@@ -55,6 +55,18 @@ class Joined(_Opaque):
     """``a \\oplus b``: two parts joined (a direct sum, a concatenation); which is not read."""
 
 
+class Maximum(_Opaque):
+    """``\\max(0, xW + b)`` of a matrix: the larger of its arguments entry by entry."""
+
+    is_commutative = False
+
+
+class Minimum(_Opaque):
+    """``\\min(0, xW + b)`` of a matrix: the smaller of its arguments entry by entry."""
+
+    is_commutative = False
+
+
 class LayerNorm(_Opaque):
     """LayerNorm(x)."""
 
@@ -108,5 +120,5 @@ class Transpose(_Opaque):
         return self.args[0]
 
 
-__all__ = ["E", "Var", "Softmax", "Attention", "KL", "H", "Concat", "Stack", "Joined", "LayerNorm", "Cov",
+__all__ = ["E", "Var", "Softmax", "Attention", "KL", "H", "Concat", "Stack", "Joined", "Maximum", "Minimum", "LayerNorm", "Cov",
            "ArgMin", "ArgMax", "Norm", "SumOver", "Dots", "Inner", "SetOf", "RealSpace", "Transpose"]

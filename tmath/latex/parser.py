@@ -487,6 +487,8 @@ class Parser:
         if declared or (n.lowercase_words and run.replace("_", "").islower()):
             self.i = j
             return Name(run)
+        if len(run.rstrip("_")) == 2 and run[0].islower() and run[1].isupper():
+            return Name(run[0])   # xW_1: a row vector times a matrix, as papers print it
         if "_" in run or (n.lowercase_words and not run.isupper()):
             raise Unreadable(f"{run!r} is not a declared name: write \\text{{{run}}} for a name, "
                              "or spaces between letters for a product")
@@ -690,6 +692,10 @@ class Parser:
             raise Unreadable(f"\\{name} without parentheses (an optimisation) is not read")
         self.i += 1
         args = self.arguments(self.until(")"))
+        if any(not a.is_commutative for a in args):   # max(0, xW + b): entry by entry
+            if name == "max" and len(args) == 2 and 0 in args:
+                return sp.Function("ReLU")(next(a for a in args if a != 0))   # ReLU by definition
+            return (op.Minimum if name == "min" else op.Maximum)(*args)
         return (sp.Min if name == "min" else sp.Max)(*args)
 
     def arg(self, name: str) -> sp.Basic:

@@ -512,7 +512,48 @@ def judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str],
           called: frozenset[str] = frozenset()) -> Verdict | None:
     """``recognised``, ``contradicts`` or None (see the module's docstring). ``called``: the
     functions the document's words call this formula (``softmax``), whose definitions it is
-    held to when it writes one out without naming it (:func:`_written_out`)."""
+    held to when it writes one out without naming it (:func:`_written_out`).
+
+    A formula that contradicts a claim as printed but is the claim in the other convention
+    (rows for columns: every product of matrices and vectors in the reverse order, as
+    transposing both sides and naming each transpose gives, ``xW_1`` for ``W_1 x``) is
+    recognised: an identity holds exactly when its transpose does."""
+    verdict = _judge(read, library, mapping, called)
+    if verdict is None or verdict.status != "contradicts":
+        return verdict
+    flipped = _transposed(read)
+    if flipped is not None:
+        other = _judge(flipped, library, mapping, called)
+        if other is not None and other.status == "recognised":
+            return Verdict("recognised", other.known, read.text)
+    return verdict
+
+
+def _transposed(read: Read) -> Read | None:
+    """``read`` with every product of non-commuting factors reversed; None when it has none."""
+    from dataclasses import replace
+
+    def flip(expr):
+        if isinstance(expr, sp.Mul):
+            numbers, matrices = expr.args_cnc()
+            return sp.Mul(*map(flip, numbers), *map(flip, reversed(matrices)))
+        if isinstance(expr, sp.Basic) and expr.args and not isinstance(expr, (sp.Indexed,
+                                                                           sp.Symbol)):
+            try:
+                return expr.func(*map(flip, expr.args))
+            except (TypeError, ValueError):
+                return expr
+        return expr
+
+    if not any(isinstance(m, sp.Mul) and len(m.args_cnc()[1]) > 1
+               for side in (read.lhs, read.rhs) if isinstance(side, sp.Basic)
+               for m in sp.preorder_traversal(side)):
+        return None
+    return replace(read, lhs=flip(read.lhs), rhs=flip(read.rhs))
+
+
+def _judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str],
+           called: frozenset[str]) -> Verdict | None:
     plain = mine = form_of(read, mapping)
     if mine is None or mine.identity:
         return None
