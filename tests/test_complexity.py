@@ -133,3 +133,23 @@ def test_layer_costs_in_a_table_row_are_held_to_the_papers_table(old, new, found
     judged = [layer_judged(document, said) for said in layer_costs_in_tables(document)]
     assert [getattr(f, "status", "as published") for f in judged] == found
     assert all("table row" in f.detail for f in judged if f is not None)
+
+
+@pytest.mark.parametrize("sentence, wrong", [
+    ("Hashing reduces the complexity from $O(L^2)$ to $O(L \\log L)$.", False),
+    ("Hashing reduces the complexity from $O(L^2)$ to $O(L^2 \\log L)$.", True),
+    ("Chunking cuts the memory from $O(n^2 d)$ to $O(n d)$.", False),
+    ("Chunking cuts the memory from $O(n d)$ to $O(n^2)$.", True),
+    ("The cost is lowered from $O(n^2)$ to $O(n^2)$ by a constant.", True),   # not smaller
+    ("It grows from $O(n)$ to $O(n^2)$.", None),                            # not a reduction
+    ("We reduce the width from $O(d)$ to $O(k)$.", None),                    # no length letter
+])
+def test_a_reduction_must_grow_more_slowly(sentence, wrong):
+    from tmath.gate.complexity import reduction_judged, reductions_said
+
+    document = parse_as(".md", f"# Cost\n\n{sentence}\n", "t.md")
+    found = [reduction_judged(document, said) for said in reductions_said(document)]
+    if wrong is None:
+        assert all(f is None for f in found)
+    else:
+        assert len(found) == 1 and (found[0] is not None) == wrong

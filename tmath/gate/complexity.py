@@ -30,6 +30,11 @@ operations and variants are not read. A table row labelled with one of the two l
 as the self-attention row is (:func:`layer_costs_in_tables`). A sentence that compares self-attention with a recurrent
 layer ("faster … when the sequence length $n$ is smaller than the dimensionality $d$") is held
 to the two costs (:func:`crossover_said`): n²d < n·d² exactly when n < d.
+
+Whatever the cost, a clause that says it is reduced (lowered, cut, improved) "from $O(A)$ to
+$O(B)$" is held to itself (:func:`reductions_said`): B must grow more slowly than A in the
+length (the only length letter of the two, the other letters held fixed), else the clause
+contradicts itself; where the limit cannot be taken nothing is said.
 """
 
 from __future__ import annotations
@@ -362,3 +367,71 @@ def crossover_judged(document: Document, said: Crossover) -> Finding | None:
                    detail=f"self-attention costs O(n^2 d) (claim {CLAIM}) and a recurrent layer "
                           f"{LAYER_COSTS['recurrent'].printed} ({LAYER_COSTS['recurrent'].source})"
                           f": self-attention is the cheaper exactly when n < d")
+
+
+_REDUCES = re.compile(r"\b(?:reduc\w*|lower\w*|cut\w*|decreas\w*|improv\w*|bring\w*\s+down|"
+                      r"brought\s+down|speed\w*\s+up)\b", re.I)
+_FROM_TO = re.compile(r"\bfrom\s*⟨(?P<a>\d+)⟩[^⟨.;]{0,40}?\bto\s*⟨(?P<b>\d+)⟩")
+
+
+@dataclass(frozen=True)
+class Reduction:
+    """"reduces … from O(A) to O(B)": a cost said to become smaller."""
+
+    math: Math
+    before: str
+    after: str
+
+
+def reductions_said(document: Document) -> list[Reduction]:
+    """Every clause that says a cost is reduced (lowered, cut, improved) from one big-O to
+    another, both inline formulas."""
+    from tmath.gate.prose_relations import with_placeholders
+
+    found = []
+    for text, start, end, maths in sentences_with_math(document):
+        if len(maths) < 2 or not _REDUCES.search(text, start, end):
+            continue
+        spelt, _ = with_placeholders(text, start, end, maths)
+        for match in _FROM_TO.finditer(spelt):
+            if not _REDUCES.search(spelt, 0, match.start()):
+                continue
+            a, b = (maths[int(match.group(k))] for k in ("a", "b"))
+            before, after = _BIG_O.match(a.latex), _BIG_O.match(b.latex)
+            if before and after:
+                found.append(Reduction(b, before.group("arg"), after.group("arg")))
+    return found
+
+
+def reduction_judged(document: Document, said: Reduction) -> Finding | None:
+    """``contradicts`` when the new cost does not grow more slowly than the old one in the
+    length (the other letters held fixed); None when it does or when it cannot be told."""
+    import sympy as sp
+
+    from tmath.latex import read
+
+    readings = [read(said.before), read(said.after)]
+    if not all(r.parsed and len(r.expressions) == 1 and not r.relations for r in readings):
+        return None
+    old, new = (r.expressions[0] for r in readings)
+    lengths = [s for s in (old.free_symbols | new.free_symbols) if s.name in LENGTH]
+    if len(lengths) != 1 or not old.has(lengths[0]):
+        return None
+    n = lengths[0]
+    fixed = {s: sp.Symbol(s.name, positive=True) for s in (old.free_symbols | new.free_symbols)
+             if s != n}
+    try:
+        ratio = sp.limit((new / old).xreplace(fixed).xreplace({n: sp.Symbol("n_", positive=True)}),
+                         sp.Symbol("n_", positive=True), sp.oo)
+    except (NotImplementedError, ValueError, TypeError, RecursionError):
+        return None
+    if ratio == 0 or ratio.has(sp.Symbol("n_", positive=True)) or not (ratio.is_finite is False or
+                                                                       ratio.is_positive):
+        return None
+    section = document.section_at(said.math.start)
+    return Finding(status="contradicts", meaning="contradicts", kind="formula",
+                   document=document.path, section=section.number if section else None,
+                   line=said.math.line, column=document.column_of(said.math.start),
+                   formula=said.math.latex, compared_with=("statement",),
+                   detail=f"a reduction must grow more slowly: O({said.after}) is not smaller "
+                          f"than O({said.before}) as {n} grows")

@@ -164,8 +164,9 @@ def _recognise_one(document: Document, known: Sequence, min_coverage: float,
     from tmath.gate.findings import Recognised
     from tmath.gate.recognised_figures import figures_in, ranges_in
     from tmath.gate.recognition import recognise
-    from tmath.gate import (binary, complexity, frequencies, head_widths, inverses, orderings,
-                            patterns, products_in_words, said_in_words)
+    from tmath.gate import (binary, complexity, ffn_form, frequencies, head_widths, inverses,
+                            orderings, patterns, products_in_words, projections,
+                            said_in_words)
     from tmath.gate.settings import settings_in, table_settings
 
     verified = {i for i, r in (results or {}).items() if getattr(r, "verdict", None) in PASSING}
@@ -191,12 +192,18 @@ def _recognise_one(document: Document, known: Sequence, min_coverage: float,
                 for wrong in products_in_words.products_said(document)
                 + products_in_words.costs_told(document)]
     figures += [patterns.judged(document, b) for b in patterns.broken_blocks(document)]
+    figures += [projections.judged(document, odd)
+                for odd in projections.odd_projections(document)]
     figures += [f for failed in inverses.failed_inverses(document)
                 for f in inverses.judged(document, failed)]
     figures += [f for said in complexity.layer_costs_said(document)
                 + complexity.layer_costs_in_tables(document) for f in [complexity.layer_judged(document, said)] if f is not None]
+    figures += [f for said in complexity.reductions_said(document)
+                for f in [complexity.reduction_judged(document, said)] if f is not None]
     figures += [f for said in complexity.crossover_said(document)
                 for f in [complexity.crossover_judged(document, said)] if f is not None]
+    figures += [ffn_form.judged(document, wrong) for wrong in ffn_form.wrong_ffns(document)
+                if wrong.claim in verified]
     if frequencies.CLAIM in verified:
         said = {f.line for f in found.findings if f.status == "contradicts"}
         figures += [f for f in map(lambda w: frequencies.judged(document, w),

@@ -689,6 +689,7 @@ def line_of(document: Document, math: Math, index: int, relations: int,
         return document.line_of(math.inner + row)
 
     source = _inner_blanked(math.latex) if own_rows else math.latex
+    source = _COMMENT.sub(lambda m: " " * len(m.group()), source)   # a commented-out row
     body = _WRAPPING.sub(lambda m: " " * len(m.group()), source)
     cuts = [0] + [k + 2 for k in _top_level(body, "\\\\")]
     rows = [(a, body[a:b]) for a, b in zip(cuts, cuts[1:] + [len(body) + 2])

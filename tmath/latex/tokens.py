@@ -39,8 +39,10 @@ def tokenize(source: str) -> tuple[Token, ...]:
         if c.isspace() or c == "~":
             spaced, i = True, i + 1
             continue
-        if c == "%":
-            raise Unreadable("a TeX comment (%) inside the formula: remove it")
+        if c == "%":   # a TeX comment: the rest of the line is not typeset
+            end = source.find("\n", i)
+            spaced, i = True, n if end < 0 else end + 1
+            continue
         if c == "\\":
             i, token = _command(source, i)
             if token is None:
