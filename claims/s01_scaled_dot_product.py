@@ -138,6 +138,58 @@ class DotProductVariance:
         return illustrations.dot_product_spread()
 
 
+sigma_q, sigma_k = sp.symbols("sigma_q sigma_k", positive=True)
+SCALED = Premise("E[q_i] = E[k_i] = 0, Var(q_i) = σ_q², Var(k_i) = σ_k²",
+                 {E(qv[i]): 0, E(kv[i]): 0, Var(qv[i]): sigma_q**2, Var(kv[i]): sigma_k**2})
+SPREADS = Reals(0.25, 4.0, log=True)   # σ from a quarter to four: variances 1/16 to 16
+
+
+@claim(
+    id="dot-product-variance-scaled",
+    title="With component variances σ_q² and σ_k², Var(qᵀk) = d_k·σ_q²·σ_k²",
+    section="1.1",
+    statement=Statement("E[qᵀk] = 0 and Var(qᵀk) = d_k·σ_q²·σ_k²",
+                        (0, d_k * sigma_q**2 * sigma_k**2), lhs=(E(DOT), Var(DOT))),
+    premises=("all components q_i, k_i are mutually independent", SCALED),
+    foils=(Foil("Var(qᵀk) = d_k·σ_q·σ_k (standard deviations, not variances)",
+                (0, d_k * sigma_q * sigma_k)),
+           Foil("Var(qᵀk) = d_k (the component variances ignored)", (0, d_k)),
+           Foil("Var(qᵀk) = d_k·(σ_q² + σ_k²)", (0, d_k * (sigma_q**2 + sigma_k**2)))),
+    depends_on=("dot-product-variance",),
+    sources=(VASWANI,),
+    tags=("variance", "attention"),
+    formulas=(r"\text{Var}(q^T k) = d_k \sigma_q^2 \sigma_k^2",),
+    notation={r"q^T k": DOT},
+    statistical_tests=4,
+)
+class DotProductVarianceScaled:
+    """Each product q_i k_i has variance E[q_i²]E[k_i²] = σ_q²σ_k², and d_k independent ones
+    add up: the unit case (claim dot-product-variance) is σ_q = σ_k = 1."""
+
+    def prove(self, value, proof):
+        rules = Moments((qv, kv), independent="all components q_i, k_i are mutually independent")
+        facts = dict(SCALED.equations)
+        mean = (proof.chain(E(DOT), "E[qᵀk]").apply(rules.linearity).apply(rules.independence)
+                .substitute(facts, premise=SCALED).evaluate("sum of d_k zeros"))
+        var = (proof.chain(Var(DOT), "Var(qᵀk)").apply(rules.bienayme)
+               .apply(rules.variance_definition).apply(rules.independence)
+               .apply(rules.second_moment).substitute(facts, premise=SCALED)
+               .evaluate("sum of d_k equal terms"))
+        proof.conclude(value, mean, var)
+
+    def check(self, value, experiment):
+        domains = {d_k: DIMENSIONS, sigma_q: SPREADS, sigma_k: SPREADS, LAWS: LAW_CHOICE}
+        points = experiment.draw(domains, count=3)
+        for point in points:
+            mean, var = point.value(value)
+            draw = dot_product_sampler(*PAIRS[point[LAWS]], int(point[d_k]),
+                                       (float(point[sigma_q]), float(point[sigma_k])))
+            if point is points[-1]:     # as for the unit case: one test of the mean will do
+                draw, for_mean = experiment.shared(draw, _same, _same)
+                experiment.mean(for_mean, mean, "E[qᵀk]", at=point)
+            experiment.variance(draw, var, "Var(qᵀk)", min_effect=EFFECT, at=point)
+
+
 SCALE = sp.Symbol("c", positive=True)
 
 

@@ -46,9 +46,16 @@ def dot_products(rng: np.random.Generator, rows: int, d: int,
     return np.einsum("ij,ij->i", q_dist(rng, (rows, d)), k_dist(rng, (rows, d)))
 
 
-def dot_product_sampler(q_law: str, k_law: str, d: int) -> Callable[[np.random.Generator, int],
-                                                                      np.ndarray]:
+def dot_product_sampler(q_law: str, k_law: str, d: int, scales: tuple[float, float] = (1.0, 1.0)
+                        ) -> Callable[[np.random.Generator, int], np.ndarray]:
     """A sampler ``(rng, m) -> m samples of qᵀk`` for q, k in R^d whose components follow the
-    named laws of :data:`STANDARDIZED`, the form the statistical tests of a check take."""
-    q_dist, k_dist = STANDARDIZED[q_law], STANDARDIZED[k_law]
+    named laws of :data:`STANDARDIZED`, each times its scale (its standard deviation), the
+    form the statistical tests of a check take."""
+    (q_law, q_scale), (k_law, k_scale) = zip((q_law, k_law), scales)
+    q_dist, k_dist = (_scaled(STANDARDIZED[law], scale)
+                      for law, scale in ((q_law, q_scale), (k_law, k_scale)))
     return lambda rng, m: dot_products(rng, m, d, q_dist, k_dist)
+
+
+def _scaled(law: Sampler, scale: float) -> Sampler:
+    return law if scale == 1.0 else (lambda rng, shape: scale * law(rng, shape))
