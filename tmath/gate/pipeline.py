@@ -165,7 +165,7 @@ def _recognise_one(document: Document, known: Sequence, min_coverage: float,
     from tmath.gate.recognised_figures import figures_in, ranges_in
     from tmath.gate.recognition import recognise
     from tmath.gate import (binary, complexity, ffn_form, frequencies, head_widths, inverses,
-                            orderings, patterns, products_in_words, projections,
+                            orderings, patterns, premised, products_in_words, projections,
                             said_in_words)
     from tmath.gate.settings import settings_in, table_settings
 
@@ -204,6 +204,9 @@ def _recognise_one(document: Document, known: Sequence, min_coverage: float,
                 for f in [complexity.crossover_judged(document, said)] if f is not None]
     figures += [ffn_form.judged(document, wrong) for wrong in ffn_form.wrong_ffns(document)
                 if wrong.claim in verified]
+    if premised.CLAIM in verified:
+        figures += [f for unfit in premised.unfit_passages(document)
+                    for f in premised.judged(document, unfit)]
     if frequencies.CLAIM in verified:
         said = {f.line for f in found.findings if f.status == "contradicts"}
         figures += [f for f in map(lambda w: frequencies.judged(document, w),
