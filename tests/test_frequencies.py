@@ -62,3 +62,15 @@ def test_another_factor_of_the_pair_index_is_found_on_its_row(old, new, line):
 ])
 def test_what_does_not_name_a_pair_and_its_rate_is_not_judged(formula):
     assert _found(f"# T\n\n{formula}\n") == []
+
+
+@pytest.mark.parametrize("old, new, line", [
+    (r"\sin(p / 10000^{2c'/D}) \oplus \sin(s", r"\cos(p / 10000^{2c'/D}) \oplus \sin(s", 8),
+    (r"\cos(s / 10000^{2c'/D}) & \text{if } c = 2c' + 1", r"\sin(s / 10000^{2c'/D}) & "
+     r"\text{if } c = 2c' + 1", 9),
+])
+def test_a_cosine_in_an_even_row_or_a_sine_in_an_odd_one_is_found(old, new, line):
+    assert old in JOINED
+    found = _found(JOINED.replace(old, new))
+    assert [at for at, _ in found] == [line]
+    assert "this row should be" in found[0][1]

@@ -13,7 +13,8 @@ a vector of rows. A formula is read when
   of at least :data:`SMALLEST_BASE`, whose exponent uses k.
 
 The exponent must then be 2k over a width (``2k/d``, ``2δ'/d_{model}``): one with another
-factor of k (``k/d``, ``4k/d``) contradicts the claim. An exponent in which k does not
+factor of k (``k/d``, ``4k/d``) contradicts the claim, and so does a cosine in the row of
+dimension 2k or a sine in that of 2k+1 (the claim's premise: sin, then cos of one frequency). An exponent in which k does not
 appear on its own (``(2i+1)/d``) is not judged.
 """
 
@@ -31,7 +32,8 @@ SMALLEST_BASE = 100
 
 @dataclass(frozen=True)
 class WrongFrequency:
-    """A sinusoid whose exponent is not 2k/d for the pair k its row fills."""
+    """A sinusoid whose exponent is not 2k/d for the pair k its row fills, or whose kind is
+    not its dimension's (sin for 2k, cos for 2k+1)."""
 
     math: Math
     index: int          # the relation
@@ -73,12 +75,16 @@ def _wrong(relation) -> tuple[str, str] | None:
     pairs = [k for a in arguments for k in [_pair(a)] if k is not None]
     if len(pairs) != 1:
         return None
-    pair = pairs[0]
+    pair, odd = pairs[0]
     for wave in relation.rhs.atoms(sp.sin, sp.cos):
         for power in wave.args[0].atoms(sp.Pow):
             if not (power.base.is_Integer and power.base >= SMALLEST_BASE) or \
                     pair not in power.exp.free_symbols:
                 continue
+            if isinstance(wave, sp.cos) != odd:
+                dimension = f"2{_spelt(pair)}" + ("+1" if odd else "")
+                return _spelt(pair), f"{'cos' if odd else 'sin'} (dimension {dimension}), " \
+                                     f"not {'sin' if odd else 'cos'}"
             exponent = -power.exp if power.exp.could_extract_minus_sign() else power.exp
             ratio = sp.simplify(exponent / pair)
             if pair in ratio.free_symbols or not ratio.free_symbols:
@@ -102,14 +108,14 @@ def _spelt(expr) -> str:
 
 
 def _pair(argument):
-    """k of a dimension printed 2k or 2k+1; None otherwise."""
+    """(k, whether odd) of a dimension printed 2k or 2k+1; None otherwise."""
     import sympy as sp
 
     for offset in (0, 1):
         rest = sp.expand(argument - offset)
         if isinstance(rest, sp.Mul) and len(rest.args) == 2 and rest.args[0] == 2 and \
                 isinstance(rest.args[1], sp.Symbol):
-            return rest.args[1]
+            return rest.args[1], bool(offset)
     return None
 
 
@@ -124,5 +130,7 @@ def judged(document: Document, wrong: WrongFrequency) -> Finding:
         column=document.column_of(wrong.math.start), formula=wrong.math.latex, claim=CLAIM,
         claims=(CLAIM,), compared_with=(CLAIM,),
         detail=f"claim {CLAIM} proves that pair {wrong.pair} (dimensions 2{wrong.pair} and "
-               f"2{wrong.pair}+1) turns at 10000^(−2{wrong.pair}/d): the exponent is "
-               f"2{wrong.pair}/d; this row's is {wrong.exponent}")
+               f"2{wrong.pair}+1) turns at 10000^(−2{wrong.pair}/d) as sin(pos·ω) and "
+               f"cos(pos·ω): " + (f"this row should be {wrong.exponent}" if "dimension" in
+                                  wrong.exponent else f"the exponent is 2{wrong.pair}/d; this "
+                                                      f"row's is {wrong.exponent}"))
