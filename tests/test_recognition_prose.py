@@ -50,6 +50,14 @@ def test_a_term_stands_for_its_formula_and_of_names_the_subject():
                              (r"\text{Var}(x_1) = 4", 4)]
 
 
+def test_a_standard_deviation_is_stated_as_its_square():
+    """σ is compared as the variance σ²: "a standard deviation of $d$" says Var = d², which the
+    claims' Var(qᵀk) = d contradicts, and "of $\\sqrt{d}$" says what they prove."""
+    text = "# S\n\nThe dot product of the two has a standard deviation of $d$.\n"
+    assert _stated(text) == [(r"\text{Var}(q^T k) = (d)^2", 3)]
+    assert _stated(text.replace("$d$", r"$\sqrt{d}$")) == [(r"\text{Var}(q^T k) = (\sqrt{d})^2", 3)]
+
+
 def test_a_sentence_without_a_subject_states_nothing():
     assert _stated("# S\n\nValues are drawn with zero mean and unit variance.\n") == []
 

@@ -41,9 +41,11 @@ QUANTITIES = {
     "expectation": "E[{}]",
     "expected value": "E[{}]",
     "variance": r"\text{{Var}}({})",
-    "standard deviation": r"\sqrt{{\text{{Var}}({})}}",
+    "standard deviation": r"\text{{Var}}({})",
 }
-"""Each quantity word and the LaTeX of that moment of a subject."""
+"""Each quantity word and the LaTeX of that moment of a subject (a standard deviation σ is
+stated as the variance σ², so it is compared with the claims' variances)."""
+SQUARED = frozenset({"standard deviation"})
 NUMBER_WORDS = {"zero": "0", "one": "1", "unit": "1"}
 TERMS = {"dot product": "q^T k", "inner product": "q^T k"}
 """Terms for quantities the claims write in formulas: the term stands for the formula when a
@@ -131,6 +133,8 @@ def _in_sentence(document: Document, text: str, start: int, end: int, maths: lis
         moment = QUANTITIES[match.group("q").lower()].format(subject)
         group = next(g for g in ("v", "vw", "vn") if match.group(g))
         at = places[match.start(group)]
+        if match.group("q").lower() in SQUARED:
+            value = f"({value})^2"
         found.append(Stated(f"{moment} = {value}", at, document.line_of(at), plain.strip()))
     return found
 
