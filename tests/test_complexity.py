@@ -153,3 +153,49 @@ def test_a_reduction_must_grow_more_slowly(sentence, wrong):
         assert all(f is None for f in found)
     else:
         assert len(found) == 1 and (found[0] is not None) == wrong
+
+
+ORDERS_TEXT = """# Layers
+
+A recurrent layer updates its state once per position.
+There are $O(n)$ sequential operations and the maximum path length is also $O(n)$.
+
+In self-attention every position sees every other one.
+So there are $O(1)$ sequential operations and the maximum path length is $O(1)$.
+
+| Layer | Sequential operations | Maximum path length |
+| --- | --- | --- |
+| Convolutional | $O(1)$ | $O(n/k)$ |
+| Self-attention (restricted) | $O(1)$ | $O(n/r)$ |
+"""
+
+
+@pytest.mark.parametrize("old, new, line", [
+    ("", "", None),
+    ("maximum path length is $O(1)$", "maximum path length is $O(n)$", 7),
+    ("also $O(n)$", "also $O(1)$", 4),
+    ("| $O(1)$ | $O(n/k)$ |", "| $O(n^2)$ | $O(n/k)$ |", 11),
+    ("$O(n/r)$", "$O(r/n)$", 12),
+])
+def test_sequential_operations_and_path_lengths_are_held_to_table_1(old, new, line):
+    """The layer is the one the sentence names, else the only one its paragraph names; a
+    table row labelled with one layer of Table 1 is read under such a column."""
+    from tmath.gate.complexity import order_judged, orders_said
+
+    document = parse_as(".md", ORDERS_TEXT.replace(old, new), "t.md")
+    said = orders_said(document)
+    assert len(said) == 8
+    wrong = [f.line for s in said for f in [order_judged(document, s)] if f is not None]
+    assert wrong == ([] if line is None else [line])
+
+
+def test_a_restricted_self_attention_row_is_held_to_its_cost():
+    from tmath.gate.complexity import layer_costs_in_tables, layer_judged
+
+    table = ("# T\n\n| Layer | Complexity per layer |\n| --- | --- |\n"
+             "| Recurrent | $O(n d^2)$ |\n| Self-attention (restricted) | $O(r n d)$ |\n")
+    document = parse_as(".md", table, "t.md")
+    assert [layer_judged(document, s) for s in layer_costs_in_tables(document)] == [None, None]
+    document = parse_as(".md", table.replace("O(r n d)", "O(r n^2 d)"), "t.md")
+    assert [getattr(layer_judged(document, s), "status", None)
+            for s in layer_costs_in_tables(document)] == [None, "contradicts"]

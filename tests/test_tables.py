@@ -110,3 +110,13 @@ def test_a_rows_head_width_is_held_to_d_model_over_h():
     assert [(f.line, f.status, f.claim) for f in broken] == [(6, "contradicts", "multi-head-shapes")]
     own = widths_judged(_tex(HEADS.replace("256 & 4 & 64", "256 & 4 & 32")))
     assert [f.line for f in own] == [9]
+
+
+def test_a_markdown_tables_header_is_the_rows_above_its_delimiter():
+    """A row of values without a digit (``O(n)``) is a row, not more header: Markdown says
+    where the header ends."""
+    text = ("# T\n\n| Layer | Steps |\n| --- | --- |\n| Recurrent | $O(n)$ |\n"
+            "| Convolutional | $O(1)$ |\n")
+    (table,) = tables_in(parse_as(".md", text, "t.md"))
+    assert table.header == ("Layer", "Steps")
+    assert [row[0].text for row in table.rows] == ["Recurrent", "Convolutional"]

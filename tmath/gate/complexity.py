@@ -272,23 +272,44 @@ def layer_costs_in_tables(document: Document) -> list[LayerCostSaid]:
         columns = [k for k, head in enumerate(table.header)
                    if _TIME.search(head) and not _OTHER.search(head) and not _MEMORY.search(head)]
         for row in table.rows:
-            label = _plain_label(row[0].text) if row else ""
-            layers = [name for name, pattern in _LAYER.items() if pattern.search(label)]
-            if not columns or len(layers) != 1 or _NOT_THE_LAYER.search(label) or \
-                    len(label.split()) > 2:
+            layer = _row_layer(row[0].text if row else "")
+            if not columns or layer is None or layer == "self-attention":
                 continue
+            own = KERNEL if layer != "restricted" else frozenset({"r"})
             for k in columns:
-                if k >= len(row):
-                    continue
-                math = next((m for m in inline if row[k].start <= m.start
-                             < row[k].start + max(len(row[k].text), 1)), None)
+                math = _cell_math(inline, row, k)
                 match = _BIG_O.match(math.latex) if math else None
-                powers = _letter_powers(match.group("arg"), KERNEL) if match else None
-                if powers and not set(powers) - LENGTH - WIDTH - KERNEL and \
+                powers = _letter_powers(match.group("arg"), own) if match else None
+                if powers and not set(powers) - LENGTH - WIDTH - own and \
                         len([p for p in powers if p in LENGTH]) == 1 and \
                         len([p for p in powers if p in WIDTH]) <= 1:
-                    found.append(LayerCostSaid(math, layers[0], powers, "table row"))
+                    found.append(LayerCostSaid(math, layer, powers, "table row"))
     return found
+
+
+def _row_layer(text: str) -> str | None:
+    """The layer of Table 1 a row's label names alone: self-attention, recurrent,
+    convolutional, or restricted self-attention; None for anything else (a variant)."""
+    label = _plain_label(text)
+    if len(label.split()) > 3:
+        return None
+    if re.fullmatch(r"\W*self-attention\W*", label, re.I):
+        return "self-attention"
+    if re.search(r"\brestricted\b", label, re.I) and re.search(r"\battention\b", label, re.I) \
+            and len(label.split()) <= 2:
+        return "restricted"
+    layers = [name for name, pattern in _LAYER.items() if pattern.search(label)]
+    if len(layers) != 1 or _NOT_THE_LAYER.search(label) or len(label.split()) > 2:
+        return None
+    return layers[0]
+
+
+def _cell_math(inline: list, row, k: int):
+    """The first inline formula in cell ``k`` of ``row`` (None past the row's end)."""
+    if k >= len(row):
+        return None
+    return next((m for m in inline if row[k].start <= m.start
+                 < row[k].start + max(len(row[k].text), 1)), None)
 
 
 def _plain_label(text: str) -> str:
@@ -304,7 +325,7 @@ def layer_judged(document: Document, said: LayerCostSaid) -> Finding | None:
     record = LAYER_COSTS[said.layer]
     length = sum(p for letter, p in said.powers.items() if letter in LENGTH)
     width = sum(p for letter, p in said.powers.items() if letter in WIDTH)
-    kernel = said.powers.get("k", 0)
+    kernel = said.powers.get(record.letter, 0)
     if length == record.length and width in (0, record.width) and kernel in (0, record.kernel):
         return None   # the width and the kernel width may be held fixed and left out
     section = document.section_at(said.math.start)
@@ -314,7 +335,8 @@ def layer_judged(document: Document, said: LayerCostSaid) -> Finding | None:
                    formula=said.math.latex, compared_with=("citation",),
                    recorded=record.printed,
                    detail=f"{record.source} gives {record.printed} per {record.layer} layer "
-                          f"(n positions of width d{', kernel width k' if record.kernel else ''})"
+                          f"(n positions of width d"
+                          f"{(', kernel width k' if record.letter == 'k' else ', neighbourhood r') if record.kernel else ''})"
                           f"; this {said.place} states {said.math.latex}")
 
 
@@ -435,3 +457,105 @@ def reduction_judged(document: Document, said: Reduction) -> Finding | None:
                    formula=said.math.latex, compared_with=("statement",),
                    detail=f"a reduction must grow more slowly: O({said.after}) is not smaller "
                           f"than O({said.before}) as {n} grows")
+
+
+_ORDER = {"sequential": re.compile(r"\bsequential\s+operations?\b", re.I),
+          "path": re.compile(r"\b(?:maximum\s+)?path\s+lengths?\b", re.I)}
+_LAYER_WORDS = {"self-attention": re.compile(r"\bself-attention\b", re.I), **_LAYER}
+
+
+@dataclass(frozen=True)
+class OrderSaid:
+    """A layer's sequential operations or maximum path length, stated in big-O."""
+
+    math: Math
+    layer: str
+    what: str        # sequential, path
+    argument: str
+    place: str
+
+
+def orders_said(document: Document) -> list[OrderSaid]:
+    """Clauses stating a layer's sequential operations or maximum path length with one big-O:
+    the layer named in the sentence, else the only one its paragraph names; and the cells of
+    a table's rows labelled with one layer of Table 1, under such a column."""
+    from tmath.gate.prose_relations import with_placeholders
+    from tmath.gate.tables import tables_in
+
+    found = []
+    for text, start, end, maths in sentences_with_math(document):
+        if not maths or "&" in text[start:end] or re.search(r"^\s*\|", text[start:end], re.M):
+            continue
+        layer = _one_layer(text[start:end]) or (
+            None if _any_layer(text[start:end]) else _one_layer(_paragraph_of(text, start, end)))
+        if layer is None or re.search(r"\brestricted|sparse|local|dilated\b", text[start:end], re.I):
+            continue
+        spelt, _ = with_placeholders(text, start, end, maths)
+        for what, pattern in _ORDER.items():
+            for match in pattern.finditer(spelt):
+                after = re.match(r"[^⟨.;]{0,40}?⟨(\d+)⟩", spelt[match.end():])
+                before = re.search(r"⟨(\d+)⟩\s*$", spelt[:match.start()])
+                mark = before or after   # "O(1) sequential operations", else "… is O(n)"
+                math = maths[int(mark.group(1))] if mark else None
+                big = _BIG_O.match(math.latex) if math else None
+                if big:
+                    found.append(OrderSaid(math, layer, what, big.group("arg"), "sentence"))
+    inline = sorted(document.inline, key=lambda m: m.start)
+    for table in tables_in(document):
+        columns = {k: what for k, head in enumerate(table.header)
+                   for what, pattern in _ORDER.items() if pattern.search(head)}
+        for row in table.rows:
+            layer = _row_layer(row[0].text if row else "")
+            for k, what in columns.items() if layer else ():
+                math = _cell_math(inline, row, k)
+                big = _BIG_O.match(math.latex) if math else None
+                if big:
+                    found.append(OrderSaid(math, layer, what, big.group("arg"), "table row"))
+    return found
+
+
+def _one_layer(text: str) -> str | None:
+    named = [name for name, pattern in _LAYER_WORDS.items() if pattern.search(text)]
+    return named[0] if len(named) == 1 else None
+
+
+def _any_layer(text: str) -> bool:
+    return any(pattern.search(text) for pattern in _LAYER_WORDS.values())
+
+
+def _paragraph_of(text: str, start: int, end: int) -> str:
+    before = text.rfind("\n\n", 0, start)
+    after = text.find("\n\n", end)
+    return text[before + 1 if before >= 0 else 0:after if after >= 0 else len(text)]
+
+
+def order_judged(document: Document, said: OrderSaid) -> Finding | None:
+    """``contradicts`` when the big-O is none of those Table 1 (or §4's text) gives for the
+    layer; None when it is one, or cannot be read."""
+    import sympy as sp
+
+    from tmath.latex import read
+    from tmath.reference.layer_costs import ORDERS
+
+    accepted = ORDERS.get((said.layer, said.what))
+    mine = read(said.argument)
+    if not accepted or not mine.parsed or len(mine.expressions) != 1 or mine.relations:
+        return None
+    value = mine.expressions[0]
+    if value.free_symbols - {sp.Symbol(n) for n in ("n", "k", "r")}:
+        return None   # letters Table 1 does not use: not read
+    for record in accepted:
+        ratio = sp.simplify(value / read(record).expressions[0])
+        if ratio.is_number and ratio != 0:
+            return None
+    what = {"sequential": "sequential operations", "path": "maximum path length"}[said.what]
+    section = document.section_at(said.math.start)
+    return Finding(status="contradicts", meaning="contradicts", kind="formula",
+                   document=document.path, section=section.number if section else None,
+                   line=said.math.line, column=document.column_of(said.math.start),
+                   formula=said.math.latex, compared_with=("citation",),
+                   recorded=" or ".join(f"O({a})" for a in accepted),
+                   detail=f"Vaswani et al. (2017), arXiv:1706.03762, Table 1 gives the {what} "
+                          f"of a {said.layer} layer as "
+                          f"{' or '.join(f'O({a})' for a in accepted)}; this {said.place} "
+                          f"states {said.math.latex}")

@@ -198,6 +198,8 @@ def _recognise_one(document: Document, known: Sequence, min_coverage: float,
                 for f in inverses.judged(document, failed)]
     figures += [f for said in complexity.layer_costs_said(document)
                 + complexity.layer_costs_in_tables(document) for f in [complexity.layer_judged(document, said)] if f is not None]
+    figures += [f for said in complexity.orders_said(document)
+                for f in [complexity.order_judged(document, said)] if f is not None]
     figures += [f for said in complexity.reductions_said(document)
                 for f in [complexity.reduction_judged(document, said)] if f is not None]
     figures += [f for said in complexity.crossover_said(document)

@@ -94,10 +94,11 @@ def _split(text: str, separator: str) -> list[str]:
 def _pipe_tables(document: Document) -> list[Table]:
     text, starts = document.text, document.line_starts
     lines = text.split("\n")
-    tables, current = [], []
+    tables, current, heads = [], [], []
     for number, line in enumerate(lines):
         if line.lstrip().startswith("|") and line.rstrip().endswith("|"):
             if re.fullmatch(r"\s*\|(?:\s*:?-{3,}:?\s*\|)+\s*", line):
+                heads.append(len(current)) if len(heads) == len(tables) else None
                 continue
             cells, cursor = [], starts[number] + line.index("|") + 1
             for part in line.strip()[1:-1].split("|"):
@@ -107,15 +108,19 @@ def _pipe_tables(document: Document) -> list[Table]:
             current.append(tuple(cells))
         elif current:
             tables.append(current)
+            heads += [None] * (len(tables) - len(heads))
             current = []
     if current:
         tables.append(current)
-    return [t for t in map(_table, tables) if t is not None]
+        heads += [None] * (len(tables) - len(heads))
+    return [t for t in map(_table, tables, heads) if t is not None]
 
 
-def _table(rows: list[tuple[Cell, ...]]) -> Table | None:
-    first = next((k for k, row in enumerate(rows) if row and row[0].text
-                  and any(_NUMBER.search(c.text) for c in row[1:])), None)
+def _table(rows: list[tuple[Cell, ...]], head: int | None = None) -> Table | None:
+    """The header and the rows of values: a Markdown table's header is the rows above its
+    delimiter row (``| --- |``); else the rows before the first with a number in it."""
+    first = head if head else next((k for k, row in enumerate(rows) if row and row[0].text
+                                    and any(_NUMBER.search(c.text) for c in row[1:])), None)
     if not first:
         return None   # no header, or no row of values
     width = max(len(r) for r in rows)
