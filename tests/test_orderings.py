@@ -54,6 +54,10 @@ def _trends(sentence: str) -> list[str]:
     ("The encoding increases frequencies along the encoding dimension.", "contradicts"),
     ("Wavelengths grow across the dimensions, from 2π upwards.", "recognised"),
     ("Wavelengths shrink across the dimensions.", "contradicts"),
+    ("The frequencies $\\omega_i$ form a geometric progression that decreases with dimension "
+     "index $i$.", "recognised"),
+    ("The frequencies $\\omega_i$ form a geometric progression that increases with dimension "
+     "index $i$.", "contradicts"),
 ])
 def test_the_direction_of_the_frequency_along_the_dimension_is_held_to_the_claim(sentence,
                                                                                   status):

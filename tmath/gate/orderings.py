@@ -18,8 +18,8 @@ columns are counted from 0 or from 1 is recognised; anything else is not a findi
 The same trend is said without numbers: "the encoding decreases frequencies along the
 encoding dimension", "wavelengths grow across the dimensions" (:func:`trends_said`). A
 sentence is read when it has one frequency or wavelength (period) word, one verb of direction
-(increase, decrease, grow, fall, rise, drop, shrink), "along", "across" or "over" the
-dimension(s) or columns, and no negation, comparison ("than") or second varying quantity
+(increase, decrease, grow, fall, rise, drop, shrink), "along", "across", "over" or "with"
+the dimension(s), columns or their index, and no negation, comparison ("than") or second varying quantity
 (position, time, length). A rising frequency or a falling wavelength contradicts the claim.
 """
 
@@ -128,8 +128,9 @@ def judged(document: Document, said: Comparison) -> Finding | None:
 
 _DIRECTION = re.compile(r"\b(?:(?P<up>increas\w*|grow\w*|rises?|rising)|"
                         r"(?P<down>decreas\w*|fall\w*|drops?|dropping|shrink\w*))\b", re.I)
-_ALONG = re.compile(r"\b(?:along|across|over)\s+(?:the\s+)?(?:(?:encoding|embedding|hidden|"
-                    r"feature)\s+)?(?:dimensions?|columns?)\b", re.I)
+_ALONG = re.compile(r"\b(?:along|across|over|with)\s+(?:the\s+)?(?:(?:encoding|embedding|hidden|"
+                    r"feature)\s+)?(?:dimensions?|columns?)(?:\s+index)?\b|\bwith\s+(?:the\s+)?"
+                    r"(?:component|column|dimension)\s+index\b", re.I)
 _NOT_A_TREND = re.compile(r"\b(?:not|n't|never|than|positions?|time|length|steps?)\b", re.I)
 
 
