@@ -37,6 +37,11 @@ def _judged(sentence: str) -> list[str]:
     ("In an autoregressive model the span is $S_i = \\{j: j \\geq i\\}$, all of the past.",
      ["contradicts"]),
     ("A bidirectional encoder may use $S_i = \\{j: j \\geq i\\}$ for the future half.", []),
+    ("This masking ensures the prediction at $t$ depends only on outputs at positions less "
+     "than $t$.", ["recognised"]),
+    ("This masking ensures the prediction at $t$ depends only on outputs at positions greater "
+     "than $t$.", ["contradicts"]),
+    ("Without masking, a token attends to positions greater than $t$ too.", []),   # no "only"
     ("The rotation encodes the relative position $a - b$ of the two tokens.", []),
     ("The rotation encodes the relative position $a + b$ of the two tokens.", ["contradicts"]),
     ("Rotations encode relative offsets, say \\(s + t\\), between tokens.", ["contradicts"]),

@@ -14,7 +14,10 @@
 * Claim ``causal-mask-no-future``: in an auto-regressive (causal) model a position attends
   to itself and the past only. A sentence that says so (auto-regressive, causal, the past)
   and writes the span as a set, ``S_i = \\{j: j \\leq i\\}``, is read for the set's inequality:
-  ``j ≤ i`` or ``j < i``; a sentence that also speaks of the future is not read.
+  ``j ≤ i`` or ``j < i``; a sentence that also speaks of the future is not read. A sentence
+  about masking that says what a position may depend on (or attend to) only, "positions less
+  than (before, earlier than) $i$", is read the same way: positions greater than (after, later
+  than) i contradict the claim.
 
 * Claim ``rope-relative-angle``: RoPE's scores depend on the positions m and n only through
   m − n. A sentence that names a relative position (or offset) and writes it right after
@@ -56,6 +59,9 @@ _SET_TO = re.compile(r"\bset(?:ting)?\b[^.;()]{0,30}?\bto\s+(?P<value>\$[^$]{1,3
                      r"large\s+negative\s+(?:value|number))", re.I)
 
 
+_DEPENDS = re.compile(r"\b(?:depend\w*|attend\w*|look\w*)\s+only\s+(?:on|to|at)\b[^.;]{0,60}?"
+                      r"\bpositions?\s+(?P<rel>less|smaller|lower|earlier|before|greater|larger|"
+                      r"higher|later|after)\b(?:\s+than)?\s*(?P<i>\$[^$]{1,12}\$|[a-z]\b)", re.I)
 RELATIVE = "rope-relative-angle"
 _RELATIVE = re.compile(r"\brelative\s+(?:positions?|offsets?|distances?)\b(?:,?\s+(?:say|i\.e\.|"
                        r"namely),?)?\s*(?::\s*)?$", re.I)
@@ -106,6 +112,12 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
                     found.append(Said(CAUSAL, span.group(), past,
                                       "j ≤ i (the position itself and the past)",
                                       math.inner + span.start()))
+        if CAUSAL in verified and _MASKED.search(sentence):
+            for match in _DEPENDS.finditer(text, start, end):
+                before = match.group("rel").lower() in ("less", "smaller", "lower", "earlier",
+                                                        "before")
+                found.append(Said(CAUSAL, match.group(), before,
+                                  "j ≤ i (the position itself and the past)", match.start("rel")))
         if RELATIVE in verified and "relative" in sentence.lower():
             found += _relative_positions(document, text, start, end)
         if MASK in verified and _MASKED.search(sentence) and _INPUT.search(sentence) and \
