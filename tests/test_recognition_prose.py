@@ -523,6 +523,18 @@ def test_a_softmax_of_a_claims_names_is_held_to_the_claims_argument(tmp_path):
         == [("contradicts", 3, "attention-temperature")]
 
 
+def test_a_dot_product_of_other_names_over_the_bare_width_contradicts_the_scale(tmp_path):
+    """A softmax of a dot product of any names divided by d_k itself, in a document whose
+    attention divides by √d_k, is the claim's scale printed without its root."""
+    def errors(text):
+        return [(f["status"], f["line"]) for f in _findings(tmp_path, text)
+                if f["status"] == "contradicts"]
+
+    text = WEIGHTS + "\nA sparse head uses $B = \\text{softmax}(U V^\\top/\\sqrt{d_k})$.\n"
+    assert errors(text) == []
+    assert errors(text.replace(r"U V^\top/\sqrt{d_k}", r"U V^\top/d_k")) == [("contradicts", 6)]
+
+
 INTRODUCED = textwrap.dedent(r"""
     # A score
 

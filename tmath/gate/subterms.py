@@ -7,7 +7,9 @@ uses, under the document's mapping, exactly the names of the argument of a softm
 claim's relation is that softmax; where the two arguments differ (at random values of the
 names, transposes read as the matrices themselves), the document's contradicts the claim.
 A softmax of other names (a mask added, the scale left out) is another quantity and is not
-compared; one that agrees once a name is left out (a mask added inside or outside the
+compared, except in one way: a dot product of any names divided by the very name the claim's
+argument divides by the square root of (``(x_i W^q)(x_j W^k)^\\top / d_k``) is the claim's
+scale printed without its root, and contradicts it; one that agrees once a name is left out (a mask added inside or outside the
 scale, ``(QK^\\top + M)/\\sqrt{d_k}`` or ``QK^\\top/\\sqrt{d_k} + M``: a mask is 0 or −∞) is the
 same softmax.
 """
@@ -75,7 +77,22 @@ def contradicted(latex: str, known: Sequence[Known], mapping: Mapping[str, str]
                 if other.names == names and _differ(argument, other.argument) and \
                         not _same_without_a_term(argument, other.argument):
                     return index, other, str(node.args[0])
+            for other in known:
+                if _unrooted(argument, other.argument):
+                    return index, other, str(node.args[0])
     return None
+
+
+def _unrooted(argument: sp.Basic, claims: sp.Basic) -> bool:
+    """Whether ``argument`` is a product with a transpose (a dot product of any names)
+    divided by the very name the claim's argument divides by the square root of: the scale
+    √d_k printed as d_k."""
+    numerator, denominator = sp.fraction(sp.together(argument))
+    _, scale = sp.fraction(sp.together(claims))
+    if not isinstance(denominator, sp.Symbol) or not numerator.has(Transpose) or \
+            not (isinstance(scale, sp.Pow) and scale.exp == sp.Rational(1, 2)):
+        return False
+    return denominator == scale.base
 
 
 def _same_without_a_term(a: sp.Basic, b: sp.Basic) -> bool:
