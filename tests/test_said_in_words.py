@@ -11,12 +11,12 @@ from __future__ import annotations
 import pytest
 
 from tmath.gate.document import parse_as
-from tmath.gate.said_in_words import CAUSAL, MASK, RELATIVE, SCHEDULE, judged, said_in
+from tmath.gate.said_in_words import CAUSAL, CROSS, MASK, RELATIVE, SCHEDULE, judged, said_in
 
 
 def _judged(sentence: str) -> list[str]:
     document = parse_as(".md", f"# Training\n\n{sentence}\n", "t.md")
-    return [judged(document, s).status for s in said_in(document, {SCHEDULE, MASK, CAUSAL, RELATIVE})]
+    return [judged(document, s).status for s in said_in(document, {SCHEDULE, MASK, CAUSAL, RELATIVE, CROSS})]
 
 
 @pytest.mark.parametrize("sentence, found", [
@@ -42,6 +42,15 @@ def _judged(sentence: str) -> list[str]:
     ("This masking ensures the prediction at $t$ depends only on outputs at positions greater "
      "than $t$.", ["contradicts"]),
     ("Without masking, a token attends to positions greater than $t$ too.", []),   # no "only"
+    ("The decoder is only allowed to attend to earlier positions; we mask the rest.",
+     ["recognised"]),
+    ("The decoder is only allowed to attend to later positions; we mask the rest.",
+     ["contradicts"]),
+    ("Cross-attention takes its queries from the decoder and its keys and values from the "
+     "encoder.", ["recognised", "recognised"]),
+    ("Cross-attention takes its keys from the decoder and its queries from the encoder.",
+     ["contradicts", "contradicts"]),
+    ("In self-attention the keys, values and queries come from the encoder.", []),
     ("The rotation encodes the relative position $a - b$ of the two tokens.", []),
     ("The rotation encodes the relative position $a + b$ of the two tokens.", ["contradicts"]),
     ("Rotations encode relative offsets, say \\(s + t\\), between tokens.", ["contradicts"]),

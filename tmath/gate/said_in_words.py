@@ -15,15 +15,22 @@
   to itself and the past only. A sentence that says so (auto-regressive, causal, the past)
   and writes the span as a set, ``S_i = \\{j: j \\leq i\\}``, is read for the set's inequality:
   ``j ≤ i`` or ``j < i``; a sentence that also speaks of the future is not read. A sentence
-  about masking that says what a position may depend on (or attend to) only, "positions less
-  than (before, earlier than) $i$", is read the same way: positions greater than (after, later
-  than) i contradict the claim.
+  in a paragraph about masking that says what a position may depend on (or attend to) only,
+  "positions less than $i$", "only allowed to attend to earlier positions", is read the same
+  way: later (greater, future, subsequent) positions contradict the claim.
 
 * Claim ``rope-relative-angle``: RoPE's scores depend on the positions m and n only through
   m − n. A sentence that names a relative position (or offset) and writes it right after
   (``relative position \\(m - n\\)``) is read when it writes a difference or a sum of two
   names: a sum is not a relative position (a difference is not reported: the words define
   it, the claim does not).
+
+* Claim ``cross-attention-shapes``: in encoder-decoder (cross) attention the queries come from
+  the decoder and the keys and values from the encoder, softmax(Q_dec K_encᵀ/√d_k)V_enc. A
+  sentence about encoder-decoder or cross attention that says where queries, keys or values
+  come from ("the queries come from the previous decoder layer", "takes the Keys and Values
+  matrix from the output of the encoder stack") is read for each source: one that names the
+  encoder or the decoder (or "the layer below", the decoder's own) alone.
 
 Said as the claim has it: ``recognised``; otherwise ``contradicts``, on the line of the words
 that differ (how it rises, "inverse …", the value).
@@ -59,9 +66,20 @@ _SET_TO = re.compile(r"\bset(?:ting)?\b[^.;()]{0,30}?\bto\s+(?P<value>\$[^$]{1,3
                      r"large\s+negative\s+(?:value|number))", re.I)
 
 
-_DEPENDS = re.compile(r"\b(?:depend\w*|attend\w*|look\w*)\s+only\s+(?:on|to|at)\b[^.;]{0,60}?"
-                      r"\bpositions?\s+(?P<rel>less|smaller|lower|earlier|before|greater|larger|"
-                      r"higher|later|after)\b(?:\s+than)?\s*(?P<i>\$[^$]{1,12}\$|[a-z]\b)", re.I)
+_ONLY = (r"\b(?:(?:depend\w*|attend\w*|look\w*)\s+only\s+(?:on|to|at)|only\s+(?:(?:allowed|able|"
+         r"permitted)\s+)?to\s+(?:attend|look)\s+(?:to|at))\b")
+_DEPENDS = re.compile(_ONLY + r"[^.;]{0,60}?\bpositions?\s+(?P<rel>less|smaller|lower|earlier|before|"
+                      r"greater|larger|higher|later|after)\b(?:\s+than)?\s*(?:\$[^$]{1,12}\$|[a-z]\b)|"
+                      + _ONLY + r"\s+(?:the\s+)?(?P<adj>earlier|previous|preceding|past|later|future|"
+                      r"subsequent|following)\s+positions\b", re.I)
+_BEFORE_WORDS = ("less", "smaller", "lower", "earlier", "before", "previous", "preceding", "past")
+CROSS = "cross-attention-shapes"
+_CROSS_TOPIC = re.compile(r"\bencoder-decoder\s+attention|\bcross-attention\b|"
+                          r"\bencoder-decoder\b[^.;]{0,40}\battention", re.I)
+_ROLE = r"(?:quer(?:y|ies)|keys?|values?)"
+_FROM = re.compile(rf"\b(?P<what>{_ROLE}(?:\s*(?:,|and|,\s*and)\s*(?:the\s+)?(?:memory\s+)?{_ROLE})*)"
+                   r"(?:\s+(?:matri(?:x|ces)|vectors?))?\s+(?:(?:all\s+)?(?:comes?|are\s+taken|is\s+"
+                   r"taken)\s+)?from\s+(?P<source>(?:(?!\band\s+(?:its|the|their)\b)[^,.;]){1,60})", re.I)
 RELATIVE = "rope-relative-angle"
 _RELATIVE = re.compile(r"\brelative\s+(?:positions?|offsets?|distances?)\b(?:,?\s+(?:say|i\.e\.|"
                        r"namely),?)?\s*(?::\s*)?$", re.I)
@@ -112,12 +130,14 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
                     found.append(Said(CAUSAL, span.group(), past,
                                       "j ≤ i (the position itself and the past)",
                                       math.inner + span.start()))
-        if CAUSAL in verified and _MASKED.search(sentence):
+        if CAUSAL in verified and _MASKED.search(_paragraph(text, start, end)):
             for match in _DEPENDS.finditer(text, start, end):
-                before = match.group("rel").lower() in ("less", "smaller", "lower", "earlier",
-                                                        "before")
-                found.append(Said(CAUSAL, match.group(), before,
-                                  "j ≤ i (the position itself and the past)", match.start("rel")))
+                word = "rel" if match.group("rel") else "adj"
+                found.append(Said(CAUSAL, " ".join(match.group().split()),
+                                  match.group(word).lower() in _BEFORE_WORDS,
+                                  "j ≤ i (the position itself and the past)", match.start(word)))
+        if CROSS in verified and _CROSS_TOPIC.search(sentence):
+            found += _cross_sources(text, start, end)
         if RELATIVE in verified and "relative" in sentence.lower():
             found += _relative_positions(document, text, start, end)
         if MASK in verified and _MASKED.search(sentence) and _INPUT.search(sentence) and \
@@ -126,6 +146,33 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
                 value = match.group("value")
                 found.append(Said(MASK, match.group(), _very_negative(value),
                                   "−∞ (or a very large negative number)", match.start("value")))
+    return found
+
+
+def _paragraph(text: str, start: int, end: int) -> str:
+    """The paragraph (between blank lines) around a sentence."""
+    before = text.rfind("\n\n", 0, start)
+    after = text.find("\n\n", end)
+    return text[before + 1 if before >= 0 else 0:after if after >= 0 else len(text)]
+
+
+def _cross_sources(text: str, start: int, end: int) -> list[Said]:
+    """Each "<queries/keys/values> … from <source>" of a sentence about cross-attention whose
+    source names one side: queries must come from the decoder, keys and values from the
+    encoder."""
+    found = []
+    for match in _FROM.finditer(text, start, end):
+        source = match.group("source").lower()
+        encoder = "encoder" in source and "decoder" not in source
+        decoder = ("decoder" in source or re.search(r"\blayer\s+below|\bprevious\s+layer",
+                                                      source)) and "encoder" not in source
+        if encoder == bool(decoder):
+            continue
+        roles = re.findall(_ROLE, match.group("what"), re.I)
+        wrong = [r for r in roles if r.lower().startswith("quer") == encoder]
+        found.append(Said(CROSS, " ".join(match.group().split()), not wrong,
+                          "the queries from the decoder, the keys and values from the encoder",
+                          match.start()))
     return found
 
 
@@ -186,6 +233,8 @@ def judged(document: Document, said: Said) -> Finding:
                      f"weight 0; this sentence sets it to another value",
                CAUSAL: f"claim {said.claim} proves a causal model attends to {said.should}; "
                        f"this span reaches the future",
+               CROSS: f"claim {said.claim} proves cross-attention takes {said.should} "
+                      f"(softmax(Q_dec K_encᵀ/√d_k)); this sentence takes them the other way",
                RELATIVE: f"claim {said.claim} proves the score depends on the positions only "
                          f"through {said.should}; a sum of the two is not a relative position"}
     return Finding(status="contradicts", meaning="contradicts", detail=details[said.claim],
