@@ -158,7 +158,6 @@ SPREADS = Reals(0.25, 4.0, log=True)   # σ from a quarter to four: variances 1/
     depends_on=("dot-product-variance",),
     sources=(VASWANI,),
     tags=("variance", "attention"),
-    formulas=(r"\text{Var}(q^T k) = d_k \sigma_q^2 \sigma_k^2",),
     notation={r"q^T k": DOT},
     statistical_tests=4,
 )
