@@ -89,3 +89,28 @@ def test_a_false_step_is_reported_where_both_of_its_members_start(tmp_path):
         run = CliRunner().invoke(CHECK_APP, ["check", str(path), "-f", "json"])
         assert [f["line"] for f in json.loads(run.stdout)["findings"]
                 if f["status"] == "contradicts"] == lines
+
+
+EXPANDED = (r"s = (\mathbf{u} + \mathbf{p}_i)\mathbf{A} ((\mathbf{v} + \mathbf{p}_j)\mathbf{B})^\top"
+            r" = \mathbf{u}\mathbf{A}\mathbf{B}^\top\mathbf{v}^\top + \mathbf{u}\mathbf{A}\mathbf{B}^\top"
+            r"\mathbf{p}_j^\top + \mathbf{p}_i\mathbf{A}\mathbf{B}^\top\mathbf{v}^\top"
+            r" + \mathbf{p}_i\mathbf{A}\mathbf{B}^\top\mathbf{p}_j^\top")
+
+
+def test_an_expansion_of_vectors_and_matrices_is_checked_in_their_order():
+    """Row vectors and square matrices, multiplied in the printed order: the four terms of
+    the expansion hold; one with p_i for p_j, on either side, does not."""
+    assert _false(EXPANDED) == []
+    assert _false(EXPANDED.replace(r"\mathbf{B}^\top\mathbf{p}_j^\top + \mathbf{p}_i",
+                                   r"\mathbf{B}^\top\mathbf{p}_i^\top + \mathbf{p}_i", 1)) == [1]
+    assert _false(EXPANDED.replace(r"(\mathbf{v} + \mathbf{p}_j)", r"(\mathbf{v} + \mathbf{p}_i)")) \
+        == [1]
+    assert _false(EXPANDED.replace(r"\mathbf{u}\mathbf{A}\mathbf{B}^\top\mathbf{v}^\top",
+                                   r"\mathbf{A}\mathbf{u}\mathbf{B}^\top\mathbf{v}^\top", 1)) == []
+    # (a product that does not fit is not evaluated: nothing is said)
+
+
+def test_a_vector_defined_elsewhere_is_not_a_step():
+    """q k^T = (x + p)W…: q and k are other families, defined elsewhere: not judged."""
+    assert _false(r"a = \mathbf{q}\mathbf{k}^\top = (\mathbf{x} + \mathbf{p})\mathbf{W}"
+                  r"\mathbf{x}^\top") == []

@@ -16,7 +16,11 @@ What is not checked, so that only a step that is false for every reading is repo
   hold only at integers, ``\\cos(2\\pi k) = 1``, are not identities of real numbers);
 * a link whose two sides do not use the same names: ``d_{model}/h = 64`` states values, not
   an identity, and a family member on one side only (``p_{i+\\delta, 2j}``) is defined
-  elsewhere (one on both sides, ``\\omega_j``, is a value like any name);
+  elsewhere (one on both sides, ``\\omega_j``, is a value like any name); vectors and
+  matrices (names that do not commute) need only the same families on both sides
+  (``\\mathbf{q}_i {\\mathbf{k}_j}^\\top = (\\mathbf{x}_i + \\mathbf{p}_i)\\mathbf{W}^q …`` is not
+  checked: q and k are defined elsewhere). Such a step is evaluated with each lowercase
+  one a random row vector and each other one a random square matrix, in the printed order.
 * ``≈`` and every relation other than ``=``, and formulas with a single relation (an equation
   may be a condition to solve).
 """
@@ -29,7 +33,7 @@ from typing import Sequence
 
 import sympy as sp
 
-from tmath.latex.operators import Inner, Norm
+from tmath.latex.operators import Inner, Norm, Transpose
 
 ELEMENTARY = (sp.Add, sp.Mul, sp.Pow, sp.sin, sp.cos, sp.tan, sp.exp, sp.log)
 """The functions a checked step may use."""
@@ -66,8 +70,16 @@ def _checkable(relation) -> bool:
         return False   # a definition of that name
     if not (elementary(lhs) and elementary(rhs)):
         return False
-    names = [side.free_symbols | side.atoms(sp.Indexed) for side in (lhs, rhs)]
-    return names[0] == names[1]
+    atoms = [names_in(side) for side in (lhs, rhs)]
+    vectors = [{n for n in side if not n.is_commutative} for side in atoms]
+    indices = {i for side in vectors for n in side if isinstance(n, sp.Indexed)
+               for i in n.free_symbols if i.is_commutative}   # x_i, x_j: indices, not values
+    names = [{n for n in side if n.is_commutative and n not in indices} for side in atoms]
+    families = [{str(n.base) if isinstance(n, sp.Indexed) else str(n) for n in side}
+                for side in vectors]
+    # numbers must match; vectors and matrices by family (x_i and x_j are both x's: an
+    # expansion may move an index, a name on one side only is defined elsewhere)
+    return names[0] == names[1] and families[0] == families[1]
 
 
 def names_in(expr: sp.Basic) -> set:
@@ -86,7 +98,8 @@ def elementary(expr: sp.Basic) -> bool:
         return True
     if isinstance(expr, sp.Number):
         return bool(expr.is_finite)
-    if isinstance(expr, sp.NumberSymbol) or not isinstance(expr, (*ELEMENTARY, *_VECTOR)):
+    if isinstance(expr, sp.NumberSymbol) or not isinstance(expr, (*ELEMENTARY, *_VECTOR,
+                                                                   Transpose)):
         return False
     return all(elementary(a) for a in expr.args)
 
@@ -102,6 +115,10 @@ def _differs(lhs: sp.Basic, rhs: sp.Basic) -> tuple[float, float] | None:
     agree at every point (matrices: entry by entry, the first entry that differs)."""
     if any(side.has(*_VECTOR) for side in (lhs, rhs)):
         return _differs_as_vectors(lhs, rhs)
+    if not any(isinstance(side, sp.MatrixBase) for side in (lhs, rhs)) and any(
+            not n.is_commutative for side in (lhs, rhs) for n in side.free_symbols) or \
+            any(side.has(Transpose) for side in (lhs, rhs)):
+        return _differs_as_matrices(lhs, rhs)
     if isinstance(lhs, sp.MatrixBase) != isinstance(rhs, sp.MatrixBase):
         return None
     pairs = list(zip(lhs, rhs)) if isinstance(lhs, sp.MatrixBase) else [(lhs, rhs)]
@@ -151,6 +168,71 @@ def _differs_as_vectors(lhs: sp.Basic, rhs: sp.Basic) -> tuple[float, float] | N
             return None
         if abs(left - right) > RELATIVE * (1 + abs(left) + abs(right)):
             return float(left), float(right)
+    return None
+
+
+def _differs_as_matrices(lhs: sp.Basic, rhs: sp.Basic) -> tuple[float, float] | None:
+    """As :func:`_differs`, for a step of products of vectors and matrices: each lowercase
+    non-commuting name a random row vector, each other one (``W``, ``W^q``) a random square
+    matrix, in the order printed; the first entry where the sides differ. None when a side
+    does not evaluate (a product that does not fit, a function of a matrix)."""
+    import numpy as np
+
+    seed = int(hashlib.sha256(f"{lhs} = {rhs}".encode()).hexdigest()[:12], 16)
+    rng = np.random.default_rng(seed)
+    for _ in range(POINTS):
+        values: dict = {}
+        left, right = (_as_array(side, values, rng) for side in (lhs, rhs))
+        if left is None or right is None or np.shape(left) != np.shape(right):
+            return None
+        gap = np.abs(np.asarray(left) - np.asarray(right))
+        scale = 1 + np.abs(left) + np.abs(right)
+        if np.any(gap > RELATIVE * scale):
+            k = int(np.argmax(gap > RELATIVE * scale))
+            return float(np.ravel(left)[k]), float(np.ravel(right)[k])
+    return None
+
+
+def _as_array(expr: sp.Basic, values: dict, rng):
+    """``expr`` in NumPy, drawing each matrix name's value the first time it is met."""
+    import numpy as np
+
+    if isinstance(expr, sp.Number):
+        return float(expr)
+    if (isinstance(expr, (sp.Symbol, sp.Indexed)) or (isinstance(expr, sp.Pow) and not
+                                                       expr.is_commutative)):
+        if expr not in values:
+            if expr.is_commutative:
+                values[expr] = rng.uniform(LOW, HIGH)
+            else:
+                name = str(expr.base if isinstance(expr, (sp.Indexed, sp.Pow)) else expr)
+                row = name[:1].islower()
+                values[expr] = rng.uniform(-HIGH, HIGH, (1, DIMENSION) if row else
+                                           (DIMENSION, DIMENSION))
+        return values[expr]
+    parts = [_as_array(a, values, rng) for a in expr.args]
+    if any(p is None for p in parts):
+        return None
+    try:
+        if isinstance(expr, Transpose):
+            return np.transpose(parts[0])
+        if isinstance(expr, sp.Add):
+            total = parts[0]
+            for part in parts[1:]:
+                if np.shape(part) != np.shape(total):
+                    return None
+                total = total + part
+            return total
+        if isinstance(expr, sp.Mul):
+            numbers, arrays = [p for p in parts if not np.ndim(p)], [p for p in parts if np.ndim(p)]
+            product = np.prod(numbers) if numbers else 1.0
+            for array in arrays:   # SymPy keeps non-commuting factors in their printed order
+                product = product @ array if np.ndim(product) else product * array
+            return product
+        if isinstance(expr, sp.Pow) and not np.ndim(parts[0]) and not np.ndim(parts[1]):
+            return float(parts[0]) ** float(parts[1])
+    except (ValueError, TypeError, ArithmeticError):
+        return None
     return None
 
 

@@ -455,9 +455,14 @@ class Parser:
             self.matrices_seen.add(base.name.split("_")[0])
         elif isinstance(base, sp.Indexed):
             self.matrices_seen.add(str(base.base.label))
-        else:
-            raise Unreadable("the transpose of an expression (not of a name) is not read")
-        return op.Transpose(base)
+        elif not isinstance(base, sp.Basic) or base.is_commutative and not (
+                {str(n).split("_")[0] for n in base.free_symbols}
+                & (self.matrices_seen - self.notation.matrices)):
+            # of numbers (φ(q)ᵀφ(k) is an inner product, not read); a name just seen to be a
+            # matrix (a bold capital) makes it one on the re-read
+            raise Unreadable("the transpose of an expression of numbers (not of a name) is not "
+                             "read")
+        return op.Transpose(base)   # of a name, or of a matrix expression ((xW)ᵀ, {W^k}ᵀ)
 
     # -- primaries -------------------------------------------------------------------------
     def primary(self):
