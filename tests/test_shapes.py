@@ -185,3 +185,13 @@ def test_a_stored_size_is_rebuilt_without_running_it(tmp_path):
     with pytest.raises(ValueError):
         _size(f"__import__('os').system('touch {marker}')")
     assert not marker.exists()
+
+
+def test_a_superscript_after_a_bold_group_belongs_to_its_last_capital(tmp_path):
+    """``\\mathbf{PQ}^\\top`` is typeset P Qᵀ, and read so: it fits P ∈ ℝ^{m×k}, Q ∈ ℝ^{n×k}
+    (read as (PQ)ᵀ it would not)."""
+    text = (r"# Factors" "\n\n"
+            r"Take $\mathbf{P} \in \mathbb{R}^{m \times k}$ and $\mathbf{Q} \in \mathbb{R}^{n \times k}$."
+            "\n\n" r"$$\hat{\mathbf{R}} = \mathbf{PQ}^\top$$" "\n")
+    assert _errors(tmp_path, text) == []
+    assert _errors(tmp_path, text.replace(r"\mathbf{PQ}^\top", r"\mathbf{PQ}")) == [3, 5]

@@ -582,6 +582,13 @@ class Parser:
                 inner[1].value == "{" and inner[3].value == "}":
             inner = inner[2:3]   # \hat{\mathbf{y}}: the bold y, hatted, is the name ŷ
         if len(inner) != 1 or not (inner[0].kind == "letter" or inner[0].value in GREEK):
+            if style in BOLD and len(inner) >= 2 and all(t.kind == "letter" and t.value.isupper()
+                                                         for t in inner):
+                # \mathbf{PQ}^\top is printed P Qᵀ: read its capitals one by one, so a
+                # superscript after the group belongs to the last of them, as it is typeset
+                self.tokens[self.i:self.i] = [t._replace(spaced=True) for t in inner[1:]]
+                self.matrices_seen.update(t.value for t in inner)
+                return Name(inner[0].value)
             if style in SAME_SYMBOL and len(inner) >= 1:
                 return self.whole(inner)
             raise Unreadable(f"\\{style}{{…}} of more than one letter is not read")
