@@ -143,6 +143,7 @@ def test_layer_costs_in_a_table_row_are_held_to_the_papers_table(old, new, found
     ("The cost is lowered from $O(n^2)$ to $O(n^2)$ by a constant.", True),   # not smaller
     ("It grows from $O(n)$ to $O(n^2)$.", None),                            # not a reduction
     ("We reduce the width from $O(d)$ to $O(k)$.", None),                    # no length letter
+    ("It reduces the time from $O(n^2)$ to $O(\\frac{n}{0})$.", None),        # undefined
 ])
 def test_a_reduction_must_grow_more_slowly(sentence, wrong):
     from tmath.gate.complexity import reduction_judged, reductions_said

@@ -44,3 +44,8 @@ def test_a_conclusion_with_no_premise_for_both_vectors_is_not_judged():
     assert _lines(alone.replace("variance $1$", "variance $m$")) == []
     far = PASSAGE.replace("\nTheir dot", "\n\nTheir dot")   # another paragraph
     assert _lines(far.replace("variance $1$", "variance $m$")) == []
+
+
+def test_an_infinite_or_undefined_variance_is_not_judged():
+    assert _lines(PASSAGE.replace("variance $1$", "variance $\\infty$")) == []
+    assert _lines(PASSAGE.replace("variance $m$.", "variance $1/0$.")) == []

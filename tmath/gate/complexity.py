@@ -436,6 +436,8 @@ def reduction_judged(document: Document, said: Reduction) -> Finding | None:
     if not all(r.parsed and len(r.expressions) == 1 and not r.relations for r in readings):
         return None
     old, new = (r.expressions[0] for r in readings)
+    if any(e.has(sp.zoo, sp.oo, sp.nan) for e in (old, new)):
+        return None   # an infinite or undefined cost says nothing to compare
     lengths = [s for s in (old.free_symbols | new.free_symbols) if s.name in LENGTH]
     if len(lengths) != 1 or not old.has(lengths[0]):
         return None

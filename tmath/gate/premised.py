@@ -102,6 +102,8 @@ def _judge(conclusion, inner, premises) -> Unfit | None:
         value, v_q, v_k = (_one(read(t)) for t in (printed, variances[q], variances[k]))
     except ValueError:
         return None
+    if any(e.has(sp.zoo, sp.oo, sp.nan) for e in (value, v_q, v_k)):
+        return None   # an infinite or undefined variance is not judged
     width = _width(conclusion.sentence, value, v_q, v_k)
     if width is None:
         return None
