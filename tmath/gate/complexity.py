@@ -44,7 +44,7 @@ from dataclasses import dataclass
 
 from tmath.gate.document import Document, Math
 from tmath.gate.findings import Finding
-from tmath.gate.prose_relations import sentences_with_math
+from tmath.gate.prose_relations import paragraph, sentences_with_math
 
 CLAIM = "attention-cost-table"
 LENGTH = frozenset({"n", "N", "L", "T", "ell"})
@@ -489,7 +489,7 @@ def orders_said(document: Document) -> list[OrderSaid]:
         if not maths or "&" in text[start:end] or re.search(r"^\s*\|", text[start:end], re.M):
             continue
         layer = _one_layer(text[start:end]) or (
-            None if _any_layer(text[start:end]) else _one_layer(_paragraph_of(text, start, end)))
+            None if _any_layer(text[start:end]) else _one_layer(paragraph(text, start, end)))
         if layer is None or re.search(r"\brestricted|sparse|local|dilated\b", text[start:end], re.I):
             continue
         spelt, _ = with_placeholders(text, start, end, maths)
@@ -523,12 +523,6 @@ def _one_layer(text: str) -> str | None:
 
 def _any_layer(text: str) -> bool:
     return any(pattern.search(text) for pattern in _LAYER_WORDS.values())
-
-
-def _paragraph_of(text: str, start: int, end: int) -> str:
-    before = text.rfind("\n\n", 0, start)
-    after = text.find("\n\n", end)
-    return text[before + 1 if before >= 0 else 0:after if after >= 0 else len(text)]
 
 
 def order_judged(document: Document, said: OrderSaid) -> Finding | None:

@@ -40,20 +40,12 @@ class WrongFfn:
 
 def wrong_ffns(document: Document) -> list[WrongFfn]:
     """Every FFN formula (see the module's doc) that disagrees with one of the two claims."""
-    from tmath.meaning.recognise import relations_of
+    from tmath.gate.formula_relations import relations_in
 
-    found = []
-    for math in [*document.formulas, *document.inline]:
-        if "FFN" not in math.latex.upper():
-            continue
-        try:
-            relations = relations_of(math.latex)
-        except (ValueError, TypeError, RecursionError):
-            continue
-        for index, relation in enumerate(relations):
-            for claim, detail in _disagreements(relation):
-                found.append(WrongFfn(math, index, len(relations), claim, detail))
-    return found
+    return [WrongFfn(math, index, count, claim, detail)
+            for math, index, count, relation in relations_in(document,
+                                                             lambda t: "FFN" in t.upper())
+            for claim, detail in _disagreements(relation)]
 
 
 def _disagreements(relation) -> list[tuple[str, str]]:

@@ -45,21 +45,12 @@ class WrongFrequency:
 
 def wrong_frequencies(document: Document) -> list[WrongFrequency]:
     """Every formula row whose sinusoid's exponent is not 2k/d for its pair k."""
-    from tmath.meaning.recognise import relations_of
+    from tmath.gate.formula_relations import relations_in
 
-    found = []
-    for math in [*document.formulas, *document.inline]:
-        if "sin" not in math.latex and "cos" not in math.latex:
-            continue
-        try:
-            relations = relations_of(math.latex)
-        except (ValueError, TypeError, RecursionError):
-            continue
-        for index, relation in enumerate(relations):
-            wrong = _wrong(relation)
-            if wrong is not None:
-                found.append(WrongFrequency(math, index, len(relations), relation.case, *wrong))
-    return found
+    return [WrongFrequency(math, index, count, relation.case, *wrong)
+            for math, index, count, relation in relations_in(
+                document, lambda t: "sin" in t or "cos" in t)
+            for wrong in [_wrong(relation)] if wrong is not None]
 
 
 def _wrong(relation) -> tuple[str, str] | None:

@@ -33,21 +33,12 @@ class OddProjection:
 
 def odd_projections(document: Document) -> list[OddProjection]:
     """Every function application that breaks the labelling its other arguments follow."""
-    from tmath.meaning.recognise import relations_of
+    from tmath.gate.formula_relations import relations_in
 
-    found = []
-    for math in [*document.formulas, *document.inline]:
-        if math.latex.count(",") < 2 or "W" not in math.latex.upper():
-            continue
-        try:
-            relations = relations_of(math.latex)
-        except (ValueError, TypeError, RecursionError):
-            continue
-        for index, relation in enumerate(relations):
-            for side in (relation.lhs, relation.rhs):
-                for odd in _odd_in(side):
-                    found.append(OddProjection(math, index, len(relations), *odd))
-    return found
+    return [OddProjection(math, index, count, *odd)
+            for math, index, count, relation in relations_in(
+                document, lambda t: t.count(",") >= 2 and "W" in t.upper())
+            for side in (relation.lhs, relation.rhs) for odd in _odd_in(side)]
 
 
 def _odd_in(side) -> list[tuple[str, str, str, str]]:

@@ -95,6 +95,13 @@ def sentences_with_math(document: Document) -> Iterator[tuple[str, int, int, lis
         yield text, start, end, [m for m in inline[first:last] if m.end <= end]
 
 
+def paragraph(text: str, start: int, end: int) -> str:
+    """The paragraph (between blank lines) around a sentence."""
+    before = text.rfind("\n\n", 0, start)
+    after = text.find("\n\n", end)
+    return text[before + 1 if before >= 0 else 0:after if after >= 0 else len(text)]
+
+
 def sentences(text: str) -> Iterator[tuple[int, int]]:
     """Where each sentence of ``text`` starts and ends (a stop before a space, or a blank
     line)."""

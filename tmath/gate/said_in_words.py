@@ -106,7 +106,7 @@ class Said:
 
 def said_in(document: Document, verified: set[str]) -> list[Said]:
     """Every sentence that says what one of the two claims proves (see the module's doc)."""
-    from tmath.gate.prose_relations import sentences
+    from tmath.gate.prose_relations import paragraph, sentences
 
     text = document.masked or document.text
     found = []
@@ -130,7 +130,7 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
                     found.append(Said(CAUSAL, span.group(), past,
                                       "j ≤ i (the position itself and the past)",
                                       math.inner + span.start()))
-        if CAUSAL in verified and _MASKED.search(_paragraph(text, start, end)):
+        if CAUSAL in verified and _MASKED.search(paragraph(text, start, end)):
             for match in _DEPENDS.finditer(text, start, end):
                 word = "rel" if match.group("rel") else "adj"
                 found.append(Said(CAUSAL, " ".join(match.group().split()),
@@ -147,13 +147,6 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
                 found.append(Said(MASK, match.group(), _very_negative(value),
                                   "−∞ (or a very large negative number)", match.start("value")))
     return found
-
-
-def _paragraph(text: str, start: int, end: int) -> str:
-    """The paragraph (between blank lines) around a sentence."""
-    before = text.rfind("\n\n", 0, start)
-    after = text.find("\n\n", end)
-    return text[before + 1 if before >= 0 else 0:after if after >= 0 else len(text)]
 
 
 def _cross_sources(text: str, start: int, end: int) -> list[Said]:

@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from tmath.gate.document import Document, Math
 from tmath.gate.readers.macros import expand
 from tmath.gate.findings import Finding
-from tmath.gate.prose_relations import sentences
+from tmath.gate.prose_relations import paragraph as paragraph_around, sentences
 from tmath.reference.configurations import CONFIGURATIONS, Configuration
 
 
@@ -175,7 +175,7 @@ def settings_in(document: Document) -> list[Finding]:
         if len(named) == 1:
             config, how = named[0], "sentence"
         elif not OTHER_MODELS.search(plain(sentence)):
-            paragraph = _named(_paragraph(text, start, end), subject)
+            paragraph = _named(paragraph_around(text, start, end), subject)
             section = _section_named(document, text, start, subject) if not paragraph else []
             if len(paragraph) == 1:
                 config, how = paragraph[0], "paragraph"
@@ -431,13 +431,6 @@ def _section_named(document: Document, text: str, at: int,
     if section is None or OTHER_MODELS.search(plain(section.title)):
         return []
     return _named(text[section.start:section.end], subject)
-
-
-def _paragraph(text: str, start: int, end: int) -> str:
-    """The paragraph (between blank lines) around a sentence."""
-    before = text.rfind("\n\n", 0, start)
-    after = text.find("\n\n", end)
-    return text[before + 1 if before >= 0 else 0:after if after >= 0 else len(text)]
 
 
 _TITLE = re.compile(r"^title:\s*[\"']?(.+?)[\"']?\s*$|\\title\{([^}]*)\}", re.M)
