@@ -24,7 +24,7 @@ import math
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Collection, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, Sequence
 
 from tmath.engine.info import ClaimInfo
 from tmath.engine.results import PASSING
@@ -243,13 +243,24 @@ def recognise(document: Document, known: Sequence, verified: Collection[str] = (
     from tmath.gate.subterms import known_softmaxes
 
     softmaxes = known_softmaxes(known)
-    for math, text, fact in zip(formulas, texts, facts):
+
+    def judged_as_read(math: Math, text: str, fact: Facts) -> tuple[tuple, tuple]:
+        """The verdicts on a formula as written and with the document's names and
+        definitions in force."""
         mine = tuple(sorted((k, v) for k, v in mapping.items() if k in fact.names))
         defined = _in_force(definitions, fact.names, math)
         called = _called(document, math, defining) if fact.relations else ()
         plain = _verdicts(text, known, (), cache, (), called) if called else fact.plain
-        verdicts = plain if not (mine or defined) or _contradicts(plain) else \
+        return plain, plain if not (mine or defined) or _contradicts(plain) else \
             _verdicts(text, known, mine, cache, defined, called, vouched)
+
+    claimed = _claimed_definitions(formulas, texts, facts, known, judged_as_read)
+    for math, text, fact in zip(formulas, texts, facts):
+        defined = _in_force(definitions, fact.names, math)
+        plain, verdicts = judged_as_read(math, text, fact)
+        everything = tuple(sorted({*defined, *_in_force(claimed, fact.names, math)}))
+        if everything and _contradicts(verdicts):
+            verdicts = _true_by_definitions(text, verdicts, everything, cache)
         section = document.section_at(math.start)
         common = dict(kind="formula", document=document.path,
                       section=section.number if section else None, line=math.line,
@@ -262,8 +273,8 @@ def recognise(document: Document, known: Sequence, verified: Collection[str] = (
         judged = _judgement(verdicts, mapping, common, "this formula reads")
         if judged is None and softmaxes and "softmax" in text.lower():
             judged = _softmax_judged(document, math, text, fact, softmaxes, mapping, common)
-        findings += [f for step in fact.steps for f in _false_step(document, math, fact, step,
-                                                                    common)]
+        steps = fact.steps + (_steps_defined(text, everything, fact, cache) if everything else ())
+        findings += [f for step in steps for f in _false_step(document, math, fact, step, common)]
         if judged is None or judged.status != "contradicts":   # else that finding says it
             findings += [_unnormalised(document, math, fact, found, common)
                          for found in fact.unnormalised]
@@ -347,9 +358,8 @@ def _facts(latex: str, known: Sequence, cache: _Cache) -> Facts:
         relations = relations_of(latex)
         names = sorted({n for r in relations for n in r.names | r.functions})
         votes = tuple(v for r in relations for v in witnesses(r, known))
-        library = {f for k in known for f in k.functions}
         defines = tuple(d for d in (defined_function(r) for r in relations)
-                        if d is not None and d[0] not in library)
+                        if d is not None and not _library_function(d[0], len(d[1]), known))
         found = Facts(tuple(names), votes, false_relations(latex, relations),
                       _judged(relations, known, {}), len(relations),
                       tuple(d[0] for d in defines), bindings_of(relations),
@@ -359,6 +369,24 @@ def _facts(latex: str, known: Sequence, cache: _Cache) -> Facts:
                                     for v in stated_values(relations, 0)})))
         cache.put(found, Facts, latex)
     return found
+
+
+def _library_function(name: str, arity: int, known: Sequence) -> bool:
+    """Whether a function a document defines is one the claims use: by name for a function
+    the reader knows (softmax), by name and number of arguments for one a claim names itself
+    (a claim's distribution ``p(x)`` is not the document's encoding ``p_{i,2j}``)."""
+    return (name, arity) in _library_arities(tuple(known)) or \
+        name in {f for k in known for f in k.functions} - \
+        {n for n, _ in _library_arities(tuple(known))}
+
+
+@functools.lru_cache(maxsize=4)
+def _library_arities(known: tuple) -> frozenset[tuple[str, int]]:
+    import sympy as sp
+
+    return frozenset((type(a).__name__, len(a.args)) for k in known for side in (k.lhs, k.rhs)
+                     if isinstance(side, sp.Basic)
+                     for a in side.atoms(sp.core.function.AppliedUndef))
 
 
 def _expanded(document: Document, formulas: Sequence[Math]) -> list[str]:
@@ -531,7 +559,26 @@ def _in_force(definitions: Mapping[str, list], names: Sequence[str], math: Math)
         chosen = before[-1] if before else places[0] if places else None
         if chosen is not None:
             found.append((name, chosen[1]))
+            found += [(name, latex) for latex in _other_residues(name, chosen[1], before[::-1]
+                                                                  + places[len(before):])]
     return tuple(sorted(found))
+
+
+def _other_residues(name: str, chosen: str, places: Sequence[tuple[int, str]]) -> list[str]:
+    """The formulas that define the rest of a definition by parity that ``chosen`` starts
+    (``PE(t, 2i) = …`` in one formula, ``PE(t, 2i+1) = …`` in the next), nearest first."""
+    from tmath.meaning.recognise import residue
+
+    covered = {r[1] for r in _rules(name, chosen)}
+    if not any(residue(p) for pattern in covered for p in pattern):
+        return []
+    more = []
+    for _, latex in places:
+        patterns = {r[1] for r in _rules(name, latex)} - covered
+        if patterns and latex not in more:
+            more.append(latex)
+            covered |= patterns
+    return more
 
 
 def _contradicts(verdicts: Sequence[Said]) -> bool:
@@ -571,14 +618,10 @@ def _verdicts(latex: str, known: Sequence, mine: tuple, cache: _Cache,
     trusted = all(latex_ in vouched for _, latex_ in defined)
     found = cache.get(tuple[Said, ...], latex, mine, defined, called, trusted)
     if found is None:
-        from tmath.meaning.recognise import defined_function, put_in, relations_of
+        from tmath.meaning.recognise import relations_of
 
-        written = relations = relations_of(latex)
-        for name, definition in defined:
-            rule = next((d for d in map(defined_function, relations_of(definition))
-                         if d is not None and d[0] == name), None)
-            if rule is not None:
-                relations = [put_in(r, *rule) for r in relations]
+        written = relations_of(latex)
+        relations = _put_in_all(latex, defined)
         found = _judged(relations, known, dict(mine), frozenset(called))
         if relations != written:
             as_written = _judged(written, known, dict(mine), frozenset(called))
@@ -586,6 +629,94 @@ def _verdicts(latex: str, known: Sequence, mine: tuple, cache: _Cache,
                 not _contradicts(found) else found
         cache.put(found, tuple[Said, ...], latex, mine, defined, called, trusted)
     return found
+
+
+def _steps_defined(latex: str, defined: tuple, fact: Facts, cache: _Cache) -> tuple:
+    """The false steps (:func:`tmath.gate.steps.false_steps`) of a formula's chains that only
+    show once the document's definitions in force are put in: ``p_{i+δ,2j}`` beside
+    ``\\sin((i+δ)ω_j)`` is a step once p and ω are the document's sines and frequencies."""
+    found = cache.get(tuple, "steps", latex, defined)
+    if found is None:
+        from tmath.gate.steps import false_steps
+
+        relations = _put_in_all(latex, defined)
+        seen = {step[0] for step in fact.steps}
+        found = tuple(step for step in false_steps(relations) if step[0] not in seen)
+        cache.put(found, tuple, "steps", latex, defined)
+    return found
+
+
+def _claimed_definitions(formulas: Sequence[Math], texts: Sequence[str], facts: Sequence[Facts],
+                         known: Sequence, judged: Callable) -> dict[str, list]:
+    """Where the document defines a function the claims use (``PE(t, 2i) = \\sin(tω_i)``) in
+    a formula recognised as the claims' and contradicting none (``judged``: its verdicts as
+    written and as read): (offset, formula) by name, as :func:`_definitions`. Such a
+    definition is the library's, in the document's names."""
+    from tmath.meaning.recognise import defined_function, relations_of
+
+    seen: dict[str, list[tuple[int, str]]] = {}
+    for math, text, fact in zip(formulas, texts, facts):
+        found = [d for d in map(defined_function, relations_of(text)) if d is not None
+                 and _library_function(d[0], len(d[1]), known)] if fact.relations else []
+        if not found:
+            continue
+        plain, verdicts = judged(math, text, fact)
+        if _contradicts(plain) or _contradicts(verdicts) or \
+                not any(v.status == "recognised" for v in verdicts):
+            continue
+        for name in dict.fromkeys(d[0] for d in found):
+            seen.setdefault(name, []).append((math.start, text))
+    return seen
+
+
+def _put_in_all(latex: str, defined: tuple) -> list:
+    """A formula's relations with each definition in ``defined`` put in."""
+    from tmath.meaning.recognise import put_in, relations_of
+
+    relations = relations_of(latex)
+    for name, definition in defined:
+        for rule in _rules(name, definition):   # one, or one per parity
+            relations = [put_in(r, *rule) for r in relations]
+    return relations
+
+
+def _true_by_definitions(latex: str, verdicts: tuple, defined: tuple, cache: _Cache) -> tuple:
+    """``verdicts`` without a contradiction on a relation that is an identity once the
+    document's definitions in force are put in (:func:`tmath.gate.steps.holds`), its chain's
+    ends too: ``\\sin((t+k)ω_i) = PE(t+k, 2i)`` is the definition at t+k, not a near form
+    of the shift rotation."""
+    true = cache.get(tuple, "true", latex, defined)
+    if true is None:
+        from tmath.gate.steps import holds
+        from tmath.meaning.recognise import chains_of
+
+        relations = _put_in_all(latex, defined)
+        ends = {k: chain.ends for chain in chains_of(relations)
+                for k in range(chain.first, chain.last + 1)}
+        true = tuple(k for k, r in enumerate(relations)
+                     if holds(r) and (k not in ends or holds(ends[k])))
+        cache.put(true, tuple, "true", latex, defined)
+    return tuple(v for v in verdicts if v.status != "contradicts" or v.index not in true)
+
+
+def _rules(name: str, definition: str) -> list[tuple]:
+    """The rules by which a formula defines ``name``: its first definition of it, or, for a
+    definition by parity (``p_{i,2j} = \\sin …``, ``p_{i,2j+1} = \\cos …``), one for each
+    residue (:func:`tmath.meaning.recognise.put_in` applies each where it matches)."""
+    import sympy as sp
+
+    from tmath.meaning.recognise import defined_function, relations_of
+
+    rules = [d for d in map(defined_function, relations_of(definition))
+             if d is not None and d[0] == name]
+    by_parity = [r for r in rules if not all(isinstance(p, (sp.Symbol, sp.Indexed))
+                                             for p in r[1])]
+    if not by_parity:
+        return rules[:1]
+    kept: dict = {}
+    for rule in by_parity:
+        kept.setdefault(rule[1], rule)
+    return list(kept.values())
 
 
 def _recognised_as_written(expanded: Sequence[Said], written: Sequence[Said]
@@ -608,7 +739,7 @@ def _judged(relations: Sequence, known: Sequence, mapping: Mapping[str, str],
     said = [v for index, relation in enumerate(relations)
             for v in _said(relation, known, mapping, index, called)]
     for chain in chains_of(relations):
-        said = _by_ends(chain, said, known, mapping, called)
+        said = _by_ends(chain, said, known, mapping, called, relations)
     return tuple(said)
 
 
@@ -626,14 +757,15 @@ def _said(relation: Read, known: Sequence, mapping: Mapping[str, str], index: in
 
 
 def _by_ends(chain: Chain, said: list[Said], known: Sequence, mapping: Mapping[str, str],
-             called: frozenset[str] = frozenset()) -> list[Said]:
+             called: frozenset[str] = frozenset(), relations: Sequence = ()) -> list[Said]:
     """``said`` with the verdict on a chain's ends ``a = d`` (at its first link's row) where no
     link is recognised: when the ends are a claim's relation, the links' near forms of that
     claim are the steps from one of its sides to the other, not findings (except a link that
     contradicts a definition at its own argument, ``softmax(x/d) = exp(x/√d)/Σ…``: a right
     step there equals the definition, whatever the ends say); when the ends are
     its near form, that is the finding, put first (unless a link is that claim's near form
-    too: the link says on which row the chain goes wrong)."""
+    too: the link says on which row the chain goes wrong; so does the one link that is not
+    seen to hold when every other one is, :func:`_broken_link`)."""
     links = [s for s in said if chain.first <= s.index <= chain.last]
     if any(s.status == "recognised" for s in links):
         return said
@@ -645,8 +777,21 @@ def _by_ends(chain: Chain, said: list[Said], known: Sequence, mapping: Mapping[s
                 or (s.status == "contradicts" and s.source == "definition")]
     elif any(s.status == "contradicts" and s.claim == ends[0].claim for s in links):
         return said
-    at = next((k for k, s in enumerate(said) if s.index >= chain.first), len(said))
+    else:
+        ends = [replace(ends[0], index=_broken_link(chain, relations))]
+    at = next((k for k, s in enumerate(said) if s.index >= ends[0].index), len(said))
     return said[:at] + ends + said[at:]
+
+
+def _broken_link(chain: Chain, relations: Sequence) -> int:
+    """The link of a chain whose ends are false that breaks it: the only one not seen to hold
+    (:func:`tmath.gate.steps.holds`) when every other is an identity evaluated true; else the
+    first link, where the chain starts (nothing tells which link breaks it)."""
+    from tmath.gate.steps import holds
+
+    links = range(chain.first, chain.last + 1)
+    unseen = [k for k in links if k < len(relations) and not holds(relations[k])]
+    return unseen[0] if len(unseen) == 1 and len(relations) > chain.last else chain.first
 
 
 _WRAPPING = re.compile(r"\\(?:begin|end)\{[^{}]*\}|\\(?:label|tag)\{[^{}]*\}")

@@ -62,6 +62,32 @@ def false_steps(relations: Sequence) -> tuple[tuple[int, str, float, float], ...
     return tuple(found)
 
 
+def holds(relation) -> bool:
+    """Whether a link is an elementary identity of numbers (or of matrices of numbers) seen
+    to hold: its sides evaluated and equal at every random point. False where it differs,
+    or could not be evaluated everywhere (then nothing is known of it)."""
+    if not _checkable(relation):
+        return False
+    lhs, rhs = relation.lhs, relation.rhs
+    if any(side.has(*_VECTOR, Transpose) or not side.is_commutative
+           for side in (lhs, rhs) if not isinstance(side, sp.MatrixBase)):
+        return False
+    if isinstance(lhs, sp.MatrixBase) != isinstance(rhs, sp.MatrixBase) or (
+            isinstance(lhs, sp.MatrixBase) and lhs.shape != rhs.shape):
+        return False
+    pairs = list(zip(lhs, rhs)) if isinstance(lhs, sp.MatrixBase) else [(lhs, rhs)]
+    names = sorted(names_in(lhs) | names_in(rhs), key=sp.default_sort_key)
+    rng = random.Random(int(hashlib.sha256(f"{lhs} = {rhs}".encode()).hexdigest()[:12], 16))
+    for _ in range(POINTS):
+        values = {n: sp.Float(rng.uniform(LOW, HIGH), 30) for n in names}
+        for a, b in pairs:
+            left, right = value_at(a, values), value_at(b, values)
+            if left is None or right is None or \
+                    abs(left - right) > RELATIVE * (1 + abs(left) + abs(right)):
+                return False
+    return True
+
+
 def _checkable(relation) -> bool:
     lhs, rhs = relation.lhs, relation.rhs
     if relation.op != "=" or not all(isinstance(s, sp.Basic) for s in (lhs, rhs)):

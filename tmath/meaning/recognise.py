@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 import re
 from typing import Mapping, Sequence
 
@@ -308,24 +308,79 @@ def defined_function(read: Read) -> tuple[str, tuple, sp.Basic] | None:
             len(set(lhs.indices)) == len(lhs.indices) and not read.rhs.has(lhs.base):
         return str(lhs.base.label), tuple(lhs.indices), read.rhs
     if not isinstance(lhs, sp.core.function.AppliedUndef) or \
-            not all(isinstance(a, (sp.Symbol, sp.Indexed)) for a in lhs.args) or \
+            not all(isinstance(a, (sp.Symbol, sp.Indexed)) or residue(a) for a in lhs.args) or \
             len(set(lhs.args)) != len(lhs.args) or read.rhs.has(lhs.func):
         return None
     return type(lhs).__name__, tuple(lhs.args), read.rhs
+
+
+def residue(arg: sp.Basic) -> tuple[sp.Symbol, int, int] | None:
+    """``2i`` or ``2i + 1`` as a parameter of a definition by parity (``p(t, 2i) = sin …``,
+    ``p(t, 2i+1) = cos …``): (i, 2, 1); None for any other argument. It stands for the
+    arguments ``m·x + r`` with x a whole number, and for no other."""
+    if len(arg.free_symbols) != 1 or not isinstance(arg, (sp.Add, sp.Mul)) or \
+            not all(isinstance(a, (sp.Symbol, sp.Integer, sp.Mul)) for a in arg.args):
+        return None
+    (symbol,) = arg.free_symbols
+    if not isinstance(symbol, sp.Symbol) or not arg.is_polynomial(symbol):
+        return None
+    poly = sp.Poly(arg, symbol)
+    if poly.total_degree() != 1:
+        return None
+    m, r = poly.coeff_monomial(symbol), poly.coeff_monomial(1)
+    if not (m.is_Integer and r.is_Integer and 2 <= m <= 16 and 0 <= r < m):
+        return None
+    return symbol, int(m), int(r)
+
+
+def _whole(value: sp.Basic) -> bool:
+    """Whether a sum of names with whole coefficients (a whole number wherever they are)."""
+    symbols = value.free_symbols
+    if not all(isinstance(s, sp.Symbol) for s in symbols) or \
+            not value.is_polynomial(*symbols):
+        return False
+    coefficients = sp.Poly(value, *symbols).coeffs() if symbols else [value]
+    return all(c.is_Integer for c in coefficients)
+
+
+def _bound(parameters: tuple, arguments: tuple) -> dict | None:
+    """The values of a definition's parameters at an application's arguments: a plain
+    parameter takes its argument; ``m·x + r`` takes x = (argument − r)/m when that is a whole
+    number wherever the argument's names are (``2j+1`` against ``2i+1``: i = j; ``2j`` against
+    ``2i+1``: no). None where the application is not the definition's."""
+    values: dict = {}
+    for parameter, argument in zip(parameters, arguments):
+        pattern = None if isinstance(parameter, (sp.Symbol, sp.Indexed)) else residue(parameter)
+        if pattern is None:
+            symbol, value = parameter, argument
+        else:
+            symbol, m, r = pattern
+            value = sp.expand((argument - r) / m)
+            if not _whole(value):
+                return None
+        if values.get(symbol, value) != value:
+            return None
+        values[symbol] = value
+    return values
 
 
 def put_in(read: Read, name: str, parameters: tuple, body: sp.Basic) -> Read:
     """``read`` with each application of the document's function ``name`` (or each member of
     its family ``name``) replaced by its definition at the arguments (a(q, k_j) → qᵀk_j/√d,
     ω_j → 1/10000^{2j/d})."""
+    def arguments(x: sp.Basic) -> tuple | None:
+        if isinstance(x, sp.core.function.AppliedUndef) and type(x).__name__ == name:
+            found = x.args
+        elif isinstance(x, sp.Indexed) and str(x.base.label) == name:
+            found = x.indices
+        else:
+            return None
+        return tuple(found) if len(found) == len(parameters) else None
+
     def expand(e: sp.Basic) -> sp.Basic:
         return e.replace(
-            lambda x: (isinstance(x, sp.core.function.AppliedUndef) and type(x).__name__ == name
-                       and len(x.args) == len(parameters)) or
-                      (isinstance(x, sp.Indexed) and str(x.base.label) == name
-                       and len(x.indices) == len(parameters)),
-            lambda x: body.xreplace(dict(zip(parameters, x.indices if isinstance(
-                x, sp.Indexed) else x.args))))
+            lambda x: arguments(x) is not None and _bound(parameters, arguments(x)) is not None,
+            lambda x: body.xreplace(_bound(parameters, arguments(x))))
 
     if _defined_name(read.lhs) == name:   # its own definition: left as it is
         return read
@@ -520,13 +575,39 @@ def judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str],
     recognised: an identity holds exactly when its transpose does."""
     verdict = _judge(read, library, mapping, called)
     if verdict is None or verdict.status != "contradicts":
-        return verdict
+        entries = _by_entries(read, library, mapping, called) if verdict is None else None
+        return entries or verdict
+    entries = _by_entries(read, library, mapping, called)
+    if entries is not None and entries.status == "recognised":
+        return entries
     flipped = _transposed(read)
     if flipped is not None:
         other = _judge(flipped, library, mapping, called)
         if other is not None and other.status == "recognised":
             return Verdict("recognised", other.known, read.text)
     return verdict
+
+
+def _by_entries(read: Read, library: Sequence[Known], mapping: Mapping[str, str],
+                called: frozenset[str]) -> Verdict | None:
+    """A relation of two matrices of one shape (``[\\sin(sω), \\cos(sω)]ᵀ = [PE(s, 2i),
+    PE(s, 2i+1)]ᵀ``) judged entry by entry: recognised when every entry is a claim's
+    relation; the entry's contradiction when every other entry is recognised; else None."""
+    lhs, rhs = read.lhs, read.rhs
+    if not (isinstance(lhs, sp.MatrixBase) and isinstance(rhs, sp.MatrixBase)) or \
+            lhs.shape != rhs.shape or len(lhs) < 2 or len(lhs) > 16:
+        return None
+    verdicts = []
+    for a, b in zip(lhs, rhs):
+        names, functions = vocabulary(a, b)
+        verdicts.append(_judge(Read(a, read.op, b, names, functions, f"{a} = {b}"),
+                               library, mapping, called))
+    if any(v is None for v in verdicts):
+        return None
+    wrong = [v for v in verdicts if v.status != "recognised"]
+    if not wrong:
+        return Verdict("recognised", verdicts[0].known, read.text)
+    return replace(wrong[0], shown=read.text) if len(wrong) == 1 else None
 
 
 def _transposed(read: Read) -> Read | None:
