@@ -9,9 +9,11 @@ formula one operation at a time:
 
 * a product needs the columns of each factor to be the rows of the next; a sum equal shapes;
   a transpose swaps; a scalar factor, a division by one and softmax (or another function of
-  one matrix) keep the shape;
+  one matrix) keep the shape; the products inside the arguments of a function of the
+  document's own (``f(\\mathbf W^{(q)}_i \\mathbf q, …)``) must fit, its value is not known;
 * ``Attention(Q, K, V)`` needs Q and K to have as many columns, K and V as many rows, and is
-  rows(Q)×cols(V); ``Concat(head_1, …, head_h)`` has h times the columns of one head;
+  rows(Q)×cols(V); ``Concat(head_1, …, head_h)`` has h times the columns of one head, and a
+  column ``[h_1; ⋮; h_h]`` h times the rows of one;
 * a name without a declaration in force has an unknown shape, fixed by the first product it
   takes part in (Q in ``QW^Q_i`` has the rows of W^Q_i as its columns), and a name the
   document defines (``head_i = …``) has the shape of its definition;
@@ -36,7 +38,7 @@ from typing import Mapping, Sequence
 
 import sympy as sp
 
-from tmath.latex.operators import Attention, Concat, Dots, RealSpace, Stack, Transpose
+from tmath.latex.operators import Attention, Concat, Dots, RealSpace, Rows, Stack, Transpose
 
 Shape = tuple  # (rows, cols), or (count, rows, cols) of a batch; each a SymPy expression
 
@@ -52,12 +54,14 @@ class Mismatch(Exception):
 
 def key(expr: sp.Basic) -> str | None:
     """The name of a matrix as declared and used: ``W^Q_i`` (read as a power of a family
-    member) is ``W[·]**Q``; a family's members are one name (``head_1``, ``head_i``)."""
+    member) is ``W[·]**Q``; a family's members are one name (``head_1``, ``head_i``), and
+    ``W_i^{(q)}`` and ``W_i^{(k)}`` are two (``W[·,q]``, ``W[·,k]``)."""
     if isinstance(expr, sp.Symbol):
         match = re.fullmatch(r"([A-Za-z]+)_([A-Za-z0-9])", expr.name)
         return f"{match.group(1)}[·]" if match and len(match.group(1)) > 1 else expr.name
-    if isinstance(expr, sp.Indexed):
-        return f"{expr.base}[·]"
+    if isinstance(expr, sp.Indexed):   # W_i^{(q)} is W[i, q]: after the member, a label
+        labels = ",".join(str(i) for i in expr.indices[1:])
+        return f"{expr.base}[·{',' + labels if labels else ''}]"
     if isinstance(expr, sp.Pow) and isinstance(expr.exp, sp.Symbol) and \
             (len(expr.exp.name) == 1 or not expr.exp.is_commutative) and \
             (not expr.base.is_commutative or not expr.exp.is_commutative
@@ -128,8 +132,13 @@ class Carrier:
             return (q[0], v[1])
         if isinstance(expr, Concat):
             return self._concat(expr)
+        if isinstance(expr, Rows):
+            return self._rows(expr)
         if isinstance(expr, sp.Function) and len(expr.args) == 1:
             return self.of(expr.args[0])   # softmax, exp, …: entry by entry
+        if isinstance(expr, sp.core.function.AppliedUndef):
+            for argument in expr.args:   # f(W^q q, W^k k, W^v v): each product must fit
+                self.of(argument)
         return None
 
     def _named(self, name: str) -> Shape:
@@ -175,6 +184,19 @@ class Carrier:
         for other in shapes[1:]:
             self._equal(shapes[0][0], other[0], "concatenated matrices need as many rows")
         return (shapes[0][0], sp.Add(*[s[1] for s in shapes]))
+
+    def _rows(self, expr: Rows) -> Shape | None:
+        """A column ``h_1; ⋮; h_n`` of one family numbered 1 to n: n times the rows of one
+        (a number counts as one row)."""
+        before, after = expr.args[0].args
+        first, last = (_numbered(items[0] if items is before else items[-1])
+                       for items in (before, after))
+        if first is None or last is None or first[0] != last[0] or first[1] != 1:
+            return None
+        one = self.of(before[0])
+        if one is None:
+            return (last[1], sp.S.One)
+        return None if len(one) != 2 else (last[1] * self._resolve(one[0]), self._resolve(one[1]))
 
     def _stack(self, expr: Stack) -> Shape | None:
         """A batch of members numbered 1 to n, all of one shape: (n, rows, cols)."""
@@ -238,6 +260,17 @@ def _member(expr: sp.Basic) -> tuple[str, sp.Basic] | None:
     if isinstance(expr, sp.Indexed) and len(expr.indices) == 1:
         return str(expr.base), expr.indices[0]
     match = re.fullmatch(r"([A-Za-z]{2,})_(\d+|[A-Za-z])", getattr(expr, "name", ""))
+    if match is None:
+        return None
+    index = match.group(2)
+    return match.group(1), sp.Integer(index) if index.isdigit() else sp.Symbol(index)
+
+
+def _numbered(expr: sp.Basic) -> tuple[str, sp.Basic] | None:
+    """``h_1``, ``h[i]``, ``h_h``: the family and the number (a whole number or a name)."""
+    if isinstance(expr, sp.Indexed) and len(expr.indices) == 1:
+        return str(expr.base), expr.indices[0]
+    match = re.fullmatch(r"([A-Za-z]+)_(\d+|[A-Za-z])", getattr(expr, "name", ""))
     if match is None:
         return None
     index = match.group(2)
@@ -361,7 +394,7 @@ def facts_of(relations: Sequence) -> tuple[tuple, tuple, bool]:
         checkable = checkable or found is not None
         for side in (relation.lhs, relation.rhs):
             if isinstance(side, sp.Basic) and not isinstance(side, RealSpace) and \
-                    (side.has(Attention, Concat, Transpose, Stack) or any(
+                    (side.has(Attention, Concat, Transpose, Stack, Rows) or any(
                         isinstance(m, sp.Mul) and sum(not a.is_commutative for a in m.args) > 1
                         for m in sp.preorder_traversal(side))):
                 checkable = True

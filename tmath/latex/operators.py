@@ -51,6 +51,14 @@ class Stack(_Opaque):
     is_commutative = False
 
 
+class Rows(_Opaque):
+    """``\\begin{bmatrix} h_1 \\\\ \\vdots \\\\ h_h \\end{bmatrix}``: the members stacked one
+    above the other (their rows joined), Rows(Dots(…)); a matrix, so a product keeps its
+    order."""
+
+    is_commutative = False
+
+
 class Joined(_Opaque):
     """``a \\oplus b``: two parts joined (a direct sum, a concatenation); which is not read."""
 

@@ -791,7 +791,11 @@ class Parser:
     def matrix(self, env: str) -> sp.Basic:
         rows, row = [], []
         while True:
-            row.append(self.expr())
+            if self.at("cmd", "vdots") and (self.at("cmd", "\\\\", 1) or self.at("cmd", "end", 1)):
+                self.i += 1
+                row.append(_VDOTS)
+            else:
+                row.append(self.expr())
             if self.at("sym", "&"):
                 self.i += 1
                 continue
@@ -801,7 +805,22 @@ class Parser:
                 break
         if len({len(r) for r in rows}) != 1:
             raise Unreadable("a matrix whose rows differ in length")
+        if any(_VDOTS in r for r in rows):
+            return _stacked([r[0] for r in rows] if len(rows[0]) == 1 else [])
         return sp.ImmutableMatrix(rows)
+
+
+_VDOTS = sp.Symbol("⋮")
+"""A lone ``\\vdots`` row of a matrix being read."""
+
+
+def _stacked(column: list) -> sp.Basic:
+    """A column ``h_1, ⋮, h_n`` of numbers, vectors or matrices: Rows(Dots(…)). A wider
+    matrix with ``\\vdots`` is not read."""
+    k = column.index(_VDOTS) if column.count(_VDOTS) == 1 else -1
+    if not 0 < k < len(column) - 1:
+        raise Unreadable("a matrix with \\vdots is read only as one column, h_1 ⋮ h_n")
+    return op.Rows(op.Dots(sp.Tuple(*column[:k]), sp.Tuple(*column[k + 1:])))
 
 
 def items(parser: Parser, parts: list[list[Token]]) -> tuple:
