@@ -251,8 +251,17 @@ def recognise(document: Document, known: Sequence, verified: Collection[str] = (
         defined = _in_force(definitions, fact.names, math)
         called = _called(document, math, defining) if fact.relations else ()
         plain = _verdicts(text, known, (), cache, (), called) if called else fact.plain
-        return plain, plain if not (mine or defined) or _contradicts(plain) else \
-            _verdicts(text, known, mine, cache, defined, called, vouched)
+        if not (mine or defined):
+            return plain, plain
+        if _contradicts(plain):   # the contradiction stands, unless the relation is a claim's
+            if not defined or not all(latex in vouched for _, latex in defined):
+                return plain, plain   # once the claims' own definitions (ω_i = …) are put in
+            read = _verdicts(text, known, mine, cache, defined, called, vouched)
+            right = {v.index for v in read if v.status == "recognised"}
+            mended = not _contradicts(read) and all(
+                v.index in right for v in plain if v.status == "contradicts")
+            return plain, read if mended else plain
+        return plain, _verdicts(text, known, mine, cache, defined, called, vouched)
 
     claimed = _claimed_definitions(formulas, texts, facts, known, judged_as_read)
     for math, text, fact in zip(formulas, texts, facts):
@@ -310,6 +319,9 @@ def recognise(document: Document, known: Sequence, verified: Collection[str] = (
             places += [(claim, said.start) for claim in judged.claims]
     findings += _unsolved(document, formulas, texts, facts, cache)
     findings += _misfits(document, formulas, texts, facts, cache)
+    from tmath.gate.sizes import contradictions
+
+    findings += contradictions(document, formulas, texts)
     findings += [_root_false(document, root) for root in roots_said(document)
                  if not _root_holds(root)]
     if complexity.CLAIM in verified:

@@ -591,8 +591,8 @@ def judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str],
 def _by_entries(read: Read, library: Sequence[Known], mapping: Mapping[str, str],
                 called: frozenset[str]) -> Verdict | None:
     """A relation of two matrices of one shape (``[\\sin(sω), \\cos(sω)]ᵀ = [PE(s, 2i),
-    PE(s, 2i+1)]ᵀ``) judged entry by entry: recognised when every entry is a claim's
-    relation; the entry's contradiction when every other entry is recognised; else None."""
+    PE(s, 2i+1)]ᵀ``) judged entry by entry, when every entry is judged: recognised when
+    every entry is a claim's relation, else the first entry's contradiction; else None."""
     lhs, rhs = read.lhs, read.rhs
     if not (isinstance(lhs, sp.MatrixBase) and isinstance(rhs, sp.MatrixBase)) or \
             lhs.shape != rhs.shape or len(lhs) < 2 or len(lhs) > 16:
@@ -607,7 +607,7 @@ def _by_entries(read: Read, library: Sequence[Known], mapping: Mapping[str, str]
     wrong = [v for v in verdicts if v.status != "recognised"]
     if not wrong:
         return Verdict("recognised", verdicts[0].known, read.text)
-    return replace(wrong[0], shown=read.text) if len(wrong) == 1 else None
+    return replace(wrong[0], shown=read.text)
 
 
 def _transposed(read: Read) -> Read | None:

@@ -1,0 +1,68 @@
+"""Relations between sizes, held to the ones stated above them, and shapes read through a
+function's arguments and a column of stacked heads. Every document is written for these tests.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import CHECK_APP
+
+HEADS = "\n".join([
+    "# Splitting the width",                                              # 1
+    "",                                                                   # 2
+    "Each of the $g$ heads gets a query $\\mathbf a \\in \\mathbb{R}^{m_a}$ and a value",  # 3
+    "$\\mathbf b \\in \\mathbb{R}^{m_b}$, projected by $\\mathbf U_j^{(a)} \\in \\mathbb{R}^{r_a \\times m_a}$",  # 4
+    "and $\\mathbf U_j^{(b)} \\in \\mathbb{R}^{r_b \\times m_b}$:",       # 5
+    "",                                                                   # 6
+    "$$\\mathbf{z}_j = \\phi(\\mathbf U_j^{(a)}\\mathbf a, \\mathbf U_j^{(b)}\\mathbf b) \\in \\mathbb{R}^{r_b}.$$",  # 7
+    "",                                                                   # 8
+    "The heads are stacked and mixed by $\\mathbf U_o \\in \\mathbb{R}^{r_o \\times g r_b}$:",  # 9
+    "",                                                                   # 10
+    "$$\\mathbf U_o \\begin{bmatrix}\\mathbf z_1\\\\\\vdots\\\\\\mathbf z_g\\end{bmatrix} \\in \\mathbb{R}^{r_o}.$$",  # 11
+    "",                                                                   # 12
+    "We choose $r_a = r_b = r_o / g$ for every head.",                    # 13
+    "",                                                                   # 14
+    "So the cost does not grow: $r_a g = r_b g = r_o$.",                  # 15
+    "",
+])
+
+
+def _failing(tmp_path, text: str) -> list[int]:
+    path = tmp_path / "doc.md"
+    path.write_text(text, encoding="utf-8")
+    run = CliRunner().invoke(CHECK_APP, ["check", str(path), "-f", "json"])
+    assert run.exit_code in (0, 1), run.output
+    return sorted({f["line"] for f in json.loads(run.stdout)["findings"]
+                   if f["status"] == "contradicts"})
+
+
+def test_the_clean_document_has_no_finding(tmp_path):
+    assert _failing(tmp_path, HEADS) == []
+
+
+@pytest.mark.parametrize("old, new, line", [
+    # a projection turned round: the product inside the function's argument does not fit
+    ("\\mathbf U_j^{(a)} \\in \\mathbb{R}^{r_a \\times m_a}",
+     "\\mathbf U_j^{(a)} \\in \\mathbb{R}^{m_a \\times r_a}", 7),
+    # the mixing matrix takes one head, not g stacked ones
+    ("\\mathbb{R}^{r_o \\times g r_b}", "\\mathbb{R}^{r_o \\times r_b}", 11),
+    # the stacked output is said to be g times wider
+    ("\\end{bmatrix} \\in \\mathbb{R}^{r_o}", "\\end{bmatrix} \\in \\mathbb{R}^{g r_o}", 11),
+    # the head width multiplied by the head count instead of divided
+    ("r_a = r_b = r_o / g", "r_a = r_b = r_o \\cdot g", 15),
+    # the later relation of sizes changed
+    ("r_a g = r_b g = r_o", "r_a g = r_b g = g r_o", 15),
+])
+def test_each_broken_copy_is_found_at_its_line(tmp_path, old, new, line):
+    assert old in HEADS
+    assert line in _failing(tmp_path, HEADS.replace(old, new))
+
+
+def test_a_name_defined_again_is_a_new_definition(tmp_path):
+    text = "\n".join(["# Two cases", "", "First take $n = 2m$.", "",
+                      "Later we take $n = 3m$ instead, so $n - m = 2m$.", ""])
+    assert _failing(tmp_path, text) == []
