@@ -36,5 +36,6 @@ def check(documents: Sequence[Document], *args: Any, **kwargs: Any) -> Report:
     is: a notebook's cells, and what a reader could not read (as notes)."""
     report = check_documents(documents, *args, **kwargs)
     report.cells.update({d.path: d.cells for d in documents if d.cells})
+    report.file_lines.update({d.path: d.file_lines for d in documents if d.file_lines})
     report.notes += tuple(f"{d.path}: {note}" for d in documents for note in d.notes)
     return report

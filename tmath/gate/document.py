@@ -141,6 +141,8 @@ class Document:
     """How it was read: ``text``, ``markdown``, ``latex`` or ``notebook``."""
     cells: tuple[tuple[int, int], ...] = ()
     """A notebook's Markdown cells: (first line in :attr:`text`, cell number) of each."""
+    file_lines: tuple[int, ...] = ()
+    """A notebook's line in the ``.ipynb`` file of each line of :attr:`text` (0: not known)."""
     notes: tuple[str, ...] = ()
     """What the reader could not read, in one line each (e.g. an ``\\input`` not followed)."""
     _display: tuple[array, array] = field(default_factory=lambda: (array("q"), array("q")),
@@ -299,7 +301,7 @@ def parse_as(suffix: str, text: str, path: str = "<text>") -> Document:
             document.kind = "notebook"
         else:
             document = parse_document(cells.text, path, read_markdown, "notebook")
-        document.cells = cells.starts
+        document.cells, document.file_lines = cells.starts, cells.file_lines
         return document
     return parse_document(text, path)
 

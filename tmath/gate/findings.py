@@ -141,6 +141,8 @@ class Report:
     cells: dict[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
     """For each notebook: (first line, cell number) of its Markdown cells (see
     :meth:`cell_of`)."""
+    file_lines: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    """For each notebook: the ``.ipynb`` file's line of each line of its Markdown text."""
 
     def cell_of(self, finding: Finding) -> tuple[int, int] | None:
         """(cell, line in the cell) of a finding in a notebook; None elsewhere."""
@@ -155,11 +157,16 @@ class Report:
         return str(finding.line) if finding.line else "—"
 
     def finding_dict(self, finding: Finding) -> dict[str, Any]:
-        """A finding's JSON; in a notebook ``line`` is the line in its ``cell``."""
+        """A finding's JSON; in a notebook ``line`` is the line in its ``cell``, and
+        ``file_line`` the line in the ``.ipynb`` file (where the file holds it)."""
         d = finding.to_dict()
         cell = self.cell_of(finding)
         if cell:
+            lines = self.file_lines.get(finding.document, ())
+            at = lines[finding.line - 1] if 0 < finding.line <= len(lines) else 0
             d["cell"], d["line"] = cell
+            if at:
+                d["file_line"] = at
         return d
 
     @property
@@ -281,7 +288,8 @@ def combine(units: Sequence[Report], min_coverage: float = 0.0) -> Report:
                       claims, unverified, notes=notes, citations=citations,
                       per_document=per_document if len(units) > 1 else (),
                       recognition=tuple(r for u in units for r in u.recognition),
-                      cells={p: c for u in units for p, c in u.cells.items()})
+                      cells={p: c for u in units for p, c in u.cells.items()},
+                      file_lines={p: c for u in units for p, c in u.file_lines.items()})
     below = combined.below_minimum()
     combined.notes += tuple(f"{p}: coverage {100.0 * c / t if t else 0:.1f}% ({c}/{t}) is "
                             f"below the minimum {min_coverage:g}%" for p, c, t in below)

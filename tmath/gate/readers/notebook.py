@@ -19,6 +19,10 @@ class NotebookText:
 
     text: str
     starts: tuple[tuple[int, int], ...]
+    file_lines: tuple[int, ...] = ()
+    """For each line of :attr:`text`, its line in the notebook file (0 where not known: the
+    blank line between two cells, or a cell whose source the file does not hold line by
+    line), so that a CI annotation can point into the ``.ipynb`` itself."""
 
 
 def parse_notebook(text: str, path: str) -> Any:
@@ -39,17 +43,51 @@ def parse_notebook(text: str, path: str) -> Any:
 def markdown_cells(text: str, path: str) -> NotebookText:
     """The Markdown cells of the notebook ``text`` (the file's contents)."""
     notebook = parse_notebook(text, path)
-    pieces, starts, line = [], [], 1
+    pieces, starts, line, lines = [], [], 1, []
+    found = _Finder(text)
     for index, cell in enumerate(notebook.cells):
         if cell.get("cell_type") != "markdown":
             continue
-        source = cell.get("source", "")
-        source = "".join(source) if isinstance(source, list) else str(source)
+        raw = cell.get("source", "")
+        source = "".join(raw) if isinstance(raw, list) else str(raw)
         source = source.replace("\r\n", "\n").replace("\r", "\n")
         starts.append((line, index + 1))
         pieces.append(source)
         line += source.count("\n") + 2  # the cell's lines and the blank line after it
-    return NotebookText("\n\n".join(pieces), tuple(starts))
+        lines += found.lines_of(source, source.count("\n") + 1)
+        lines.append(0)
+    return NotebookText("\n\n".join(pieces), tuple(starts), tuple(lines))
+
+
+class _Finder:
+    """Where each string of a cell's source is printed in the notebook file, searched in
+    order (each JSON-encoded as Jupyter writes it, with or without escaped non-ASCII)."""
+
+    def __init__(self, raw: str) -> None:
+        import bisect
+
+        self.raw, self.at = raw, 0
+        self.starts = [0] + [k + 1 for k, c in enumerate(raw) if c == "\n"]
+        self.line = lambda offset: bisect.bisect_right(self.starts, offset)
+
+    def lines_of(self, source: str, count: int) -> list[int]:
+        """The file line of each of a cell's ``count`` lines: each line of its source as one
+        string of a list (Jupyter's layout), else the whole source as one string."""
+        lines = [self._find(part) for part in source.splitlines(keepends=True)]
+        if lines and not lines[0]:
+            whole = self._find(source)
+            lines = [whole] * count
+        return (lines + [0] * count)[:count]
+
+    def _find(self, part: str) -> int:
+        import json
+
+        spots = [self.raw.find(json.dumps(part, ensure_ascii=a), self.at) for a in (False, True)]
+        spot = min((s for s in spots if s >= 0), default=-1)
+        if spot < 0:
+            return 0
+        self.at = spot + 1
+        return self.line(spot)
 
 
 def rewrite_cells(raw: str, path: str, cells: tuple[tuple[int, int], ...],
