@@ -21,7 +21,8 @@ formula one operation at a time:
   a×b; a batch of products ``[Q_1 K_1, \\ldots, Q_n K_n]`` is n times the shape of one
   (members numbered 1 to n); no other operation is taken of a batch;
 * ``X \\in \\mathbb{R}^{a \\times b}`` of an expression (``\\mathrm{softmax}(…)V \\in …``)
-  states its shape: it must be the one carried.
+  states its shape: it must be the one carried; so must the definition of a declared name
+  (``\\mathbf A \\in \\mathbb{R}^{L \\times L}``, then ``\\mathbf A = \\mathrm{softmax}(…)``).
 
 Two sizes disagree when they are different expressions of the document's names (``d_k`` and
 ``d_{model}``, ``m`` and ``n``): a product then needs a size equal to another that the
@@ -365,7 +366,8 @@ def _check(carrier: Carrier, relation) -> None:
     sides = [s for s in (relation.lhs, relation.rhs)
              if isinstance(s, sp.Basic) and not isinstance(s, RealSpace)]
     carried = [carrier.of(s) for s in sides]
-    if len(carried) == 2 and None not in carried and key(relation.lhs) is None:
+    named = key(relation.lhs)
+    if len(carried) == 2 and None not in carried and (named is None or named in carrier.shapes):
         carrier._same(carried[0], carried[1], "the two sides of an equation")
 
 

@@ -50,6 +50,7 @@ def _read(tokens: tuple[Token, ...], notation: Notation):
         previous = relations[-1].rhs if relations else None
         if row and row[0].kind == "text" and row[0].value.rstrip().endswith(":"):
             row = row[1:]   # "\\text{attention weights: } α_t = …": the row's label
+        row = [part for t in row for part in _joined_name(t)]
         row = [Token("cmd", "quad") if _joining(t) else t for t in row]
         for segment in split_at(row, SEPARATORS):
             r, e = _segment(_trim(segment), notation, seen, previous)
@@ -70,6 +71,19 @@ def _joining(token: Token) -> bool:
         return False
     words = token.value.partition(":")[2].replace(",", " ").replace(";", " ").split()
     return bool(words) and all(w.lower().strip(".:") in JOINING for w in words)
+
+
+def _joined_name(token: Token) -> list[Token]:
+    """``\\text{where head}_i``: a joining word and the name it introduces typed in one text
+    (Lil'Log's style) → the word, then the name as its own text."""
+    if token.kind != "text":
+        return [token]
+    style, _, words = token.value.partition(":")
+    parts = words.split()
+    if len(parts) == 2 and parts[0].lower() in JOINING and parts[1].isalpha():
+        return [Token("text", f"{style}:{parts[0]}", token.spaced),
+                Token("text", f"{style}:{parts[1]}", True)]
+    return [token]
 
 
 def _rows(tokens: tuple[Token, ...]) -> list[list[Token]]:
@@ -142,6 +156,7 @@ def _segment(tokens: list[Token], notation: Notation, seen: set[str],
         return [], list(items(parser, parts))
     relations: list[Relation] = []
     expressions: list[sp.Basic] = []
+    waiting: list[sp.Basic] = []   # a, b ∈ S: the names before a membership share its set
     for part in parts:
         parser = Parser(part, notation, seen)
         said = said_of(parser, part) if not _has_relation(part) else None
@@ -156,9 +171,14 @@ def _segment(tokens: list[Token], notation: Notation, seen: set[str],
         exprs, ops = parser.chain(first)
         parser.finish()
         if ops:
+            if ops == ["in"] and waiting:
+                relations += [Relation(w, "in", exprs[1]) for w in waiting]
+                expressions = [e for e in expressions if all(e is not w for w in waiting)]
+                waiting = []
             relations += [Relation(exprs[k], o, exprs[k + 1]) for k, o in enumerate(ops)]
         else:
             expressions.append(exprs[0])
+            waiting.append(exprs[0])
     if relations and expressions:
         raise Unreadable("a list mixes relations and bare expressions (a, b ∈ S): "
                          "write one relation per item")
