@@ -32,6 +32,20 @@
   matrix from the output of the encoder stack") is read for each source: one that names the
   encoder or the decoder (or "the layer below", the decoder's own) alone.
 
+* Claim ``norm-statistics-axes``: layer normalization takes its statistics over one
+  example's features, batch normalization over the examples of a batch. A sentence that
+  says one of them "normalizes across (or over) …" the features (feature dimension, hidden
+  units, channels) or the examples (samples, the batch, a minibatch) is read for that axis;
+  the normalization it speaks of is the one named nearest before the verb, and "the
+  former" or "the latter" is the first or second the sentence names.
+
+* Claim ``attention-cost-table``: self-attention does T²·d multiplies and stores T² scores,
+  so its cost grows quadratically with the sequence length. A sentence about the cost
+  (compute, memory, time, complexity) of the vanilla (standard, full, original) Transformer
+  or self-attention that says it "grows linearly (quadratically, …) with the sequence
+  length" is read for how; a sentence that names any other kind of model or attention
+  (linear, sparse, local, kernel, recurrent, a named efficient variant) is not read.
+
 Said as the claim has it: ``recognised``; otherwise ``contradicts``, on the line of the words
 that differ (how it rises, "inverse …", the value).
 Sentences about the weights after the softmax, or with no such verb, are not read.
@@ -92,6 +106,28 @@ _FUTURE_WORDS = re.compile(r"\b(?:future|following|later|next|bidirectional\w*)\
 _SPAN = re.compile(r"\\\{\s*(?P<j>[a-z])\s*(?::|\\mid|\|)\s*(?P=j)\s*"
                    r"(?P<rel>\\leq?|\\le\b|<|\\lt\b|\\geq?|\\ge\b|>|\\gt\b)\s*(?P<i>[a-z])\s*\\\}")
 
+AXES = "norm-statistics-axes"
+_NORMS = re.compile(r"\b(?P<kind>layer|batch)[\s-]*norm(?:ali[sz]ation)?\b|"
+                    r"\b(?P<short>LayerNorm|BatchNorm|LN|BN)\b|\bthe\s+(?P<which>former|latter)\b",
+                    re.I)
+_ACROSS = re.compile(r"\bnormali[sz]\w*\s+(?:\w+\s+){0,3}?(?:across|over|along)\s+(?:all\s+)?"
+                     r"(?:the\s+)?(?:\w+\s+){0,2}?(?P<axis>feature(?:s|\s+dimensions?)?|"
+                     r"hidden\s+units?|channels?|examples?|samples?|(?:mini-?)?batch(?:es)?)\b", re.I)
+
+GROWTH = "attention-cost-table"
+_GROWS = re.compile(r"\b(?:grows?|grew|growing|scales?|scaling|increases?|increasing)\s+"
+                    r"(?P<how>linearly|quadratically|cubically|exponentially)\s+(?:with|in)\s+"
+                    r"(?:the\s+)?(?:input\s+|sequence\s+|context\s+)?(?:length|number\s+of\s+"
+                    r"tokens)\b", re.I)
+_COST = re.compile(r"\b(?:cost|compute|computation\w*|memory|time|complexity|operations)\b", re.I)
+_PLAIN_ATTENTION = re.compile(r"\b(?:vanilla|standard|full|original)\s+(?:self-attention|"
+                              r"attention|transformer)|\bself-attention\b|\bthe\s+transformer\b",
+                              re.I)
+_VARIANT = re.compile(r"\b(?:linear(?!ly)|sparse|local|efficient|kernel\w*|recurren\w*|RNNs?|"
+                      r"LSTMs?|convolution\w*|window\w*|chunk\w*|low-rank|approximat\w*|"
+                      r"compress\w*|hash\w*|LSH|Longformer|Reformer|Linformer|Performer|"
+                      r"BigBird|Flash\w*|Mamba|RWKV|state[\s-]space)\b", re.I)
+
 
 @dataclass(frozen=True)
 class Said:
@@ -140,12 +176,45 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
             found += _cross_sources(text, start, end)
         if RELATIVE in verified and "relative" in sentence.lower():
             found += _relative_positions(document, text, start, end)
+        if GROWTH in verified and _COST.search(sentence) and \
+                _PLAIN_ATTENTION.search(sentence) and not _VARIANT.search(sentence):
+            for match in _GROWS.finditer(text, start, end):
+                found.append(Said(GROWTH, " ".join(match.group().split()),
+                                  match.group("how").lower() == "quadratically",
+                                  "quadratically (T² scores)", match.start("how")))
+        if AXES in verified and _ACROSS.search(sentence):
+            found += _axes(text, start, end)
         if MASK in verified and _MASKED.search(sentence) and _INPUT.search(sentence) and \
                 not _AFTER.search(sentence):
             for match in _SET_TO.finditer(text, start, end):
                 value = match.group("value")
                 found.append(Said(MASK, match.group(), _very_negative(value),
                                   "−∞ (or a very large negative number)", match.start("value")))
+    return found
+
+
+def _axes(text: str, start: int, end: int) -> list[Said]:
+    """Each "normalizes across <axis>" of a sentence, held to the normalization it speaks
+    of: layer normalization across the features, batch normalization across the examples."""
+    named = [(m.start(), (m.group("kind") or m.group("short") or "").lower()[:1],
+              (m.group("which") or "").lower()) for m in _NORMS.finditer(text, start, end)]
+    first = [kind for _, kind, which in named if kind][:2]
+    found = []
+    for match in _ACROSS.finditer(text, start, end):
+        before = [(kind, which) for at, kind, which in named if at < match.start()]
+        if not before:
+            continue
+        kind, which = before[-1]
+        if which:
+            k = 0 if which == "former" else 1
+            kind = first[k] if len(first) > k else ""
+        if kind not in ("l", "b"):
+            continue
+        axis = match.group("axis").lower()
+        examples = axis.startswith(("example", "sample", "batch", "mini"))
+        should = "each example's features" if kind == "l" else "the examples of a batch"
+        found.append(Said(AXES, " ".join(match.group().split()), examples == (kind == "b"),
+                          should, match.start("axis")))
     return found
 
 
@@ -228,6 +297,10 @@ def judged(document: Document, said: Said) -> Finding:
                        f"this span reaches the future",
                CROSS: f"claim {said.claim} proves cross-attention takes {said.should} "
                       f"(softmax(Q_dec K_encᵀ/√d_k)); this sentence takes them the other way",
+               GROWTH: f"claim {said.claim} counts T²·d multiplies and T² stored scores: "
+                       f"self-attention's cost grows {said.should} with the sequence length",
+               AXES: f"claim {said.claim} proves this normalization takes its statistics "
+                     f"over {said.should}; this sentence normalizes across another axis",
                RELATIVE: f"claim {said.claim} proves the score depends on the positions only "
                          f"through {said.should}; a sum of the two is not a relative position"}
     return Finding(status="contradicts", meaning="contradicts", detail=details[said.claim],
