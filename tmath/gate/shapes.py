@@ -190,7 +190,7 @@ class Carrier:
         """A column ``h_1; ⋮; h_n`` of one family numbered 1 to n: n times the rows of one
         (a number counts as one row)."""
         before, after = expr.args[0].args
-        first, last = (_numbered(items[0] if items is before else items[-1])
+        first, last = (_member(items[0] if items is before else items[-1], shortest=1)
                        for items in (before, after))
         if first is None or last is None or first[0] != last[0] or first[1] != 1:
             return None
@@ -256,22 +256,12 @@ def _scalar(expr: sp.Basic) -> bool:
         not any(isinstance(a, sp.Symbol) and not a.is_commutative for a in expr.atoms())
 
 
-def _member(expr: sp.Basic) -> tuple[str, sp.Basic] | None:
-    """``head_1``, ``head[h]``: the family and the index (a number or a name)."""
+def _member(expr: sp.Basic, shortest: int = 2) -> tuple[str, sp.Basic] | None:
+    """``head_1``, ``head[h]``: the family and the index (a number or a name); a family name
+    of one letter (``h_1``, ``h_h``) only with ``shortest=1``."""
     if isinstance(expr, sp.Indexed) and len(expr.indices) == 1:
         return str(expr.base), expr.indices[0]
-    match = re.fullmatch(r"([A-Za-z]{2,})_(\d+|[A-Za-z])", getattr(expr, "name", ""))
-    if match is None:
-        return None
-    index = match.group(2)
-    return match.group(1), sp.Integer(index) if index.isdigit() else sp.Symbol(index)
-
-
-def _numbered(expr: sp.Basic) -> tuple[str, sp.Basic] | None:
-    """``h_1``, ``h[i]``, ``h_h``: the family and the number (a whole number or a name)."""
-    if isinstance(expr, sp.Indexed) and len(expr.indices) == 1:
-        return str(expr.base), expr.indices[0]
-    match = re.fullmatch(r"([A-Za-z]+)_(\d+|[A-Za-z])", getattr(expr, "name", ""))
+    match = re.fullmatch(rf"([A-Za-z]{{{shortest},}})_(\d+|[A-Za-z])", getattr(expr, "name", ""))
     if match is None:
         return None
     index = match.group(2)
