@@ -321,3 +321,20 @@ def test_a_model_named_across_a_line_break_is_still_named():
     wrong = [f for f in _found(broken.replace("was 1.0 seconds", "was 2.0 seconds"))
              if f[1] == "inaccurate"]
     assert [f[2] for f in wrong] == ["2.0"]
+
+
+RESULTS = """
+    # Results
+
+    On English-to-German, the big transformer model (Transformer (big) in the table) sets a
+    BLEU score of $28.4$, more than 2 BLEU above earlier systems.
+
+    Our own small model achieves 25.1 BLEU on English-to-German after an hour.
+    """
+
+
+def test_the_big_models_english_to_german_bleu_is_held_to_table_2():
+    """Named by "big transformer model" or "Transformer (big)" (a parenthesis then a space);
+    a difference in BLEU and another instance ("our own small model") are not read."""
+    assert _found(RESULTS) == [(4, "accurate", "28.4")]
+    assert _found(RESULTS.replace("$28.4$", "$27.4$")) == [(4, "inaccurate", "27.4")]

@@ -12,7 +12,9 @@ setting when it binds a number to a quantity of :data:`QUANTITIES` in one of two
   decoders or embeddings and not about queries, keys, values or heads), "the query vectors
   have a size of 64" or "the q/k/v vectors (64, …)" (the width of a head's keys); training
   "for 100,000 steps", "12 hours" or "3.5 days" in a sentence about training, "step time was
-  1.0 seconds";
+  1.0 seconds"; "a BLEU score of 28.4" or "achieves 28.4 BLEU" in a sentence about
+  English-to-German translation (the paper's English-to-French figure is not recorded: its
+  text and its Table 2 disagree, 41.0 and 41.8);
 * a pronoun subject ("Their size is 64") read as what it stands for, when that is the query,
   key and value vectors of an earlier sentence.
 
@@ -101,6 +103,9 @@ QUANTITIES = {
     "step_time": Quantity("seconds per training step", phrases=(
         r"\bstep(?:\s+time)?\b[^.;:\d]{0,30}?\b(?:was|took|of|is)\s+(?:about\s+|around\s+|"
         r"roughly\s+|~\s*)?{n}\s*(?:s\b|sec\b|seconds\b)",)),
+    "bleu_en_de": Quantity("BLEU on WMT 2014 English-to-German", phrases=(
+        r"\bBLEU\s+score\s+of\s+{n}", r"\bachiev\w*\s+(?:a\s+)?{n}\s+BLEU\b"),
+        needs=r"\bEnglish[\s-]+to[\s-]+German\b|\bEN-DE\b|\bEn-De\b"),
     "dropout": Quantity("dropout rate P_drop", ("P_drop",)),
     "label_smoothing": Quantity("label smoothing ε_ls", ("ε_ls",)),
     "warmup_steps": Quantity("warmup steps", ("warmup_steps",), (r"warm-?up\s+steps",)),
@@ -124,7 +129,8 @@ HYPOTHETICAL = re.compile(
     r"\b(?:suppose|assume|assuming|imagine|consider|let|say|e\.g\.|for example|for instance|"
     r"such as|toy|smaller|larger|instead|rather than|if we|we could|would)\b", re.I)
 """Words that make a sentence an example or a what-if, not a statement of a setting."""
-INSTANCE = re.compile(r"\b(?:a|an|our|this|their)\s+(?:[\w-]+\s+){0,3}?(?:[Tt]ransformer|model)s?\b")
+INSTANCE = re.compile(r"\b(?:[Aa]|[Aa]n|[Oo]ur|[Tt]his|[Tt]heir)\s+(?:[\w-]+\s+){0,3}?"
+                      r"(?:[Tt]ransformer|model)s?\b")
 """An indefinite or possessed model ("a 4-layer transformer", "our model"): another instance
 than the one the document presents."""
 OTHER_MODELS = re.compile(

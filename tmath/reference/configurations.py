@@ -3,7 +3,8 @@
 A claim that cites a model's setting (``BERT-base has 12 heads``) and the gate that holds a
 document to it (:mod:`tmath.gate.settings`) read the value here, so it is typed once, next to
 its source. The Transformer's values were read from the LaTeX source of arXiv 1706.03762
-(§3.1, §3.2.2, §3.3, §5.2, §5.3, §5.4 and Table 3, which gives both models); BERT's from the
+(§3.1, §3.2.2, §3.3, §5.2, §5.3, §5.4, Table 3, which gives both models, and the
+English-to-German BLEU of Table 2); BERT's from the
 sentence of §3 of arXiv 1810.04805 that states both sizes, as public copies of the paper
 quote it (the PDF itself was not read); Adam's from Algorithm 1 of arXiv 1412.6980, as the
 bibliography records it. ``claim`` names the built-in claim that cites a setting, where one
@@ -52,7 +53,7 @@ class Configuration:
 _VASWANI = ("Vaswani et al. (2017), arXiv:1706.03762", "Attention Is All You Need")
 TRANSFORMER_BASE = Configuration(
     "transformer-base", "the base Transformer", *_VASWANI,
-    (r"\b[Bb]ase Transformer\b", r"\bTransformer[- ]?(?:\(base\)|[Bb]ase)\b",
+    (r"\b[Bb]ase [Tt]ransformer\b", r"\bTransformer[- ]?(?:\(base(?: model)?\)|[Bb]ase\b)",
      r"\b(?:original|vanilla) Transformer\b", r"\bVaswani et al\b"),
     (Setting("layers", 6, "§3.1 (N = 6)"),
      Setting("d_model", 512, "§3.1", claim="ffn-width-four-times"),
@@ -72,12 +73,13 @@ TRANSFORMER_BASE = Configuration(
     variant=r"\b[Bb]ase models?\b")
 TRANSFORMER_BIG = Configuration(
     "transformer-big", "the big Transformer", *_VASWANI,
-    (r"\b[Bb]ig Transformer\b", r"\bTransformer[- ]?(?:\(big\)|[Bb]ig)\b"),
+    (r"\b[Bb]ig [Tt]ransformer\b", r"\bTransformer[- ]?(?:\(big\)|[Bb]ig\b)"),
     (Setting("d_model", 1024, "Table 3 (big)"), Setting("d_ff", 4096, "Table 3 (big)"),
      Setting("heads", 16, "Table 3 (big)"),
      Setting("train_steps", 300_000, "§5.2 (300,000 steps (3.5 days))"),
      Setting("train_days", 3.5, "§5.2 (300,000 steps (3.5 days))"),
-     Setting("step_time", 1.0, "§5.2 (step time was 1.0 seconds)")),
+     Setting("step_time", 1.0, "§5.2 (step time was 1.0 seconds)"),
+     Setting("bleu_en_de", 28.4, "Table 2 and §6.1 (Transformer (big), EN-DE 28.4)")),
     variant=r"\b[Bb]ig models?\b")
 _DEVLIN = ("Devlin et al. (2019), arXiv:1810.04805",
            "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding")
