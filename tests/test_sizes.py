@@ -66,3 +66,16 @@ def test_a_name_defined_again_is_a_new_definition(tmp_path):
     text = "\n".join(["# Two cases", "", "First take $n = 2m$.", "",
                       "Later we take $n = 3m$ instead, so $n - m = 2m$.", ""])
     assert _failing(tmp_path, text) == []
+
+
+def test_a_sum_with_a_declared_vector_keeps_its_shape(tmp_path):
+    """x ∈ ℝ^m and g(x) ∈ ℝ^m, so x + g(x) ∈ ℝ^m; stated as ℝ^{2m} it is reported."""
+    text = "\n".join([
+        "# A skip connection", "",
+        "For an input $\\mathbf{x} \\in \\mathbb{R}^m$ the block must give",
+        "$g(\\mathbf{x}) \\in \\mathbb{R}^m$ so that the sum",
+        "$\\mathbf{x} + g(\\mathbf{x}) \\in \\mathbb{R}^m$ can be formed.", ""])
+    assert _failing(tmp_path, text) == []
+    wrong = text.replace("g(\\mathbf{x}) \\in \\mathbb{R}^m$ can", "g(\\mathbf{x}) \\in "
+                                                                    "\\mathbb{R}^{2m}$ can")
+    assert 5 in _failing(tmp_path, wrong)

@@ -106,3 +106,11 @@ def test_a_notebook_finding_gives_its_line_in_the_file(tmp_path):
     (wrong,) = [f for f in json.loads(run.stdout)["findings"] if f["status"] == "contradicts"]
     assert (wrong["cell"], wrong["line"]) == (3, 3)
     assert "softmax" in raw.splitlines()[wrong["file_line"] - 1]
+
+
+def test_a_property_of_a_declared_name_is_not_its_definition(tmp_path):
+    """A ∈ ℝ^{m×n} in general, later "symmetric matrices satisfy A = Aᵀ": a property of
+    square ones, not a definition of the declared A (the wide sweep's d2l chapter)."""
+    text = "\n".join(["# Matrices", "", "Take $\\mathbf{A} \\in \\mathbb{R}^{m \\times n}$.", "",
+                      "Symmetric matrices satisfy $\\mathbf{A} = \\mathbf{A}^\\top$.", ""])
+    assert not [f for f in _findings(tmp_path, text) if f[1] == "contradicts"]

@@ -56,10 +56,13 @@ class Mismatch(Exception):
 def key(expr: sp.Basic) -> str | None:
     """The name of a matrix as declared and used: ``W^Q_i`` (read as a power of a family
     member) is ``W[·]**Q``; a family's members are one name (``head_1``, ``head_i``), and
-    ``W_i^{(q)}`` and ``W_i^{(k)}`` are two (``W[·,q]``, ``W[·,k]``)."""
+    ``W_i^{(q)}`` and ``W_i^{(k)}`` are two (``W[·,q]``, ``W[·,k]``); a document function's
+    value at given arguments (``sublayer(x)``) is named by that application."""
     if isinstance(expr, sp.Symbol):
         match = re.fullmatch(r"([A-Za-z]+)_([A-Za-z0-9])", expr.name)
         return f"{match.group(1)}[·]" if match and len(match.group(1)) > 1 else expr.name
+    if isinstance(expr, sp.core.function.AppliedUndef):   # sublayer(x) ∈ ℝ^d: that value
+        return str(expr)
     if isinstance(expr, sp.Indexed):   # W_i^{(q)} is W[i, q]: after the member, a label
         labels = ",".join(str(i) for i in expr.indices[1:])
         return f"{expr.base}[·{',' + labels if labels else ''}]"
@@ -102,8 +105,9 @@ class Carrier:
             if expr.is_commutative and name not in self.shapes and name not in self.defined:
                 return None   # a number's name (d_k), unless declared a matrix
             return self._named(name)
-        if expr.is_commutative and not isinstance(expr, sp.Function):
-            return None
+        if expr.is_commutative and not isinstance(expr, sp.Function) and not (
+                isinstance(expr, sp.Add) and any(key(a) in self.shapes for a in expr.args)):
+            return None   # a number (a sum with a declared vector, x + f(x), is carried)
         if isinstance(expr, Transpose):
             inner = self.of(expr.args[0])
             return None if inner is None or len(inner) != 2 else (inner[1], inner[0])
@@ -357,7 +361,8 @@ def _check(carrier: Carrier, relation) -> None:
              if isinstance(s, sp.Basic) and not isinstance(s, RealSpace)]
     carried = [carrier.of(s) for s in sides]
     named = key(relation.lhs)
-    if len(carried) == 2 and None not in carried and (named is None or named in carrier.shapes):
+    defines = named in carrier.shapes and not relation.rhs.has(relation.lhs)   # not A = Aᵀ
+    if len(carried) == 2 and None not in carried and (named is None or defines):
         carrier._same(carried[0], carried[1], "the two sides of an equation")
 
 
