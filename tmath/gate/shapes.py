@@ -75,6 +75,12 @@ def key(expr: sp.Basic) -> str | None:
     return None
 
 
+def _defined_name(lhs: sp.Basic) -> str | None:
+    """The name a relation ``name = …`` defines: a matrix's (``head_i``), never a function's
+    value (``MultiHead(Q, K, V) = …`` states what the function gives)."""
+    return None if isinstance(lhs, sp.core.function.AppliedUndef) else key(lhs)
+
+
 def declared(relation) -> tuple[sp.Basic, Shape] | None:
     """``X ∈ ℝ^{a×b}``: the expression and its shape (a vector ℝ^a is a×1; ℝ^{n×a×b} is a
     batch)."""
@@ -101,7 +107,8 @@ class Carrier:
     def of(self, expr: sp.Basic) -> Shape | None:
         """The shape of ``expr`` (None for a scalar); raises :class:`Mismatch`."""
         name = key(expr)
-        if name is not None:
+        undeclared = isinstance(expr, sp.core.function.AppliedUndef) and name not in self.shapes
+        if name is not None and not undeclared:   # f(W q, …) undeclared: its arguments below
             if expr.is_commutative and name not in self.shapes and name not in self.defined:
                 return None   # a number's name (d_k), unless declared a matrix
             return self._named(name)
@@ -312,7 +319,7 @@ def mismatch(relations: Sequence, shapes: Mapping[str, Shape],
     an expression, the two sides of an equation), or None."""
     carrier = Carrier(shapes, dict(defined))
     index = 0
-    order = sorted(range(len(relations)), key=lambda k: key(relations[k].lhs) is None)
+    order = sorted(range(len(relations)), key=lambda k: _defined_name(relations[k].lhs) is None)
     try:   # a definition first (head_i = …): a disagreement inside it is on its row
         for index in order:
             _check(carrier, relations[index])
@@ -377,7 +384,8 @@ def facts_of(relations: Sequence) -> tuple[tuple, tuple, bool]:
         found = declared(relation)
         if found is not None and key(found[0]) is not None:
             declares.append((key(found[0]), str(index), *(sp.srepr(d) for d in found[1])))
-            continue
+            if _defined_name(found[0]) is not None:
+                continue   # a function's value (h_j = f(…) ∈ ℝ^p) may also state h_j's
         if found is not None and index and relations[index - 1].op == "=" and \
                 relations[index - 1].rhs == found[0] and key(relations[index - 1].lhs):
             # ``Q = XW^q ∈ ℝ^{L×d_k}``: the chain states the shape of Q as well
@@ -395,7 +403,7 @@ def facts_of(relations: Sequence) -> tuple[tuple, tuple, bool]:
                         isinstance(m, sp.Mul) and sum(not a.is_commutative for a in m.args) > 1
                         for m in sp.preorder_traversal(side))):
                 checkable = True
-        if relation.op == "=" and key(relation.lhs) is not None and \
+        if relation.op == "=" and _defined_name(relation.lhs) is not None and \
                 isinstance(relation.rhs, sp.Basic) and (not relation.rhs.is_commutative
                                                         or isinstance(relation.rhs, Concat)):
             defines.append((key(relation.lhs), str(index)))
