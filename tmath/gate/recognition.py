@@ -184,6 +184,9 @@ class Facts:
     solves: tuple[str, ...] = ()
     """The names it states the values of, when that is all it does (``u_1 = \\cos(ωk)``):
     held to the equations above them (:mod:`tmath.gate.solutions`)."""
+    claims_defines: tuple[str, ...] = ()
+    """Functions the claims use that the formula defines (``PE(t, 2i) = \\sin(tω_i)``): put in
+    where the formula is recognised (:func:`_claimed_definitions`)."""
 
 
 class _Cache:
@@ -208,7 +211,7 @@ class _Cache:
         self.store.put(self.key(*parts), value, hint)
 
 
-FORMAT = 12
+FORMAT = 13
 """The version of :class:`Facts` and :class:`Said` as stored."""
 _CODE = hashlib.sha256(b"".join(path.read_bytes() for path in sorted(
     Path(__file__).parent.glob("*.py")))).hexdigest()[:16]
@@ -370,15 +373,16 @@ def _facts(latex: str, known: Sequence, cache: _Cache) -> Facts:
         relations = relations_of(latex)
         names = sorted({n for r in relations for n in r.names | r.functions})
         votes = tuple(v for r in relations for v in witnesses(r, known))
-        defines = tuple(d for d in (defined_function(r) for r in relations)
-                        if d is not None and not _library_function(d[0], len(d[1]), known))
+        every = [d for d in map(defined_function, relations) if d is not None]
+        defines = tuple(d for d in every if not _library_function(d[0], len(d[1]), known))
+        claims_defines = tuple(sorted({d[0] for d in every if d not in defines}))
         found = Facts(tuple(names), votes, false_relations(latex, relations),
                       _judged(relations, known, {}), len(relations),
                       tuple(d[0] for d in defines), bindings_of(relations),
                       false_steps(relations), *facts_of(relations),
                       unnormalised(relations),
                       tuple(sorted({str(getattr(v.name, "base", v.name))
-                                    for v in stated_values(relations, 0)})))
+                                    for v in stated_values(relations, 0)})), claims_defines)
         cache.put(found, Facts, latex)
     return found
 
@@ -647,14 +651,14 @@ def _steps_defined(latex: str, defined: tuple, fact: Facts, cache: _Cache) -> tu
     """The false steps (:func:`tmath.gate.steps.false_steps`) of a formula's chains that only
     show once the document's definitions in force are put in: ``p_{i+δ,2j}`` beside
     ``\\sin((i+δ)ω_j)`` is a step once p and ω are the document's sines and frequencies."""
-    found = cache.get(tuple, "steps", latex, defined)
+    found = cache.get(_STEPS, "steps", latex, defined)
     if found is None:
         from tmath.gate.steps import false_steps
 
         relations = _put_in_all(latex, defined)
         seen = {step[0] for step in fact.steps}
         found = tuple(step for step in false_steps(relations) if step[0] not in seen)
-        cache.put(found, tuple, "steps", latex, defined)
+        cache.put(found, _STEPS, "steps", latex, defined)
     return found
 
 
@@ -668,15 +672,13 @@ def _claimed_definitions(formulas: Sequence[Math], texts: Sequence[str], facts: 
 
     seen: dict[str, list[tuple[int, str]]] = {}
     for math, text, fact in zip(formulas, texts, facts):
-        found = [d for d in map(defined_function, relations_of(text)) if d is not None
-                 and _library_function(d[0], len(d[1]), known)] if fact.relations else []
-        if not found:
+        if not fact.claims_defines:
             continue
         plain, verdicts = judged(math, text, fact)
         if _contradicts(plain) or _contradicts(verdicts) or \
                 not any(v.status == "recognised" for v in verdicts):
             continue
-        for name in dict.fromkeys(d[0] for d in found):
+        for name in fact.claims_defines:
             seen.setdefault(name, []).append((math.start, text))
     return seen
 
@@ -697,7 +699,7 @@ def _true_by_definitions(latex: str, verdicts: tuple, defined: tuple, cache: _Ca
     document's definitions in force are put in (:func:`tmath.gate.steps.holds`), its chain's
     ends too: ``\\sin((t+k)ω_i) = PE(t+k, 2i)`` is the definition at t+k, not a near form
     of the shift rotation."""
-    true = cache.get(tuple, "true", latex, defined)
+    true = cache.get(tuple[int, ...], "true", latex, defined)
     if true is None:
         from tmath.gate.steps import holds
         from tmath.meaning.recognise import chains_of
@@ -707,7 +709,7 @@ def _true_by_definitions(latex: str, verdicts: tuple, defined: tuple, cache: _Ca
                 for k in range(chain.first, chain.last + 1)}
         true = tuple(k for k, r in enumerate(relations)
                      if holds(r) and (k not in ends or holds(ends[k])))
-        cache.put(true, tuple, "true", latex, defined)
+        cache.put(true, tuple[int, ...], "true", latex, defined)
     return tuple(v for v in verdicts if v.status != "contradicts" or v.index not in true)
 
 
@@ -995,6 +997,8 @@ def _spellings(name: str) -> list[str]:
     return [f"\\text{{{name}}}", f"\\mathrm{{{name}}}", f"\\operatorname{{{name}}}", name]
 
 
+_STEPS = tuple[tuple[int, str, float, float], ...]
+"""How the false steps of a formula with the document's definitions put in are stored."""
 _BOUND = tuple[tuple[str, float | str, float | str, float, tuple[str, ...]], ...]
 """How the false arithmetic of a formula with the document's values put in is stored."""
 _MISFIT = tuple[tuple[int, str, str, str, tuple[str, ...]], ...]

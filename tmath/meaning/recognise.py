@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+import functools
 from dataclasses import dataclass, field, replace
 import re
 from typing import Mapping, Sequence
@@ -145,12 +146,18 @@ def _function(name: str):
 
 def relations_of(latex: str) -> list[Read]:
     """The relations of a formula as read (none if the reader cannot read it); a definition
-    by cases on what an argument is, one relation per case (:func:`by_cases`)."""
+    by cases on what an argument is, one relation per case (:func:`by_cases`). Read once per
+    text (the gate asks again for the same formula; each Read is immutable)."""
+    return list(_relations_of(latex))
+
+
+@functools.lru_cache(maxsize=8192)
+def _relations_of(latex: str) -> tuple[Read, ...]:
     from tmath.latex import read as read_latex
 
     reading = read_latex(latex)
     if not reading.parsed:
-        return []
+        return ()
     found = []
     for relation in reading.relations:
         variables = frozenset(s.name for side in (relation.lhs, relation.rhs)
@@ -163,7 +170,7 @@ def relations_of(latex: str) -> list[Read]:
             names, functions = vocabulary(lhs, rhs)
             found.append(Read(lhs, relation.op, rhs, names, functions,
                               f"{lhs} = {rhs}" if cases else str(relation), row))
-    return found
+    return tuple(found)
 
 
 def _case_rows(piecewise: sp.Piecewise, printed: Sequence[sp.Basic | None] = ()
