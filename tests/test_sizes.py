@@ -79,3 +79,11 @@ def test_a_sum_with_a_declared_vector_keeps_its_shape(tmp_path):
     wrong = text.replace("g(\\mathbf{x}) \\in \\mathbb{R}^m$ can", "g(\\mathbf{x}) \\in "
                                                                     "\\mathbb{R}^{2m}$ can")
     assert 5 in _failing(tmp_path, wrong)
+
+
+def test_a_hostile_tower_of_powers_or_a_zero_divisor_is_not_judged(tmp_path):
+    """Exact powers of powers would never finish; a size divided by zero has no value: both
+    are read quickly and judged nowhere."""
+    text = "\n".join(["# Sizes", "", "Take $a = b^{c^{d^{e}}}$ and $m = n/(k - k)$.", "",
+                      "Then $a b = b^{c^{d^{e}}} b$ and $m k = n$.", ""])
+    assert _failing(tmp_path, text) == []

@@ -117,11 +117,16 @@ def _differs(lhs, rhs, shown: str) -> tuple[float, float] | None:
     if not names:
         return None
     rng = random.Random(int(hashlib.sha256(shown.encode()).hexdigest()[:12], 16))
-    for _ in range(POINTS):
-        values = {n: sp.Rational(rng.randint(2, 97), rng.randint(1, 7)) for n in names}
-        left, right = (float(side.xreplace(values)) for side in (lhs, rhs))
+    for _ in range(POINTS):   # floats, not exact numbers: a tower of powers stays quick
+        values = {n: sp.Float(rng.randint(2, 97) / rng.randint(1, 7), 30) for n in names}
+        try:
+            left, right = (complex(sp.N(side.xreplace(values), 30)) for side in (lhs, rhs))
+        except (TypeError, ValueError, ArithmeticError):
+            return None
+        if not all(v == v and abs(v) < float("inf") and v.imag == 0 for v in (left, right)):
+            return None   # undefined or infinite at this point: nothing is judged
         if abs(left - right) > RELATIVE * (1 + abs(left) + abs(right)):
-            return left, right
+            return left.real, right.real
     return None
 
 
