@@ -338,3 +338,25 @@ def test_the_big_models_english_to_german_bleu_is_held_to_table_2():
     a difference in BLEU and another instance ("our own small model") are not read."""
     assert _found(RESULTS) == [(4, "accurate", "28.4")]
     assert _found(RESULTS.replace("$28.4$", "$27.4$")) == [(4, "inaccurate", "27.4")]
+
+
+SECTION_OF_A_SOURCE = r"""
+    \section{Training}
+
+    The Transformer is trained on pairs of sentences.
+    For our big models, the step time was 1.0 seconds. The big models were trained for
+    300,000 steps (1.5 days).
+
+    \paragraph{Regularisation} For the base model, we use a rate of $P_{drop}=0.3$.
+
+    \paragraph{Other work} BERT's base model uses a rate of $P_{drop}=0.3$ too.
+    """
+
+
+def test_a_section_of_the_papers_source_names_its_variants():
+    """A section with no title that names the paper's model as a proper name: "the big
+    models" and "the base model" are the paper's; not in a paragraph on another model."""
+    found = [f for f in _found(SECTION_OF_A_SOURCE, "part.tex") if f[1] == "inaccurate"]
+    assert found == [(5, "inaccurate", "1.5"), (7, "inaccurate", "0.3")]
+    unnamed = SECTION_OF_A_SOURCE.replace("The Transformer is", "This model is")
+    assert _found(unnamed, "part.tex") == []

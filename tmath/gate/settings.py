@@ -155,6 +155,7 @@ def settings_in(document: Document) -> list[Finding]:
     """A finding for each published setting the document states (see the module's doc)."""
     text = document.masked or document.text
     subject = _subject(document)
+    presented = None if subject else _presented(document)
     defined = {}
     if document.kind == "latex":   # a LaTeX source's own macros: $\dmodel=512$
         from tmath.gate.readers.macros import macros
@@ -173,7 +174,7 @@ def settings_in(document: Document) -> list[Finding]:
         if not stated:
             continue
         sentence = text[start:end]
-        named = _named(sentence, subject)
+        named = _named(sentence, subject or _presented_here(presented, text, start, end))
         config, how = None, ""
         if len(named) > 1:   # "BERT-base has 12 heads, while BERT-large has 16": clause by clause
             found += _by_clause(document, text, start, end, stated, subject)
@@ -209,6 +210,7 @@ def table_settings(document: Document) -> list[Finding]:
     from tmath.gate.tables import tables_in
 
     subject = _subject(document)
+    presented = None if subject else _presented(document)
     defined = {}
     if document.kind == "latex":
         from tmath.gate.readers.macros import macros
@@ -456,6 +458,25 @@ def _subject(document: Document) -> Configuration | None:
         if paper in titles.lower() or paper in head.lower():
             return config   # the first configuration of a paper is its base model
     return None
+
+
+def _presented(document: Document) -> Configuration | None:
+    """The base configuration of the one paper whose model the document names as a proper
+    name ("the Transformer"), for a document that does not name the paper itself (a
+    section of its source, a page of notes). It lets "the big models" name that paper's
+    variant, never a sentence that names no configuration."""
+    text = document.masked or document.text
+    papers = {c.paper: c for c in reversed(CONFIGURATIONS) if c.model and re.search(c.model, text)}
+    return next(iter(papers.values())) if len(papers) == 1 else None
+
+
+def _presented_here(presented: Configuration | None, text: str, start: int,
+                    end: int) -> Configuration | None:
+    """``presented``, unless the sentence's paragraph names another model ("the base model"
+    of a paragraph on BERT is BERT's)."""
+    if presented is None or OTHER_MODELS.search(plain(paragraph_around(text, start, end))):
+        return None
+    return presented
 
 
 def _judge(document: Document, config: Configuration, item: Stated, quantity: Quantity,

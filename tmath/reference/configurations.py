@@ -32,7 +32,8 @@ class Configuration:
     """A published configuration: how sentences name it (regular expressions, matched
     case-sensitively), the work that states it (``source``, cited; ``paper``, its title),
     and its settings. ``variant`` names it only in a document about its paper, among the
-    paper's configurations ("the base model")."""
+    paper's configurations ("the base model"), or in one that names the paper's ``model`` as
+    a proper name ("the Transformer") where no other model is named around it."""
 
     key: str
     label: str
@@ -41,6 +42,7 @@ class Configuration:
     names: tuple[str, ...]
     settings: tuple[Setting, ...]
     variant: str = ""
+    model: str = ""
 
     def value(self, quantity: str) -> float:
         """The value this configuration sets for ``quantity`` (KeyError if it sets none)."""
@@ -70,7 +72,7 @@ TRANSFORMER_BASE = Configuration(
      Setting("train_steps", 100_000, "§5.2 (100,000 steps or 12 hours)"),
      Setting("train_hours", 12, "§5.2 (100,000 steps or 12 hours)"),
      Setting("step_time", 0.4, "§5.2 (each training step took about 0.4 seconds)")),
-    variant=r"\b[Bb]ase models?\b")
+    variant=r"\b[Bb]ase models?\b", model=r"\b[Tt]he Transformer\b")
 TRANSFORMER_BIG = Configuration(
     "transformer-big", "the big Transformer", *_VASWANI,
     (r"\b[Bb]ig [Tt]ransformer\b", r"\bTransformer[- ]?(?:\(big\)|[Bb]ig\b)"),
@@ -80,7 +82,7 @@ TRANSFORMER_BIG = Configuration(
      Setting("train_days", 3.5, "§5.2 (300,000 steps (3.5 days))"),
      Setting("step_time", 1.0, "§5.2 (step time was 1.0 seconds)"),
      Setting("bleu_en_de", 28.4, "Table 2 and §6.1 (Transformer (big), EN-DE 28.4)")),
-    variant=r"\b[Bb]ig models?\b")
+    variant=r"\b[Bb]ig models?\b", model=r"\b[Tt]he Transformer\b")
 _DEVLIN = ("Devlin et al. (2019), arXiv:1810.04805",
            "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding")
 BERT_BASE = Configuration(
