@@ -105,3 +105,23 @@ def test_two_formulas_define_the_two_parities(tmp_path):
     assert _failing(tmp_path, text) == []
     wrong = text.replace("PE(t+k, 2i)\\\\ PE(t+k, 2i+1)", "PE(t-k, 2i)\\\\ PE(t-k, 2i+1)")
     assert 11 in _failing(tmp_path, wrong)
+
+
+def test_a_library_function_the_document_never_defines_means_the_librarys(tmp_path):
+    """PE used and never defined is the standard encoding the claims define: the true
+    derivation ending on PE(t + k) holds with it (no near form of the shift claim), and the
+    one ending on PE(t − k) has a false last step, reported on its row."""
+    text = "\n".join([
+        "# Shifts", "",
+        "With $\\omega_i = 1/10000^{2i/d}$, take the usual sinusoidal encoding $PE$.",
+        "A shift by $k$ is a rotation:", "",
+        "$$", "\\begin{aligned}",
+        "\\begin{bmatrix}\\cos(k\\omega_i) & \\sin(k\\omega_i)\\\\ -\\sin(k\\omega_i) & "
+        "\\cos(k\\omega_i)\\end{bmatrix}",
+        "\\begin{bmatrix}\\sin(t\\omega_i)\\\\ \\cos(t\\omega_i)\\end{bmatrix}",
+        "&= \\begin{bmatrix}\\sin((t+k)\\omega_i)\\\\ \\cos((t+k)\\omega_i)\\end{bmatrix} \\\\",
+        "&= \\begin{bmatrix}PE(t+k, 2i)\\\\ PE(t+k, 2i+1)\\end{bmatrix}",
+        "\\end{aligned}", "$$", ""])
+    assert _failing(tmp_path, text) == []
+    wrong = text.replace("PE(t+k, 2i)\\\\ PE(t+k, 2i+1)", "PE(t-k, 2i)\\\\ PE(t-k, 2i+1)")
+    assert 11 in _failing(tmp_path, wrong)

@@ -267,12 +267,15 @@ def recognise(document: Document, known: Sequence, verified: Collection[str] = (
         return plain, _verdicts(text, known, mine, cache, defined, called, vouched)
 
     claimed = _claimed_definitions(formulas, texts, facts, known, judged_as_read)
+    library_rules = _library_rules(tuple(known))
     for math, text, fact in zip(formulas, texts, facts):
         defined = _in_force(definitions, fact.names, math)
         plain, verdicts = judged_as_read(math, text, fact)
         everything = tuple(sorted({*defined, *_in_force(claimed, fact.names, math)}))
-        if everything and _contradicts(verdicts):
-            verdicts = _true_by_definitions(text, verdicts, everything, cache)
+        meant = _meant(fact.names, definitions, claimed, library_rules, mapping)
+        if (everything or meant[0]) and _contradicts(verdicts):
+            verdicts = _true_by_definitions(text, verdicts, everything, cache, meant,
+                                            library_rules)
         section = document.section_at(math.start)
         common = dict(kind="formula", document=document.path,
                       section=section.number if section else None, line=math.line,
@@ -285,7 +288,8 @@ def recognise(document: Document, known: Sequence, verified: Collection[str] = (
         judged = _judgement(verdicts, mapping, common, "this formula reads")
         if judged is None and softmaxes and "softmax" in text.lower():
             judged = _softmax_judged(document, math, text, fact, softmaxes, mapping, common)
-        steps = fact.steps + (_steps_defined(text, everything, fact, cache) if everything else ())
+        steps = fact.steps + (_steps_defined(text, everything, fact, cache, meant, library_rules)
+                              if everything or meant[0] else ())
         findings += [f for step in steps for f in _false_step(document, math, fact, step, common)]
         if judged is None or judged.status != "contradicts":   # else that finding says it
             findings += [_unnormalised(document, math, fact, found, common)
@@ -647,19 +651,64 @@ def _verdicts(latex: str, known: Sequence, mine: tuple, cache: _Cache,
     return found
 
 
-def _steps_defined(latex: str, defined: tuple, fact: Facts, cache: _Cache) -> tuple:
+def _steps_defined(latex: str, defined: tuple, fact: Facts, cache: _Cache,
+                   meant: _Meant = ((), ()), rules: Mapping[str, tuple] = {}) -> tuple:
     """The false steps (:func:`tmath.gate.steps.false_steps`) of a formula's chains that only
-    show once the document's definitions in force are put in: ``p_{i+δ,2j}`` beside
+    show once the document's definitions in force (and the library's of the functions it
+    uses without defining them, ``meant``) are put in: ``p_{i+δ,2j}`` beside
     ``\\sin((i+δ)ω_j)`` is a step once p and ω are the document's sines and frequencies."""
-    found = cache.get(_STEPS, "steps", latex, defined)
+    found = cache.get(_STEPS, "steps", latex, defined, meant)
     if found is None:
         from tmath.gate.steps import false_steps
 
-        relations = _put_in_all(latex, defined)
+        relations = _put_in_all(latex, defined, meant, rules)
         seen = {step[0] for step in fact.steps}
         found = tuple(step for step in false_steps(relations) if step[0] not in seen)
-        cache.put(found, _STEPS, "steps", latex, defined)
+        cache.put(found, _STEPS, "steps", latex, defined, meant)
     return found
+
+
+_Meant = tuple[tuple[str, ...], tuple[tuple[str, str], ...]]
+"""The library functions a formula uses without the document defining them, and the
+document's names renamed to the library's (:func:`_meant`)."""
+
+
+@functools.lru_cache(maxsize=4)
+def _library_rules(known: tuple) -> dict[str, tuple]:
+    """The claims' own definitions of functions (``PE(pos, 2i) = \\sin(pos/10000^{2i/d})``,
+    one rule per parity) and of families (``ω_i = 10000^{-2i/d}``) whose bodies are plain
+    numbers: by name, each rule (parameters, body). A name two claims define differently
+    is left out."""
+    import sympy as sp
+
+    from tmath.meaning.recognise import NAMING, Read, defined_function
+
+    bodies: dict[str, dict[tuple, set]] = {}
+    for k in known:
+        if k.source not in NAMING or k.lhs is None or k.rhs is None:
+            continue
+        found = defined_function(Read(k.lhs, "=", k.rhs, frozenset(), frozenset(), k.recorded))
+        if found is None or isinstance(k.rhs, sp.MatrixBase) or not k.rhs.is_commutative or \
+                k.rhs.atoms(sp.core.function.AppliedUndef, sp.Sum, sp.Product) or \
+                any(type(f).__name__ == "SumOver" for f in k.rhs.atoms(sp.Function)):
+            continue
+        name, parameters, body = found
+        bodies.setdefault(name, {}).setdefault(parameters, set()).add(body)
+    return {name: tuple((parameters, next(iter(b))) for parameters, b in rules.items())
+            for name, rules in bodies.items() if all(len(b) == 1 for b in rules.values())}
+
+
+def _meant(names: Sequence[str], definitions: Mapping[str, list], claimed: Mapping[str, list],
+           rules: Mapping[str, tuple], mapping: Mapping[str, str]) -> _Meant:
+    """The library's functions a formula uses that the document never defines (``PE`` of a
+    text that takes the standard encoding as known), with the document's mapping of names
+    to the library's (d ↔ d_model; all of it: a definition put in may bring in a name):
+    their claims' definitions are what the names mean."""
+    used = tuple(sorted(n for n in names if n in rules and n not in definitions
+                        and n not in claimed))
+    if not used:
+        return (), ()
+    return used, tuple(sorted(mapping.items()))
 
 
 def _claimed_definitions(formulas: Sequence[Math], texts: Sequence[str], facts: Sequence[Facts],
@@ -683,33 +732,46 @@ def _claimed_definitions(formulas: Sequence[Math], texts: Sequence[str], facts: 
     return seen
 
 
-def _put_in_all(latex: str, defined: tuple) -> list:
-    """A formula's relations with each definition in ``defined`` put in."""
-    from tmath.meaning.recognise import put_in, relations_of
+def _put_in_all(latex: str, defined: tuple, meant: _Meant = ((), ()),
+                rules: Mapping[str, tuple] = {}) -> list:
+    """A formula's relations with each definition in ``defined`` put in, then, renamed to
+    the library's names, the library's definitions (``rules``) of the functions in
+    ``meant``."""
+    from tmath.meaning.recognise import Read, put_in, relations_of, rename, vocabulary
 
     relations = relations_of(latex)
     for name, definition in defined:
         for rule in _rules(name, definition):   # one, or one per parity
             relations = [put_in(r, *rule) for r in relations]
+    used, renames = meant
+    if used:
+        mapping = dict(renames)
+        relations = [Read(lhs, r.op, rhs, *vocabulary(lhs, rhs), r.text, r.case)
+                     for r in relations
+                     for lhs, rhs in [(rename(r.lhs, mapping), rename(r.rhs, mapping))]]
+        for name in used:
+            for parameters, body in rules.get(name, ()):
+                relations = [put_in(r, name, parameters, body) for r in relations]
     return relations
 
 
-def _true_by_definitions(latex: str, verdicts: tuple, defined: tuple, cache: _Cache) -> tuple:
+def _true_by_definitions(latex: str, verdicts: tuple, defined: tuple, cache: _Cache,
+                         meant: _Meant = ((), ()), rules: Mapping[str, tuple] = {}) -> tuple:
     """``verdicts`` without a contradiction on a relation that is an identity once the
-    document's definitions in force are put in (:func:`tmath.gate.steps.holds`), its chain's
-    ends too: ``\\sin((t+k)ω_i) = PE(t+k, 2i)`` is the definition at t+k, not a near form
-    of the shift rotation."""
-    true = cache.get(tuple[int, ...], "true", latex, defined)
+    document's definitions in force (and the library's, ``meant``) are put in
+    (:func:`tmath.gate.steps.holds`), its chain's ends too: ``\\sin((t+k)ω_i) = PE(t+k, 2i)``
+    is the definition at t+k, not a near form of the shift rotation."""
+    true = cache.get(tuple[int, ...], "true", latex, defined, meant)
     if true is None:
         from tmath.gate.steps import holds
         from tmath.meaning.recognise import chains_of
 
-        relations = _put_in_all(latex, defined)
+        relations = _put_in_all(latex, defined, meant, rules)
         ends = {k: chain.ends for chain in chains_of(relations)
                 for k in range(chain.first, chain.last + 1)}
         true = tuple(k for k, r in enumerate(relations)
                      if holds(r) and (k not in ends or holds(ends[k])))
-        cache.put(true, tuple[int, ...], "true", latex, defined)
+        cache.put(true, tuple[int, ...], "true", latex, defined, meant)
     return tuple(v for v in verdicts if v.status != "contradicts" or v.index not in true)
 
 
