@@ -268,9 +268,13 @@ def recognise(document: Document, known: Sequence, verified: Collection[str] = (
 
     claimed = _claimed_definitions(formulas, texts, facts, known, judged_as_read)
     library_rules = _library_rules(tuple(known))
+    apart = _kept_apart(texts)
     for math, text, fact in zip(formulas, texts, facts):
         defined = _in_force(definitions, fact.names, math)
         plain, verdicts = judged_as_read(math, text, fact)
+        if apart:
+            verdicts = _names_kept_apart(text, verdicts, known, mapping, apart,
+                                         _called(document, math, defining))
         everything = tuple(sorted({*defined, *_in_force(claimed, fact.names, math)}))
         meant = _meant(fact.names, definitions, claimed, library_rules, mapping)
         if (everything or meant[0]) and _contradicts(verdicts):
@@ -730,6 +734,51 @@ def _claimed_definitions(formulas: Sequence[Math], texts: Sequence[str], facts: 
         for name in fact.claims_defines:
             seen.setdefault(name, []).append((math.start, text))
     return seen
+
+
+def _kept_apart(texts: Sequence[str]) -> frozenset:
+    """Pairs of names the document keeps apart: two names in one relation other than
+    ``a = b`` (``d_k = d_{model}/h`` says that d_k is not d_model)."""
+    import sympy as sp
+
+    from tmath.meaning.recognise import relations_of
+
+    found = set()
+    for text in texts:
+        for r in relations_of(text):
+            if isinstance(r.lhs, sp.Symbol) and isinstance(r.rhs, sp.Symbol):
+                continue
+            names = sorted(r.names)
+            found.update(frozenset(p) for p in itertools.combinations(names, 2))
+    return frozenset(found)
+
+
+def _names_kept_apart(latex: str, verdicts: tuple, known: Sequence, mapping: Mapping[str, str],
+                      apart: frozenset, called: tuple[str, ...]) -> tuple:
+    """``verdicts`` with each relation recognised only by renaming, in this formula alone, one
+    of the document's names onto another it keeps ``apart`` judged again without that
+    renaming (:func:`tmath.meaning.recognise.judge`): √d_model where a claim has √d_k, in a
+    document that says d_k = d_model/h, is that claim's near form."""
+    from tmath.meaning.recognise import judge, relations_of
+
+    relations = relations_of(latex)
+    kept = []
+    for v in verdicts:
+        relation = relations[v.index] if v.index < len(relations) else None
+        if v.status != "recognised" or relation is None or \
+                not any(len(p & relation.names) == 1 for p in apart):
+            kept.append(v)
+            continue
+        mine = {k: m for k, m in mapping.items() if k in relation.names | relation.functions}
+        again = judge(relation, known, mine, frozenset(called), apart)
+        if again is None or again.status == "recognised" or \
+                judge(relation, known, mine, frozenset(called)) is None:
+            kept.append(v)   # recognised without a merge, or the verdict of its chain's ends
+            continue
+        k = again.known
+        kept.append(Said(again.status, k.claim, k.recorded, k.source, again.shown,
+                         again.detail, v.index, again.where, relation.case))
+    return tuple(kept)
 
 
 def _put_in_all(latex: str, defined: tuple, meant: _Meant = ((), ()),

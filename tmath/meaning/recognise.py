@@ -571,7 +571,8 @@ def _shortens(short: str, long: str) -> bool:
 
 
 def judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str],
-          called: frozenset[str] = frozenset()) -> Verdict | None:
+          called: frozenset[str] = frozenset(), apart: frozenset = frozenset()
+          ) -> Verdict | None:
     """``recognised``, ``contradicts`` or None (see the module's docstring). ``called``: the
     functions the document's words call this formula (``softmax``), whose definitions it is
     held to when it writes one out without naming it (:func:`_written_out`).
@@ -579,24 +580,29 @@ def judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str],
     A formula that contradicts a claim as printed but is the claim in the other convention
     (rows for columns: every product of matrices and vectors in the reverse order, as
     transposing both sides and naming each transpose gives, ``xW_1`` for ``W_1 x``) is
-    recognised: an identity holds exactly when its transpose does."""
-    verdict = _judge(read, library, mapping, called)
+    recognised: an identity holds exactly when its transpose does.
+
+    ``apart``: pairs of names (frozensets) the document keeps apart (it relates them, as in
+    ``d_k = d_{model}/h``); renaming one onto the other in this formula alone is no reading
+    of it, and a formula that is a claim's only so is that claim's near form."""
+    verdict = _judge(read, library, mapping, called, apart)
     if verdict is None or verdict.status != "contradicts":
-        entries = _by_entries(read, library, mapping, called) if verdict is None else None
+        entries = _by_entries(read, library, mapping, called, apart) if verdict is None \
+            else None
         return entries or verdict
-    entries = _by_entries(read, library, mapping, called)
+    entries = _by_entries(read, library, mapping, called, apart)
     if entries is not None and entries.status == "recognised":
         return entries
     flipped = _transposed(read)
     if flipped is not None:
-        other = _judge(flipped, library, mapping, called)
+        other = _judge(flipped, library, mapping, called, apart)
         if other is not None and other.status == "recognised":
             return Verdict("recognised", other.known, read.text)
     return verdict
 
 
 def _by_entries(read: Read, library: Sequence[Known], mapping: Mapping[str, str],
-                called: frozenset[str]) -> Verdict | None:
+                called: frozenset[str], apart: frozenset = frozenset()) -> Verdict | None:
     """A relation of two matrices of one shape (``[\\sin(sω), \\cos(sω)]ᵀ = [PE(s, 2i),
     PE(s, 2i+1)]ᵀ``) judged entry by entry, when every entry is judged: recognised when
     every entry is a claim's relation, else the first entry's contradiction; else None."""
@@ -608,7 +614,7 @@ def _by_entries(read: Read, library: Sequence[Known], mapping: Mapping[str, str]
     for a, b in zip(lhs, rhs):
         names, functions = vocabulary(a, b)
         verdicts.append(_judge(Read(a, read.op, b, names, functions, f"{a} = {b}"),
-                               library, mapping, called))
+                               library, mapping, called, apart))
     if any(v is None for v in verdicts):
         return None
     wrong = [v for v in verdicts if v.status != "recognised"]
@@ -641,7 +647,7 @@ def _transposed(read: Read) -> Read | None:
 
 
 def _judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str],
-           called: frozenset[str]) -> Verdict | None:
+           called: frozenset[str], apart: frozenset = frozenset()) -> Verdict | None:
     plain = mine = form_of(read, mapping)
     if mine is None or mine.identity:
         return None
@@ -652,10 +658,20 @@ def _judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str],
         mine = form_of(read, mapping, known.lhs) if implicit else plain
         if mine is None:
             continue
-        if compare(mine, known.form) == "equivalent" or _renamed_equivalent(read, known):
+        if compare(mine, known.form) == "equivalent":
+            return Verdict("recognised", known, read.text)
+        equivalent, merged = _renamed_equivalent(read, known, apart)
+        if equivalent:
             return Verdict("recognised", known, read.text)
         if near is not None:
             continue
+        if merged is not None:   # the claim only if two of the document's names were one
+            candidate = form_of(read, merged, known.lhs)
+            if candidate is not None and compare(candidate, known.form, named=True) == \
+                    "contradicts":
+                near = (known, candidate, known.form, _used(read, merged),
+                        (known.lhs, known.rhs))
+                continue
         if implicit and known.source in NAMING and _distinctive(read) and \
                 compare(mine, known.form, named=True) == "contradicts":
             # the claim's family member with an index left implicit, said to be another thing
@@ -881,20 +897,30 @@ def _over_printed_ranges(expr: sp.Basic, written: sp.Basic) -> sp.Basic:
                         and isinstance(e.args[1], sp.Symbol), ranged)
 
 
-def _renamed_equivalent(read: Read, known: Known) -> bool:
-    """Equivalent to ``known`` once its free names are renamed in this formula alone (a
-    formula's free variables are its own: p(i, 2j) = sin(i/10000^{2j/d}) is the claim's
-    PE(pos, 2i) = … with i, j, d renamed)."""
+def _renamed_equivalent(read: Read, known: Known, apart: frozenset = frozenset()
+                        ) -> tuple[bool, dict[str, str] | None]:
+    """Whether ``read`` is equivalent to ``known`` once its free names are renamed in this
+    formula alone (a formula's free variables are its own: p(i, 2j) = sin(i/10000^{2j/d})
+    is the claim's PE(pos, 2i) = … with i, j, d renamed); and, when it is so only by a
+    renaming of a name onto one the document keeps ``apart`` from it (√d_model onto the
+    claim's √d_k, where the document says d_k = d_model/h), that renaming without those
+    pairs: the claim's form in the document's names, which is its near form."""
     distinctive = _distinctive(read)
     shared = (read.names | read.functions) & (known.names | known.functions)
     if not shared and not distinctive:
-        return False   # every name renamed: y = Wx "is" Q = XW_Q, which is no evidence
+        return False, None   # every name renamed: y = Wx "is" Q = XW_Q, no evidence
     # nor is a shared name moved onto another: S = QK "is" Q = XW_Q with Q → X, K → W_Q
+    merged = None
     for pairs in _bijections(read, known, local=distinctive):
         renamed = form_of(read, pairs, known.lhs)
-        if renamed is not None and compare(renamed, known.form) == "equivalent":
-            return True
-    return False
+        if renamed is None or compare(renamed, known.form) != "equivalent":
+            continue
+        kept = {a: b for a, b in pairs.items() if frozenset((a, b)) not in apart
+                or b in read.names | read.functions}   # b renamed too: a permutation
+        if len(kept) == len(pairs):
+            return True, None
+        merged = kept if merged is None else merged
+    return False, merged
 
 
 def _structured(side: sp.Basic) -> bool:
