@@ -236,6 +236,25 @@ def test_a_latex_sources_own_macros_are_put_in_before_reading(tmp_path, library)
     assert [(f.line, f.status) for f in wrong] == [(7, "contradicts")]
 
 
+
+def test_a_section_file_without_its_preamble_reads_the_papers_shorthand(tmp_path, library):
+    """A section checked alone uses \\dmodel that its main file defines: read as d_model, so
+    a wrong exponent is still found; a source's own definition always wins."""
+    from tmath.gate.document import read_document
+    from tmath.gate.readers.macros import macros
+    from tmath.gate.recognition import recognise as run
+
+    section = "\n".join(PAPER.splitlines()[5:8]) + "\n"   # the equation, no preamble
+    assert macros(section) == {"dmodel": r"d_{\text{model}}"}
+    assert macros(PAPER.replace(r"{d_{\text{model}}}", "{D}")) == {"dmodel": "D"}
+    good, bad = tmp_path / "section.tex", tmp_path / "planted.tex"
+    good.write_text(section, encoding="utf-8")
+    bad.write_text(section.replace("{2i/", "{i/"), encoding="utf-8")
+    assert run(read_document(good), library).claims == ("sinusoidal-frequency-period",)
+    assert [(f.line, f.status) for f in problems(run(read_document(bad), library))] == \
+        [(2, "contradicts")]
+
+
 SPREAD = textwrap.dedent(r"""
     # Schedule
 

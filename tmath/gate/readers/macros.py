@@ -12,13 +12,23 @@ _DEFINITION = re.compile(
     r"\\(?:re)?newcommand\*?\s*\{?\s*\\([A-Za-z]+)\s*\}?\s*\{|\\def\s*\\([A-Za-z]+)\s*\{")
 
 
+SHORTHAND = {"dmodel": r"d_{\text{model}}", "dff": r"d_{\text{ff}}", "dffn": r"d_{\text{ff}}"}
+"""Shorthand for the model's widths that papers define in a preamble (the Transformer paper's
+``\\dmodel``, ``\\dff``): read so in a part of a source whose preamble is elsewhere (a section
+file checked alone), never over the source's own definition."""
+
+
 def macros(source: str) -> dict[str, str]:
-    """Each macro defined without arguments, by name (``[n]`` arguments are left alone)."""
+    """Each macro defined without arguments, by name (``[n]`` arguments are left alone), and
+    each :data:`SHORTHAND` the source uses without defining it."""
     found = {}
     for match in _DEFINITION.finditer(source):
         body = _braced(source, match.end())
         if body is not None:
             found[match.group(1) or match.group(2)] = body
+    for name, body in SHORTHAND.items():
+        if name not in found and re.search(rf"\\{name}(?![A-Za-z])", source):
+            found[name] = body
     return found
 
 
