@@ -72,3 +72,29 @@ def test_the_direction_of_the_frequency_along_the_dimension_is_held_to_the_claim
 ])
 def test_what_is_not_a_plain_trend_along_the_dimension_is_not_read(sentence):
     assert _trends(sentence) == []
+
+
+@pytest.mark.parametrize("sentence, status", [
+    ("The wavelengths form a geometric progression from $2\\pi$ to $10000 \\cdot 2\\pi$.",
+     "recognised"),
+    ("The wavelengths form an arithmetic progression from $2\\pi$ to $10000 \\cdot 2\\pi$.",
+     "contradicts"),
+    ("Its frequencies make a linear sequence over the dimensions.", "contradicts"),
+])
+def test_the_kind_of_progression_of_the_wavelengths_is_held_to_the_claim(sentence, status):
+    from tmath.gate.orderings import progression_judged, progressions_said
+
+    document = parse_as(".md", f"# Encoding\n\n{sentence}\n", "t.md")
+    assert [progression_judged(document, s).status for s in progressions_said(document)] == \
+        [status]
+
+
+@pytest.mark.parametrize("sentence", [
+    "The wavelengths do not form an arithmetic progression.",        # negated
+    "The learning rate follows an arithmetic progression.",          # no wavelength
+    "Periods and frequencies both form a geometric progression.",    # two quantities
+])
+def test_what_names_no_progression_of_the_wavelengths_is_not_read(sentence):
+    from tmath.gate.orderings import progressions_said
+
+    assert progressions_said(parse_as(".md", f"# E\n\n{sentence}\n", "t.md")) == []

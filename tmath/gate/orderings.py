@@ -21,6 +21,12 @@ sentence is read when it has one frequency or wavelength (period) word, one verb
 (increase, decrease, grow, fall, rise, drop, shrink), "along", "across", "over" or "with"
 the dimension(s), columns or their index, and no negation, comparison ("than") or second varying quantity
 (position, time, length). A rising frequency or a falling wavelength contradicts the claim.
+
+Claim ``pe-period-range`` proves that each pair's wavelength is the last one's times one
+factor: the wavelengths (and frequencies) form a geometric progression. A sentence with one
+wavelength, period or frequency word and "geometric", "arithmetic" or "linear" before
+"progression" or "sequence" (and no negation) says which (:func:`progressions_said`); an
+arithmetic one contradicts the claim.
 """
 
 from __future__ import annotations
@@ -175,3 +181,52 @@ def trend_judged(document: Document, said: Trend) -> Finding:
                    recorded="\\omega_i = 1 / 10000^{2i/d}",
                    detail=f"claim {CLAIM} proves ω_i = 1/10000^(2i/d): the frequency falls (the "
                           f"wavelength grows) as the dimension's index grows", **common)
+
+
+RANGE_CLAIM = "pe-period-range"
+_PROGRESSION = re.compile(r"\b(?:(?P<geometric>geometric(?:al)?(?:ly)?)|(?P<arithmetic>arithmetic"
+                          r"(?:al)?(?:ly)?|linear(?:ly)?))\s+(?:progression|sequence)\b", re.I)
+_NEGATED = re.compile(r"\b(?:not|n't|never|rather\s+than|instead\s+of)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Progression:
+    """A sentence saying the wavelengths form a geometric (or another) progression."""
+
+    geometric: bool
+    start: int
+    line: int
+
+
+def progressions_said(document: Document) -> list[Progression]:
+    """Every sentence that names the kind of progression the encoding's wavelengths or
+    frequencies form (see the module's doc)."""
+    found = []
+    for text, start, end, maths in sentences_with_math(document):
+        spelt, places = with_placeholders(text, start, end, maths)
+        kinds = list(_PROGRESSION.finditer(spelt))
+        if len(kinds) != 1 or len(list(_QUANTITY.finditer(spelt))) != 1 or \
+                _NEGATED.search(spelt):
+            continue
+        at = places[kinds[0].start()]
+        found.append(Progression(bool(kinds[0].group("geometric")), at, document.line_of(at)))
+    return found
+
+
+def progression_judged(document: Document, said: Progression) -> Finding:
+    """``recognised`` for a geometric progression, else ``contradicts``."""
+    section = document.section_at(said.start)
+    common = dict(kind="formula", document=document.path,
+                  section=section.number if section else None, line=said.line,
+                  column=document.column_of(said.start), claim=RANGE_CLAIM,
+                  claims=(RANGE_CLAIM,), compared_with=("statement",),
+                  formula=f"the wavelengths form {'a geometric' if said.geometric else 'an arithmetic'}"
+                          f" progression")
+    if said.geometric:
+        return Finding(status="recognised", meaning="equivalent", **common)
+    return Finding(status="contradicts", meaning="contradicts",
+                   recorded="\\omega_{i+1} / \\omega_i = 10000^{-2/d}",
+                   detail=f"claim {RANGE_CLAIM} proves ω_(i+1)/ω_i = 10000^(−2/d) for every i: "
+                          f"the frequencies, and so the wavelengths, form a geometric "
+                          f"progression, not an arithmetic one",
+                   **common)

@@ -182,6 +182,9 @@ def _recognise_one(document: Document, known: Sequence, min_coverage: float,
                     for f in [orderings.judged(document, said)] if f is not None]
         figures += [orderings.trend_judged(document, said)
                     for said in orderings.trends_said(document)]
+        if orderings.RANGE_CLAIM in verified:
+            figures += [orderings.progression_judged(document, said)
+                        for said in orderings.progressions_said(document)]
     figures += [binary.judged(document, pair) for pair in binary.pairs_in(document)]
     figures += [binary.period_judged(document, said) for said in binary.periods_in(document)]
     if head_widths.CLAIM in verified:
