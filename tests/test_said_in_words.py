@@ -51,6 +51,10 @@ def _judged(sentence: str) -> list[str]:
     ("Cross-attention takes its keys from the decoder and its queries from the encoder.",
      ["contradicts", "contradicts"]),
     ("In self-attention the keys, values and queries come from the encoder.", []),
+    ("In the encoder--decoder attention, queries are from the decoder's own sublayer, and "
+     "the keys and values are from the encoder outputs.", ["recognised", "recognised"]),
+    ("In the encoder--decoder attention, queries are from the decoder's own sublayer, and "
+     "the keys and values are from the decoder's outputs.", ["recognised", "contradicts"]),
     ("The rotation encodes the relative position $a - b$ of the two tokens.", []),
     ("The rotation encodes the relative position $a + b$ of the two tokens.", ["contradicts"]),
     ("Rotations encode relative offsets, say \\(s + t\\), between tokens.", ["contradicts"]),

@@ -88,12 +88,12 @@ _DEPENDS = re.compile(_ONLY + r"[^.;]{0,60}?\bpositions?\s+(?P<rel>less|smaller|
                       r"subsequent|following)\s+positions\b", re.I)
 _BEFORE_WORDS = ("less", "smaller", "lower", "earlier", "before", "previous", "preceding", "past")
 CROSS = "cross-attention-shapes"
-_CROSS_TOPIC = re.compile(r"\bencoder-decoder\s+attention|\bcross-attention\b|"
-                          r"\bencoder-decoder\b[^.;]{0,40}\battention", re.I)
+_CROSS_TOPIC = re.compile(r"\bencoder(?:-{1,3}|–|—)decoder\s+attention|\bcross-attention\b|"
+                          r"\bencoder(?:-{1,3}|–|—)decoder\b[^.;]{0,40}\battention", re.I)
 _ROLE = r"(?:quer(?:y|ies)|keys?|values?)"
 _FROM = re.compile(rf"\b(?P<what>{_ROLE}(?:\s*(?:,|and|,\s*and)\s*(?:the\s+)?(?:memory\s+)?{_ROLE})*)"
-                   r"(?:\s+(?:matri(?:x|ces)|vectors?))?\s+(?:(?:all\s+)?(?:comes?|are\s+taken|is\s+"
-                   r"taken)\s+)?from\s+(?P<source>(?:(?!\band\s+(?:its|the|their)\b)[^,.;]){1,60})", re.I)
+                   r"(?:\s+(?:matri(?:x|ces)|vectors?))?\s+(?:(?:are\s+|is\s+)?(?:all\s+)?(?:comes?|are|is|"
+                   r"(?:are|is)\s+taken)\s+)?from\s+(?P<source>(?:(?!\band\s+(?:its|the|their)\b)[^,.;]){1,60})", re.I)
 RELATIVE = "rope-relative-angle"
 _RELATIVE = re.compile(r"\brelative\s+(?:positions?|offsets?|distances?)\b(?:,?\s+(?:say|i\.e\.|"
                        r"namely),?)?\s*(?::\s*)?$", re.I)
