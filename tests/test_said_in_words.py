@@ -11,12 +11,13 @@ from __future__ import annotations
 import pytest
 
 from tmath.gate.document import parse_as
-from tmath.gate.said_in_words import CAUSAL, CROSS, MASK, RELATIVE, SCHEDULE, judged, said_in
+from tmath.gate.said_in_words import (CAUSAL, CROSS, HEADS, MASK, RELATIVE, SCHEDULE, judged,
+                                      said_in)
 
 
 def _judged(sentence: str) -> list[str]:
     document = parse_as(".md", f"# Training\n\n{sentence}\n", "t.md")
-    return [judged(document, s).status for s in said_in(document, {SCHEDULE, MASK, CAUSAL, RELATIVE, CROSS})]
+    return [judged(document, s).status for s in said_in(document, {SCHEDULE, MASK, CAUSAL, RELATIVE, CROSS, HEADS})]
 
 
 @pytest.mark.parametrize("sentence, found", [
@@ -55,6 +56,13 @@ def _judged(sentence: str) -> list[str]:
      "the keys and values are from the encoder outputs.", ["recognised", "recognised"]),
     ("In the encoder--decoder attention, queries are from the decoder's own sublayer, and "
      "the keys and values are from the decoder's outputs.", ["recognised", "contradicts"]),
+    ("In the end, $h$ attention-pooling outputs are concatenated and projected once more.",
+     ["recognised"]),
+    ("In the end, $h$ attention-pooling outputs are summed and projected once more.",
+     ["contradicts"]),
+    ("The outputs of the heads are averaged, then projected.", ["contradicts"]),
+    ("The heads' outputs are concatenated rather than averaged.", []),   # both, contrasted
+    ("Sine and cosine halves are concatenated to form each encoding.", []),   # no heads
     ("The rotation encodes the relative position $a - b$ of the two tokens.", []),
     ("The rotation encodes the relative position $a + b$ of the two tokens.", ["contradicts"]),
     ("Rotations encode relative offsets, say \\(s + t\\), between tokens.", ["contradicts"]),

@@ -1,4 +1,4 @@
-"""What two claims prove, said in words instead of a formula.
+"""What some claims prove, said in words instead of a formula.
 
 * Claim ``noam-schedule-shape``: the learning rate rises linearly for the first warmup
   steps, then decays as 1/√step. Papers and tutorials say so: "increasing the learning rate
@@ -31,6 +31,11 @@
   come from ("the queries come from the previous decoder layer", "takes the Keys and Values
   matrix from the output of the encoder stack") is read for each source: one that names the
   encoder or the decoder (or "the layer below", the decoder's own) alone.
+
+* Claim ``multi-head-shapes``: multi-head attention concatenates the h heads' outputs
+  (Concat(head_1, …, head_h) W^O). A sentence about heads (or parallel attention layers, or
+  attention-pooling outputs) that says the outputs "are concatenated", "summed", "added" or
+  "averaged" (and no negation, "instead of" or "rather than") is read for that verb.
 
 * Claim ``norm-statistics-axes``: layer normalization takes its statistics over one
   example's features, batch normalization over the examples of a batch. A sentence that
@@ -94,6 +99,13 @@ _ROLE = r"(?:quer(?:y|ies)|keys?|values?)"
 _FROM = re.compile(rf"\b(?P<what>{_ROLE}(?:\s*(?:,|and|,\s*and)\s*(?:the\s+)?(?:memory\s+)?{_ROLE})*)"
                    r"(?:\s+(?:matri(?:x|ces)|vectors?))?\s+(?:(?:are\s+|is\s+)?(?:all\s+)?(?:comes?|are|is|"
                    r"(?:are|is)\s+taken)\s+)?from\s+(?P<source>(?:(?!\band\s+(?:its|the|their)\b)[^,.;]){1,60})", re.I)
+HEADS = "multi-head-shapes"
+_HEADS_TOPIC = re.compile(r"\bheads?\b|\bmulti-?head\b|\bparallel\s+attention\s+layers\b|"
+                          r"\battention[\s-]+pooling\s+outputs\b", re.I)
+_JOINED = re.compile(r"\b(?:are|is|get|gets|being|been)\s+(?:then\s+|simply\s+|all\s+)?"
+                     r"(?P<how>concatenated|summed|added|averaged|multiplied)\b", re.I)
+_NOT_SO = re.compile(r"\b(?:not|n't|never|instead|rather\s+than|residual|positional|"
+                     r"encodings?|embeddings?)\b", re.I)
 RELATIVE = "rope-relative-angle"
 _RELATIVE = re.compile(r"\brelative\s+(?:positions?|offsets?|distances?)\b(?:,?\s+(?:say|i\.e\.|"
                        r"namely),?)?\s*(?::\s*)?$", re.I)
@@ -182,6 +194,13 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
                 found.append(Said(GROWTH, " ".join(match.group().split()),
                                   match.group("how").lower() == "quadratically",
                                   "quadratically (T² scores)", match.start("how")))
+        if HEADS in verified and _HEADS_TOPIC.search(sentence) and \
+                not _NOT_SO.search(sentence):
+            for match in _JOINED.finditer(text, start, end):
+                found.append(Said(HEADS, " ".join(match.group().split()),
+                                  match.group("how").lower() == "concatenated",
+                                  "concatenated (Concat(head_1, …, head_h) W^O)",
+                                  match.start("how")))
         if AXES in verified and _ACROSS.search(sentence):
             found += _axes(text, start, end)
         if MASK in verified and _MASKED.search(sentence) and _INPUT.search(sentence) and \
@@ -301,6 +320,8 @@ def judged(document: Document, said: Said) -> Finding:
                        f"self-attention's cost grows {said.should} with the sequence length",
                AXES: f"claim {said.claim} proves this normalization takes its statistics "
                      f"over {said.should}; this sentence normalizes across another axis",
+               HEADS: f"claim {said.claim} proves the heads' outputs are {said.should}; "
+                      f"this sentence combines them another way",
                RELATIVE: f"claim {said.claim} proves the score depends on the positions only "
                          f"through {said.should}; a sum of the two is not a relative position"}
     return Finding(status="contradicts", meaning="contradicts", detail=details[said.claim],
