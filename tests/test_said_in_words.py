@@ -47,6 +47,11 @@ def _judged(sentence: str) -> list[str]:
      ["recognised"]),
     ("The decoder is only allowed to attend to later positions; we mask the rest.",
      ["contradicts"]),
+    ("The first sublayer is masked to prevent positions from attending to the future.",
+     ["recognised"]),
+    ("The first sublayer is masked to prevent positions from attending to the past.",
+     ["contradicts"]),
+    ("Dropout keeps the model from attending to the past too much.", []),   # no mask
     ("Cross-attention takes its queries from the decoder and its keys and values from the "
      "encoder.", ["recognised", "recognised"]),
     ("Cross-attention takes its keys from the decoder and its queries from the encoder.",

@@ -17,7 +17,9 @@
   ``j ≤ i`` or ``j < i``; a sentence that also speaks of the future is not read. A sentence
   in a paragraph about masking that says what a position may depend on (or attend to) only,
   "positions less than $i$", "only allowed to attend to earlier positions", is read the same
-  way: later (greater, future, subsequent) positions contradict the claim.
+  way: later (greater, future, subsequent) positions contradict the claim. So does a
+  sentence about masking that says it keeps (prevents, stops) positions from attending to
+  the past (or earlier, previous positions): the mask keeps them from the future.
 
 * Claim ``rope-relative-angle``: RoPE's scores depend on the positions m and n only through
   m − n. A sentence that names a relative position (or offset) and writes it right after
@@ -91,6 +93,10 @@ _DEPENDS = re.compile(_ONLY + r"[^.;]{0,60}?\bpositions?\s+(?P<rel>less|smaller|
                       r"greater|larger|higher|later|after)\b(?:\s+than)?\s*(?:\$[^$]{1,12}\$|[a-z]\b)|"
                       + _ONLY + r"\s+(?:the\s+)?(?P<adj>earlier|previous|preceding|past|later|future|"
                       r"subsequent|following)\s+positions\b", re.I)
+_PREVENTS = re.compile(r"\b(?:prevent|stop|keep|block)\w*\s+(?:[\w-]+\s+){0,4}?from\s+(?:attending|"
+                       r"looking|peeking)\s+(?:to|at|into)\s+(?:the\s+)?(?P<what>future|subsequent|"
+                       r"later|following|next|past|previous|earlier|preceding)\b", re.I)
+"""A mask said to keep positions from attending to the future (right) or the past."""
 _BEFORE_WORDS = ("less", "smaller", "lower", "earlier", "before", "previous", "preceding", "past")
 CROSS = "cross-attention-shapes"
 _CROSS_TOPIC = re.compile(r"\bencoder(?:-{1,3}|–|—)decoder\s+attention|\bcross-attention\b|"
@@ -184,6 +190,12 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
                 found.append(Said(CAUSAL, " ".join(match.group().split()),
                                   match.group(word).lower() in _BEFORE_WORDS,
                                   "j ≤ i (the position itself and the past)", match.start(word)))
+        if CAUSAL in verified and _MASKED.search(sentence):
+            for match in _PREVENTS.finditer(text, start, end):
+                found.append(Said(CAUSAL, " ".join(match.group().split()),
+                                  match.group("what").lower() not in _BEFORE_WORDS,
+                                  "j ≤ i (the position itself and the past)",
+                                  match.start("what")))
         if CROSS in verified and _CROSS_TOPIC.search(sentence):
             found += _cross_sources(text, start, end)
         if RELATIVE in verified and "relative" in sentence.lower():
