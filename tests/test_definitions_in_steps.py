@@ -88,23 +88,29 @@ def test_a_derivation_through_the_documents_encoding_is_checked_at_its_wrong_row
     assert 13 in _failing(tmp_path, wrong)
 
 
+ROTATION = [
+    "$$", "\\begin{aligned}",
+    "\\begin{bmatrix}\\cos(k\\omega_i) & \\sin(k\\omega_i)\\\\ -\\sin(k\\omega_i) & "
+    "\\cos(k\\omega_i)\\end{bmatrix}",
+    "\\begin{bmatrix}\\sin(t\\omega_i)\\\\ \\cos(t\\omega_i)\\end{bmatrix}",
+    "&= \\begin{bmatrix}\\sin((t+k)\\omega_i)\\\\ \\cos((t+k)\\omega_i)\\end{bmatrix} \\\\",
+    "&= \\begin{bmatrix}PE(t+k, 2i)\\\\ PE(t+k, 2i+1)\\end{bmatrix}",
+    "\\end{aligned}", "$$", ""]
+"""A shift by k as a rotation of the pair at t, ending on PE at t + k (lines 6 to 13 of a
+document whose prose takes lines 1 to 5)."""
+ROW_AT_T_PLUS_K, ROW_AT_T_MINUS_K = ("PE(t+k, 2i)\\\\ PE(t+k, 2i+1)",
+                                     "PE(t-k, 2i)\\\\ PE(t-k, 2i+1)")
+
+
 def test_two_formulas_define_the_two_parities(tmp_path):
     """Each parity in its own inline formula is still one definition; the true derivation
     that ends on PE is not taken for a near form of the shift claim."""
     text = "\n".join([
         "# Shifts", "",
         "With $\\omega_i = 1/10000^{2i/d}$, the encoding is $PE(t, 2i) = \\sin(t\\omega_i)$ and",
-        "$PE(t, 2i+1) = \\cos(t\\omega_i)$. A shift by $k$ is a rotation:", "",
-        "$$", "\\begin{aligned}",
-        "\\begin{bmatrix}\\cos(k\\omega_i) & \\sin(k\\omega_i)\\\\ -\\sin(k\\omega_i) & "
-        "\\cos(k\\omega_i)\\end{bmatrix}",
-        "\\begin{bmatrix}\\sin(t\\omega_i)\\\\ \\cos(t\\omega_i)\\end{bmatrix}",
-        "&= \\begin{bmatrix}\\sin((t+k)\\omega_i)\\\\ \\cos((t+k)\\omega_i)\\end{bmatrix} \\\\",
-        "&= \\begin{bmatrix}PE(t+k, 2i)\\\\ PE(t+k, 2i+1)\\end{bmatrix}",
-        "\\end{aligned}", "$$", ""])
+        "$PE(t, 2i+1) = \\cos(t\\omega_i)$. A shift by $k$ is a rotation:", "", *ROTATION])
     assert _failing(tmp_path, text) == []
-    wrong = text.replace("PE(t+k, 2i)\\\\ PE(t+k, 2i+1)", "PE(t-k, 2i)\\\\ PE(t-k, 2i+1)")
-    assert 11 in _failing(tmp_path, wrong)
+    assert 11 in _failing(tmp_path, text.replace(ROW_AT_T_PLUS_K, ROW_AT_T_MINUS_K))
 
 
 def test_a_library_function_the_document_never_defines_means_the_librarys(tmp_path):
@@ -114,14 +120,6 @@ def test_a_library_function_the_document_never_defines_means_the_librarys(tmp_pa
     text = "\n".join([
         "# Shifts", "",
         "With $\\omega_i = 1/10000^{2i/d}$, take the usual sinusoidal encoding $PE$.",
-        "A shift by $k$ is a rotation:", "",
-        "$$", "\\begin{aligned}",
-        "\\begin{bmatrix}\\cos(k\\omega_i) & \\sin(k\\omega_i)\\\\ -\\sin(k\\omega_i) & "
-        "\\cos(k\\omega_i)\\end{bmatrix}",
-        "\\begin{bmatrix}\\sin(t\\omega_i)\\\\ \\cos(t\\omega_i)\\end{bmatrix}",
-        "&= \\begin{bmatrix}\\sin((t+k)\\omega_i)\\\\ \\cos((t+k)\\omega_i)\\end{bmatrix} \\\\",
-        "&= \\begin{bmatrix}PE(t+k, 2i)\\\\ PE(t+k, 2i+1)\\end{bmatrix}",
-        "\\end{aligned}", "$$", ""])
+        "A shift by $k$ is a rotation:", "", *ROTATION])
     assert _failing(tmp_path, text) == []
-    wrong = text.replace("PE(t+k, 2i)\\\\ PE(t+k, 2i+1)", "PE(t-k, 2i)\\\\ PE(t-k, 2i+1)")
-    assert 11 in _failing(tmp_path, wrong)
+    assert 11 in _failing(tmp_path, text.replace(ROW_AT_T_PLUS_K, ROW_AT_T_MINUS_K))
