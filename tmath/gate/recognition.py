@@ -274,7 +274,7 @@ def recognise(document: Document, known: Sequence, verified: Collection[str] = (
         plain, verdicts = judged_as_read(math, text, fact)
         if apart:
             verdicts = _names_kept_apart(text, verdicts, known, mapping, apart,
-                                         _called(document, math, defining))
+                                         lambda: _called(document, math, defining))
         everything = tuple(sorted({*defined, *_in_force(claimed, fact.names, math)}))
         meant = _meant(fact.names, definitions, claimed, library_rules, mapping)
         if (everything or meant[0]) and _contradicts(verdicts):
@@ -736,6 +736,11 @@ def _claimed_definitions(formulas: Sequence[Math], texts: Sequence[str], facts: 
     return seen
 
 
+MAX_APART_NAMES = 32
+"""Names of one relation paired at most (a relation of more is no statement of sizes, and its
+pairs would grow as the square of its names)."""
+
+
 def _kept_apart(texts: Sequence[str]) -> frozenset:
     """Pairs of names the document keeps apart: two names in one relation other than
     ``a = b`` (``d_k = d_{model}/h`` says that d_k is not d_model)."""
@@ -749,12 +754,13 @@ def _kept_apart(texts: Sequence[str]) -> frozenset:
             if isinstance(r.lhs, sp.Symbol) and isinstance(r.rhs, sp.Symbol):
                 continue
             names = sorted(r.names)
-            found.update(frozenset(p) for p in itertools.combinations(names, 2))
+            if len(names) <= MAX_APART_NAMES:
+                found.update(frozenset(p) for p in itertools.combinations(names, 2))
     return frozenset(found)
 
 
 def _names_kept_apart(latex: str, verdicts: tuple, known: Sequence, mapping: Mapping[str, str],
-                      apart: frozenset, called: tuple[str, ...]) -> tuple:
+                      apart: frozenset, called: Callable[[], tuple[str, ...]]) -> tuple:
     """``verdicts`` with each relation recognised only by renaming, in this formula alone, one
     of the document's names onto another it keeps ``apart`` judged again without that
     renaming (:func:`tmath.meaning.recognise.judge`): √d_model where a claim has √d_k, in a
@@ -770,9 +776,10 @@ def _names_kept_apart(latex: str, verdicts: tuple, known: Sequence, mapping: Map
             kept.append(v)
             continue
         mine = {k: m for k, m in mapping.items() if k in relation.names | relation.functions}
-        again = judge(relation, known, mine, frozenset(called), apart)
+        words = frozenset(called())   # what the words call it: read only when needed
+        again = judge(relation, known, mine, words, apart)
         if again is None or again.status == "recognised" or \
-                judge(relation, known, mine, frozenset(called)) is None:
+                judge(relation, known, mine, words) is None:
             kept.append(v)   # recognised without a merge, or the verdict of its chain's ends
             continue
         k = again.known
