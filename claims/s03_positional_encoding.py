@@ -9,6 +9,7 @@ from tmath import Definition, Figure, Foil, Premise, Statement, claim
 from tmath.engine.experiment import Integers, Reals, tolerance
 from tmath.engine.plots import Plot
 from tmath.reference import illustrations
+from tmath.reference.bounds import stronger_only
 from tmath.reference.positional import (FREQUENCY_OPS, alibi_bias, alibi_slopes, angle_ops,
                                         first_return, frequencies, numeric, pe_pairs, rope,
                                         rotation, sinusoidal, turn_per_position)
@@ -103,6 +104,76 @@ class SinusoidalFrequencyPeriod:
 
     def plot(self) -> Plot:
         return illustrations.encoding_matrix(64)
+
+
+SIN, COS = sp.sin(ARG), sp.cos(ARG)                  # PE(pos, 2i) and PE(pos, 2i+1)
+NORM_SQUARED = sp.Sum(SIN**2 + COS**2, (i, 0, d / 2 - 1))
+AREA = sp.Integral(sp.sin(at * w), (at, 0, 2 * sp.pi / w))  # PE(p, 2i) over one period T_i
+RANGE_LHS = (NORM_SQUARED, SIN**2, COS**2, AREA)
+GRID = 64                                            # points of the Riemann sum over a period
+
+
+@claim(
+    id="pe-values-bounded",
+    title="Every sinusoidal encoding value lies in [−1, 1] and takes both signs",
+    section="3.1",
+    statement=Statement("‖PE(pos)‖² = d_model/2 (each pair is a point of the unit circle), so "
+                        "PE(pos, 2i)² ≤ 1 and PE(pos, 2i+1)² ≤ 1: every value is in [−1, 1]; "
+                        "over one period T_i = 2π/ω_i, PE(p, 2i) integrates to 0, so it is "
+                        "negative as often as positive and [0, 1] is not its range",
+                        (d / 2, 1, 1, 0), lhs=RANGE_LHS, relation=("=", "<=", "<=", "=")),
+    premises=("PE(pos, 2i) = sin(pos·ω_i), PE(pos, 2i+1) = cos(pos·ω_i), "
+              "ω_i = 10000^(−2i/d_model), read at any real position p as well",),
+    foils=(Foil("‖PE(pos)‖ = 1: the encoding is a unit vector", (1, 1, 1, 0)),
+           Foil("the squared norm is d_model, one per dimension", (d, 1, 1, 0)),
+           Foil("the values lie in [0, 1]: PE(p, 2i) = |sin(p·ω_i)| averages 2/π",
+                (d / 2, 1, 1, 4 / w))),
+    sources=(VASWANI,),
+    tags=("positional-encoding", "range"),
+)
+class PeValuesBounded:
+    """sin² + cos² = 1 puts each pair on the unit circle, so neither entry can leave [−1, 1]
+    and the d_model/2 pairs add up to d_model/2. Over a full turn the sine's positive and
+    negative halves cancel: the encoding is centred on 0, not squeezed into [0, 1]."""
+
+    perturbations = stronger_only(RANGE_LHS, ("=", "<=", "<=", "="))  # PE² ≤ 2 is true
+
+    def prove(self, value, proof):
+        circle = proof.fact(SIN**2 + COS**2, 1, "sin² + cos² = 1", method="trigsimp")
+        norm = (proof.chain(NORM_SQUARED, "‖PE(pos)‖², pair by pair")
+                .substitute(from_chain=circle).evaluate("d_model/2 ones"))
+        even = (proof.chain(SIN**2, "PE(pos, 2i)²").le(SIN**2 + COS**2, "cos² ≥ 0")
+                .substitute(from_chain=circle))
+        odd = (proof.chain(COS**2, "PE(pos, 2i+1)²").le(SIN**2 + COS**2, "sin² ≥ 0")
+               .substitute(from_chain=circle))
+        area = proof.chain(AREA, "∫ PE(p, 2i) dp over one period").evaluate("a full turn")
+        proof.conclude(value, norm, even, odd, area)
+
+    def check(self, value, experiment):
+        for point in experiment.draw({PAIRS: Integers(1, 2048), pos: Integers(0, 10**5)}, count=3):
+            dm, p = 2 * point[PAIRS], point[pos]
+            pe = sinusoidal(p + np.arange(GRID), dm)
+            # a d_model-term sum of squares of entries whose angles (≤ pos + 64) carry roundings
+            experiment.close((pe**2).sum(-1), np.full(GRID, float(numeric(value[0], {d: dm}))),
+                             tolerance(2 * angle_ops(1) + dm + 2, dm * (p + GRID)),
+                             "‖PE(pos)‖² at 64 positions", at=point)
+            for part, entries, which in ((1, pe[:, 0::2], "2i"), (2, pe[:, 1::2], "2i+1")):
+                bound = float(numeric(value[part], {d: dm}))
+                experiment.holds(bool(np.all(entries**2 <= bound + tolerance(2, 1.0))),
+                                 f"PE(pos, {which})² ≤ the stated bound",
+                                 f"max {np.max(entries**2):.6g}", at=point)
+            chosen = np.unique([0, dm // 2 - 1, int(experiment.rng.integers(0, dm // 2))])
+            omega = frequencies(dm)[chosen]
+            period = 2 * np.pi / omega
+            # the rectangle rule with 64 points is exact for one full turn of sin; each term's
+            # angle (≤ 2π) carries ω_i's, the grid's and the product's roundings, then 64 terms
+            grid = np.arange(GRID)[:, None] * (period / GRID)
+            values = sinusoidal(grid, dm)[:, np.arange(chosen.size), 2 * chosen]
+            area = values.sum(0) * period / GRID
+            experiment.close(area, numeric(value[3], {w: omega}),
+                             tolerance(angle_ops(3) + GRID, 2 * np.pi) * period,
+                             "∫ PE(p, 2i) dp over one period", inputs="pairs 0, the last, one more",
+                             at=point)
 
 
 def _pair(p):
