@@ -11,13 +11,14 @@ from __future__ import annotations
 import pytest
 
 from tmath.gate.document import parse_as
-from tmath.gate.said_in_words import (CAUSAL, CROSS, HEADS, MASK, RELATIVE, SCHEDULE, judged,
-                                      said_in)
+from tmath.gate.said_in_words import (CAUSAL, CROSS, HEADS, MASK, RANGE, RELATIVE, SCHEDULE,
+                                      judged, said_in)
 
 
 def _judged(sentence: str) -> list[str]:
     document = parse_as(".md", f"# Training\n\n{sentence}\n", "t.md")
-    return [judged(document, s).status for s in said_in(document, {SCHEDULE, MASK, CAUSAL, RELATIVE, CROSS, HEADS})]
+    return [judged(document, s).status for s in said_in(document, {SCHEDULE, MASK, CAUSAL, RELATIVE, CROSS, HEADS,
+                                                                  RANGE})]
 
 
 @pytest.mark.parametrize("sentence, found", [
@@ -73,6 +74,20 @@ def _judged(sentence: str) -> list[str]:
     ("Rotations encode relative offsets, say \\(s + t\\), between tokens.", ["contradicts"]),
     ("The relative position is then added: $a + b + c$.", []),        # not two names
     ("Absolute positions $a + b$ are summed.", []),                   # not a relative position
+    ("Our sinusoidal position code has values that always stay between $-1$ and $1$.",
+     ["recognised"]),
+    ("Our sinusoidal position code has values that always stay between $0$ and $1$.",
+     ["contradicts"]),
+    ("Each entry of the positional encoding lies in $[-1, 1]$.", ["recognised"]),
+    ("Each entry of the positional encoding lies in the range \\([0, 1]\\).", ["contradicts"]),
+    ("A heat map of the positional encoding. The values run between -1 (dark) and 1 (light).",
+     ["recognised"]),
+    ("A heat map of the positional encoding. The values run between 0 (dark) and 1 (light).",
+     ["contradicts"]),
+    ("The positional encoding's values are bounded: between $-2$ and $2$ at most.", []),  # wider
+    ("Learned positional embeddings start with values between 0 and 1.", []),
+    ("Dividing the position index by N keeps the positional values between 0 and 1.", []),
+    ("The positional encoding is added. The bits of a counter flip between 0 and 1.", []),
 ])
 def test_the_claims_said_in_words(sentence, found):
     assert _judged(sentence) == found

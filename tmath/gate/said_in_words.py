@@ -53,6 +53,14 @@
   length" is read for how; a sentence that names any other kind of model or attention
   (linear, sparse, local, kernel, recurrent, a named efficient variant) is not read.
 
+* Claim ``pe-values-bounded``: every value of the sinusoidal encoding lies in [−1, 1] and
+  takes both signs. A sentence about the (fixed, sinusoidal) positional encoding, or one
+  whose subject is "the value(s)" right after such a sentence, that says its values (entries,
+  elements) are "between A and B" or "in [A, B]" is read for the interval: [−1, 1] is the
+  claim's; one that leaves out part of [−1, 1] ("between 0 and 1") contradicts it; a wider
+  one is true and not reported. A sentence about learned encodings, bits or a normalised
+  position index is not read.
+
 Said as the claim has it: ``recognised``; otherwise ``contradicts``, on the line of the words
 that differ (how it rises, "inverse …", the value).
 Sentences about the weights after the softmax, or with no such verb, are not read.
@@ -145,6 +153,19 @@ _VARIANT = re.compile(r"\b(?:linear(?!ly)|sparse|local|efficient|kernel\w*|recur
                       r"LSTMs?|convolution\w*|window\w*|chunk\w*|low-rank|approximat\w*|"
                       r"compress\w*|hash\w*|LSH|Longformer|Reformer|Linformer|Performer|"
                       r"BigBird|Flash\w*|Mamba|RWKV|state[\s-]space)\b", re.I)
+RANGE = "pe-values-bounded"
+_PE_TOPIC = re.compile(r"(?<!learned\s)(?<!learnable\s)(?<!trainable\s)\bposition(?:al)?\s+"
+                       r"(?:encoding|embedding)s?\b|\bsinusoid\w*\b", re.I)
+_OTHER_RANGE = re.compile(r"\b(?:bits?|binary|normali[sz]\w*|index|indices|probabilit\w*|"
+                          r"weights?|softmax|correlat\w*|tanh|sigmoid)\b", re.I)
+_BARE_SUBJECT = re.compile(r"[\s*_]*(?:the|its|their|these|all)\s+(?:\w+\s+)?values?\b", re.I)
+_NUMBER = r"(?:\$|\\\()?\s*[-−–]?\s*\d+(?:\.\d+)?\s*(?:\$|\\\))?"
+_ASIDE = r"(?:\s*\([^()]{0,20}\))?"
+_WITHIN = re.compile(r"\b(?:values?|entry|entries|elements?|components?|numbers)\b[^.;]{0,40}?"
+                     rf"(?:\bbetween\s+(?P<low>{_NUMBER}){_ASIDE}\s+and\s+(?P<high>{_NUMBER})|"
+                     r"\b(?:in|within)\s+(?:the\s+(?:range|interval)\s+)?(?:\$|\\\()?\s*"
+                     r"\[\s*(?P<left>[-−–]?\s*\d+(?:\.\d+)?)\s*,\s*(?P<right>[-−–]?\s*\d+(?:\.\d+)?)"
+                     r"\s*\])", re.I)
 
 
 @dataclass(frozen=True)
@@ -163,7 +184,7 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
     from tmath.gate.prose_relations import paragraph, sentences
 
     text = document.masked or document.text
-    found = []
+    found, previous = [], (0, 0)
     for start, end in sentences(text):
         sentence = text[start:end]
         if SCHEDULE in verified and _RATE.search(sentence) and _WARMUP.search(sentence):
@@ -213,6 +234,11 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
                                   match.group("how").lower() == "concatenated",
                                   "concatenated (Concat(head_1, …, head_h) W^O)",
                                   match.start("how")))
+        if RANGE in verified and _WITHIN.search(sentence) and \
+                _about_the_encoding(text, start, end, previous) and \
+                not _OTHER_RANGE.search(sentence):
+            found += _value_ranges(text, start, end)
+        previous = (start, end)
         if AXES in verified and _ACROSS.search(sentence):
             found += _axes(text, start, end)
         if MASK in verified and _MASKED.search(sentence) and _INPUT.search(sentence) and \
@@ -246,6 +272,37 @@ def _axes(text: str, start: int, end: int) -> list[Said]:
         should = "each example's features" if kind == "l" else "the examples of a batch"
         found.append(Said(AXES, " ".join(match.group().split()), examples == (kind == "b"),
                           should, match.start("axis")))
+    return found
+
+
+def _about_the_encoding(text: str, start: int, end: int, previous: tuple[int, int]) -> bool:
+    """The sentence speaks of the sinusoidal encoding, or its subject is "the value(s)" and
+    the sentence before it, in the same paragraph, does."""
+    if _PE_TOPIC.search(text, start, end):
+        return True
+    before, _ = previous
+    return bool(_BARE_SUBJECT.match(text, start, end)) and "\n\n" not in text[before:start] \
+        and bool(_PE_TOPIC.search(text, before, start))
+
+
+def _value_ranges(text: str, start: int, end: int) -> list[Said]:
+    """Each interval a sentence gives the encoding's values: [−1, 1] is the claim's, one that
+    leaves out part of it contradicts the claim, a wider one is true and not reported."""
+    found = []
+    for match in _WITHIN.finditer(text, start, end):
+        low, high = match.group("low") or match.group("left"), \
+            match.group("high") or match.group("right")
+        try:
+            a, b = (float(re.sub(r"[$\\()\s]", "", v).replace("−", "-").replace("–", "-"))
+                    for v in (low, high))
+        except ValueError:
+            continue
+        exact = (a, b) == (-1, 1)
+        if a >= b or (not exact and a <= -1 and b >= 1):
+            continue
+        where = match.start("low") if match.group("low") else match.start("left")
+        found.append(Said(RANGE, " ".join(match.group().split()), exact,
+                          "in [−1, 1], and negative as often as positive", where))
     return found
 
 
@@ -334,6 +391,8 @@ def judged(document: Document, said: Said) -> Finding:
                      f"over {said.should}; this sentence normalizes across another axis",
                HEADS: f"claim {said.claim} proves the heads' outputs are {said.should}; "
                       f"this sentence combines them another way",
+               RANGE: f"claim {said.claim} proves the sinusoidal values lie {said.should}; "
+                      f"this interval leaves part of that range out",
                RELATIVE: f"claim {said.claim} proves the score depends on the positions only "
                          f"through {said.should}; a sum of the two is not a relative position"}
     return Finding(status="contradicts", meaning="contradicts", detail=details[said.claim],
