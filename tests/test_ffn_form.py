@@ -1,8 +1,8 @@
 """The feed-forward network's formula, held to what the claims record of it.
 
 The document is written for these tests: the FFN in the row convention (``xW_1``, as papers
-print it) and in the column convention. Both are recognised; ReLU written as min, or one
-weight matrix used in both maps, contradicts a claim on its line.
+print it) and in the column convention. Both are recognised; ReLU written as min, the
+activation left out, or one weight matrix used in both maps, contradicts a claim on its line.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ def test_both_conventions_are_recognised(tmp_path):
     (r"\max(0, xW_1 + b_1) W_2", r"\max(1, xW_1 + b_1) W_2", "ffn-activation-relu-gelu"),
     (r"\max(0, xW_1 + b_1) W_2", r"\max(0, xW_1 + b_1) W_1", "ffn-parameter-count"),
     (r"\max(0, xW_1 + b_1) W_2 + b_2", r"\max(0, xW_1 + b_1) W_2 + b_1", "ffn-parameter-count"),
+    (r"\max(0, xW_1 + b_1) W_2", r"(xW_1 + b_1) W_2", "ffn-parameter-count"),   # no activation
 ])
 def test_a_wrong_activation_or_a_shared_parameter_contradicts_a_claim(tmp_path, old, new, claim):
     assert old in FFN

@@ -976,9 +976,13 @@ for ``QK^T``) still uses the claim's names, and is compared with its relation.""
 
 def _spelling_pairs(names: frozenset[str], known: Known) -> dict[str, str] | None:
     """The renaming that makes ``names`` the claim relation's names when each name differs
-    only in spelling (one shortens the other: ``Attn``/``Attention``); None if there is none."""
+    only in spelling (one shortens the other: ``Attn``/``Attention``); None if there is none.
+    A formula that uses only the claim's names but leaves out one of its functions (the FFN
+    without its activation, a softmax without its exp) needs no renaming: ``{}``."""
     theirs_all = known.names | known.functions
     own, theirs = names - theirs_all, theirs_all - names - STRUCTURE
+    if not own and theirs and theirs <= known.functions:
+        return {}
     if len(own) != len(theirs):
         return None
     pairs = {}
