@@ -12,13 +12,13 @@ import pytest
 
 from tmath.gate.document import parse_as
 from tmath.gate.said_in_words import (CAUSAL, CROSS, HEADS, MASK, RANGE, RELATIVE, SCHEDULE,
-                                      judged, said_in)
+                                      SHIFT, VARIANCE, judged, said_in)
 
 
 def _judged(sentence: str) -> list[str]:
     document = parse_as(".md", f"# Training\n\n{sentence}\n", "t.md")
     return [judged(document, s).status for s in said_in(document, {SCHEDULE, MASK, CAUSAL, RELATIVE, CROSS, HEADS,
-                                                                  RANGE})]
+                                                                  RANGE, VARIANCE, SHIFT})]
 
 
 @pytest.mark.parametrize("sentence, found", [
@@ -88,6 +88,16 @@ def _judged(sentence: str) -> list[str]:
     ("Learned positional embeddings start with values between 0 and 1.", []),
     ("Dividing the position index by N keeps the positional values between 0 and 1.", []),
     ("The positional encoding is added. The bits of a counter flip between 0 and 1.", []),
+    ("Our guess: for large values of $d_k$ the dot products get large, and the softmax "
+     "saturates.", ["recognised"]),
+    ("Our guess: for small values of $d_k$ the dot products get large, and the softmax "
+     "saturates.", ["contradicts"]),
+    ("For small values of $d_k$ both scoring functions behave alike.", []),   # no growth
+    ("Here the $2\\times 2$ transformation matrix does not depend on the position $t$.",
+     ["recognised"]),
+    ("Here the $2\\times 2$ transformation matrix depends on the position $t$.",
+     ["contradicts"]),
+    ("The rotation matrix depends only on the offset, not on the position.", []),
 ])
 def test_the_claims_said_in_words(sentence, found):
     assert _judged(sentence) == found

@@ -61,6 +61,16 @@
   one is true and not reported. A sentence about learned encodings, bits or a normalised
   position index is not read.
 
+* Claim ``dot-product-variance``: Var(qᵀk) = d_k, so the dot products grow with the key
+  width. A sentence that says the dot products "grow large (in magnitude)" "for large values
+  of d_k" is read for the size: small (or low) values contradict the claim.
+
+* Claim ``pe-shift-is-rotation``: the matrix taking PE(pos) to PE(pos + k) depends on the
+  offset k alone. A sentence about a projection (transformation, rotation, linear) matrix
+  that says it "does not depend on" the position (or is independent of it) is the claim's;
+  one that says it "depends on" the (absolute) position, not only on the offset, contradicts
+  it.
+
 Said as the claim has it: ``recognised``; otherwise ``contradicts``, on the line of the words
 that differ (how it rises, "inverse …", the value).
 Sentences about the weights after the softmax, or with no such verb, are not read.
@@ -166,6 +176,17 @@ _WITHIN = re.compile(r"\b(?:values?|entry|entries|elements?|components?|numbers)
                      r"\b(?:in|within)\s+(?:the\s+(?:range|interval)\s+)?(?:\$|\\\()?\s*"
                      r"\[\s*(?P<left>[-−–]?\s*\d+(?:\.\d+)?)\s*,\s*(?P<right>[-−–]?\s*\d+(?:\.\d+)?)"
                      r"\s*\])", re.I)
+VARIANCE = "dot-product-variance"
+_DK = r"(?:\$\s*d_\{?k\}?\s*\$|\\\(\s*d_\{?k\}?\s*\\\)|\bd_k\b)"
+_GROW_LARGE = re.compile(r"\bdot[\s-]products?\s+(?:\w+\s+){0,2}?(?:grow|get|become)\w*\s+"
+                         r"(?:very\s+)?large\b", re.I)
+_DK_SIZE = re.compile(rf"\bfor\s+(?P<size>large|larger|big|high|small|smaller|low)\s+"
+                      rf"(?:values?\s+of\s+)?{_DK}", re.I)
+SHIFT = "pe-shift-is-rotation"
+_SHIFT_MATRIX = re.compile(r"\b(?:projection|transformation|rotation|linear)\s+matri(?:x|ces)\b",
+                           re.I)
+_DEPEND = re.compile(r"\bdepend\w*\s+on\b|\bindependent\s+of\b", re.I)
+_ONLY_OFFSET = re.compile(r"\bonly\b|\boffset|\brelative|\bdistance|\bshift", re.I)
 
 
 @dataclass(frozen=True)
@@ -239,6 +260,13 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
                 not _OTHER_RANGE.search(sentence):
             found += _value_ranges(text, start, end)
         previous = (start, end)
+        if VARIANCE in verified and _GROW_LARGE.search(sentence):
+            for match in _DK_SIZE.finditer(text, start, end):
+                found.append(Said(VARIANCE, " ".join(match.group().split()),
+                                  match.group("size").lower() in ("large", "larger", "big", "high"),
+                                  "large values of d_k (Var(qᵀk) = d_k)", match.start("size")))
+        if SHIFT in verified and _SHIFT_MATRIX.search(sentence) and _DEPEND.search(sentence):
+            found += _shift_matrix(text, start, end)
         if AXES in verified and _ACROSS.search(sentence):
             found += _axes(text, start, end)
         if MASK in verified and _MASKED.search(sentence) and _INPUT.search(sentence) and \
@@ -273,6 +301,24 @@ def _axes(text: str, start: int, end: int) -> list[Said]:
         found.append(Said(AXES, " ".join(match.group().split()), examples == (kind == "b"),
                           should, match.start("axis")))
     return found
+
+
+def _shift_matrix(text: str, start: int, end: int) -> list[Said]:
+    """What a sentence about the shift matrix says it depends on: not on the position is the
+    claim's; on the position, unless only through the offset, contradicts it."""
+    words = _DEPEND.search(text, start, end)
+    tail = text[words.start():end]
+    match = re.match(r"(?P<verb>depend\w*\s+on|independent\s+of)\s+(?:any\s+|the\s+)?"
+                     r"(?:absolute\s+)?position", tail, re.I)
+    if match is None:
+        return []
+    before = text[max(start, words.start() - 12):words.start()].lower()
+    negated = "independent" in match.group("verb").lower() or \
+        re.search(r"(?:not|n't|never)\s*$", before) is not None
+    if not negated and _ONLY_OFFSET.search(tail):
+        return []
+    return [Said(SHIFT, " ".join(text[words.start():words.start() + match.end()].split()),
+                 negated, "the offset k alone, not the position", words.start())]
 
 
 def _about_the_encoding(text: str, start: int, end: int, previous: tuple[int, int]) -> bool:
@@ -391,6 +437,10 @@ def judged(document: Document, said: Said) -> Finding:
                      f"over {said.should}; this sentence normalizes across another axis",
                HEADS: f"claim {said.claim} proves the heads' outputs are {said.should}; "
                       f"this sentence combines them another way",
+               VARIANCE: f"claim {said.claim} proves Var(qᵀk) = d_k: the dot products grow "
+                         f"large for {said.should.split(' (')[0]}, not small ones",
+               SHIFT: f"claim {said.claim} proves the matrix taking PE(pos) to PE(pos + k) "
+                      f"depends on {said.should}",
                RANGE: f"claim {said.claim} proves the sinusoidal values lie {said.should}; "
                       f"this interval leaves part of that range out",
                RELATIVE: f"claim {said.claim} proves the score depends on the positions only "
