@@ -458,3 +458,15 @@ def test_a_family_is_never_renamed_onto_a_plain_name(library):
     ω renamed to d: a family is renamed onto a family only, so nothing is said."""
     alone = ENTRIES.split("where")[0]
     assert not problems(recognise(alone, library))
+
+
+def test_a_part_of_a_claim_said_with_a_name_of_its_other_part_is_its_near_form(library):
+    """The claim has E[qᵀk] = 0 and Var(qᵀk) = d_k; a mean of d_k uses only the claim's
+    names, though not those of the part it states, and is that part's near form."""
+    good = ("# Moments\n\nWith unit-variance components, $\\mathrm{E}[\\mathbf{q}^\\top \\mathbf{k}]"
+            " = 0$ and $\\mathrm{Var}(\\mathbf{q}^\\top \\mathbf{k}) = d_k$.\n")
+    found = recognise(good, library)
+    assert "dot-product-variance" in found.claims and not problems(found)
+    wrong = problems(recognise(good.replace("= 0$", "= d_k$"), library))
+    assert [(f.line, f.status, f.claim) for f in wrong] == [
+        (3, "contradicts", "dot-product-variance")]

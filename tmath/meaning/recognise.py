@@ -677,7 +677,7 @@ def _judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str],
             # the claim's family member with an index left implicit, said to be another thing
             near = (known, mine, known.form, {}, (known.lhs, known.rhs))
             continue
-        spelt = _spelling_pairs(renamed, known)
+        spelt = _spelling_pairs(renamed, known, _claim_names(library).get(known.claim))
         if spelt is not None:
             renaming = {**mapping, **spelt}
             candidate = form_of(read, renaming, known.lhs) if spelt else mine
@@ -974,13 +974,35 @@ STRUCTURE = frozenset({"Transpose", "SumOver", "Inner"})
 for ``QK^T``) still uses the claim's names, and is compared with its relation."""
 
 
-def _spelling_pairs(names: frozenset[str], known: Known) -> dict[str, str] | None:
+_CLAIM_NAMES: dict[int, tuple[Sequence[Known], dict[str, frozenset[str]]]] = {}
+
+
+def _claim_names(library: Sequence[Known]) -> dict[str, frozenset[str]]:
+    """Every name each claim's relations use, by claim (kept for the last few libraries)."""
+    kept = _CLAIM_NAMES.get(id(library))
+    if kept is not None and kept[0] is library:
+        return kept[1]
+    names: dict[str, set[str]] = {}
+    for known in library:
+        names.setdefault(known.claim, set()).update(known.names)
+    if len(_CLAIM_NAMES) >= 4:
+        _CLAIM_NAMES.clear()
+    _CLAIM_NAMES[id(library)] = (library, {c: frozenset(n) for c, n in names.items()})
+    return _CLAIM_NAMES[id(library)][1]
+
+
+def _spelling_pairs(names: frozenset[str], known: Known,
+                    claimed: frozenset[str] | None = None) -> dict[str, str] | None:
     """The renaming that makes ``names`` the claim relation's names when each name differs
     only in spelling (one shortens the other: ``Attn``/``Attention``); None if there is none.
     A formula that uses only the claim's names but leaves out one of its functions (the FFN
-    without its activation, a softmax without its exp) needs no renaming: ``{}``."""
+    without its activation, a softmax without its exp) needs no renaming: ``{}``; so does one
+    that adds only names the claim's other relations use (E[qᵀk] = d_k, where the claim has
+    E[qᵀk] = 0 and Var(qᵀk) = d_k: ``claimed``)."""
     theirs_all = known.names | known.functions
     own, theirs = names - theirs_all, theirs_all - names - STRUCTURE
+    if own and claimed and own <= claimed and not theirs:
+        return {}
     if not own and theirs and theirs <= known.functions:
         return {}
     if len(own) != len(theirs):
