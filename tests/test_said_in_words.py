@@ -98,6 +98,16 @@ def _judged(sentence: str) -> list[str]:
     ("Here the $2\\times 2$ transformation matrix depends on the position $t$.",
      ["contradicts"]),
     ("The rotation matrix depends only on the offset, not on the position.", []),
+    ("Each decoder position may attend to every position up to and including that position.",
+     ["recognised"]),
+    ("Each decoder position may attend to every position up to but excluding that position.",
+     ["contradicts"]),
+    ("Since decoding is autoregressive, no query attends to keys after the query position.",
+     ["recognised"]),
+    ("Since decoding is autoregressive, no query attends to keys before the query position.",
+     ["contradicts"]),
+    ("We hide later tokens by masking them before the softmax is taken.", ["recognised"]),
+    ("We hide later tokens by masking them after the softmax is taken.", ["contradicts"]),
 ])
 def test_the_claims_said_in_words(sentence, found):
     assert _judged(sentence) == found

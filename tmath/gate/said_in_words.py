@@ -10,6 +10,8 @@
 * Claim ``masked-softmax-renormalises``: a masked logit must be −∞ (or a very large negative
   number) to get weight 0. A sentence about masking the input of the softmax (its logits,
   scores, or values in its input) that says they are set to a value is read for that value.
+  A sentence that masks "before the softmax" is the claim's; one that masks "after the
+  softmax" contradicts it (a sentence about the weights or probabilities is not read).
 
 * Claim ``causal-mask-no-future``: in an auto-regressive (causal) model a position attends
   to itself and the past only. A sentence that says so (auto-regressive, causal, the past)
@@ -19,7 +21,10 @@
   "positions less than $i$", "only allowed to attend to earlier positions", is read the same
   way: later (greater, future, subsequent) positions contradict the claim. So does a
   sentence about masking that says it keeps (prevents, stops) positions from attending to
-  the past (or earlier, previous positions): the mask keeps them from the future.
+  the past (or earlier, previous positions): the mask keeps them from the future. "Attend
+  to all positions … up to and including that position" is the claim's span ("up to but
+  excluding" contradicts it), and so is "no query attends to … after the query position" in
+  an auto-regressive sentence ("before" contradicts it).
 
 * Claim ``rope-relative-angle``: RoPE's scores depend on the positions m and n only through
   m − n. A sentence that names a relative position (or offset) and writes it right after
@@ -115,6 +120,16 @@ _PREVENTS = re.compile(r"\b(?:prevent|stop|keep|block)\w*\s+(?:[\w-]+\s+){0,4}?f
                        r"looking|peeking)\s+(?:to|at|into)\s+(?:the\s+)?(?P<what>future|subsequent|"
                        r"later|following|next|past|previous|earlier|preceding)\b", re.I)
 """A mask said to keep positions from attending to the future (right) or the past."""
+_UP_TO = re.compile(r"\battend\w*\s+to\s+[^.;]{0,60}?\bup\s+to\s+(?:and|but)\s+(?P<what>including|"
+                    r"excluding|not\s+including)\s+(?:that|this|the\s+(?:current|query|same)|its\s+"
+                    r"own)\s+position\b", re.I)
+_NONE_BEYOND = re.compile(r"\bno\s+(?:query|position|token)\s+(?:can\s+|may\s+|ever\s+)?attends?\s+"
+                          r"to\s+[^.;]{0,40}?\b(?P<rel>after|before|later\s+than|earlier\s+than|"
+                          r"following|preceding)\s+(?:the\s+|its\s+|that\s+)?(?:query\s+)?"
+                          r"position\b", re.I)
+_MASK_WHEN = re.compile(r"\bmask\w*\s+[^.;]{0,80}?\b(?P<when>before|after)\s+(?:applying\s+)?"
+                        r"(?:the\s+)?softmax\b", re.I)
+_WEIGHTS = re.compile(r"\bweights?\b|\bprobabilit\w+", re.I)
 _BEFORE_WORDS = ("less", "smaller", "lower", "earlier", "before", "previous", "preceding", "past")
 CROSS = "cross-attention-shapes"
 _CROSS_TOPIC = re.compile(r"\bencoder(?:-{1,3}|–|—)decoder\s+attention|\bcross-attention\b|"
@@ -238,6 +253,8 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
                                   match.group("what").lower() not in _BEFORE_WORDS,
                                   "j ≤ i (the position itself and the past)",
                                   match.start("what")))
+        if CAUSAL in verified:
+            found += _causal_spans(text, start, end)
         if CROSS in verified and _CROSS_TOPIC.search(sentence):
             found += _cross_sources(text, start, end)
         if RELATIVE in verified and "relative" in sentence.lower():
@@ -269,6 +286,12 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
             found += _shift_matrix(text, start, end)
         if AXES in verified and _ACROSS.search(sentence):
             found += _axes(text, start, end)
+        if MASK in verified and not _WEIGHTS.search(sentence) and not _SET_TO.search(sentence):
+            for match in _MASK_WHEN.finditer(text, start, end):
+                found.append(Said(MASK, " ".join(match.group().split()),
+                                  match.group("when").lower() == "before",
+                                  "−∞ added to the logits before the softmax",
+                                  match.start("when")))
         if MASK in verified and _MASKED.search(sentence) and _INPUT.search(sentence) and \
                 not _AFTER.search(sentence):
             for match in _SET_TO.finditer(text, start, end):
@@ -300,6 +323,21 @@ def _axes(text: str, start: int, end: int) -> list[Said]:
         should = "each example's features" if kind == "l" else "the examples of a batch"
         found.append(Said(AXES, " ".join(match.group().split()), examples == (kind == "b"),
                           should, match.start("axis")))
+    return found
+
+
+def _causal_spans(text: str, start: int, end: int) -> list[Said]:
+    """A decoder position said to attend "up to and including" itself (not excluding), or
+    "no query attends to … after the query position" (not before) in an auto-regressive
+    sentence: the causal claim's span j ≤ i."""
+    found = [Said(CAUSAL, " ".join(m.group().split()), m.group("what").lower() == "including",
+                  "j ≤ i (the position itself and the past)", m.start("what"))
+             for m in _UP_TO.finditer(text, start, end)]
+    if _CAUSAL_WORDS.search(text, start, end):
+        found += [Said(CAUSAL, " ".join(m.group().split()),
+                       m.group("rel").lower().split()[0] in ("after", "later", "following"),
+                       "j ≤ i (the position itself and the past)", m.start("rel"))
+                  for m in _NONE_BEYOND.finditer(text, start, end)]
     return found
 
 
@@ -426,7 +464,10 @@ def judged(document: Document, said: Said) -> Finding:
         return Finding(status="recognised", meaning="equivalent", **common)
     details = {SCHEDULE: f"claim {said.claim} proves the rate {said.should}",
                MASK: f"claim {said.claim} proves a masked logit must be {said.should} to get "
-                     f"weight 0; this sentence sets it to another value",
+                     f"weight 0; this sentence sets it to another value"
+                     if "before" not in said.should else
+                     f"claim {said.claim} proves masking works on the logits: {said.should}; "
+                     f"this sentence masks after it",
                CAUSAL: f"claim {said.claim} proves a causal model attends to {said.should}; "
                        f"this span reaches the future",
                CROSS: f"claim {said.claim} proves cross-attention takes {said.should} "
