@@ -79,6 +79,10 @@ def test_a_sum_with_a_declared_vector_keeps_its_shape(tmp_path):
     wrong = text.replace("g(\\mathbf{x}) \\in \\mathbb{R}^m$ can", "g(\\mathbf{x}) \\in "
                                                                     "\\mathbb{R}^{2m}$ can")
     assert 5 in _failing(tmp_path, wrong)
+    block = text.replace("$g(\\mathbf{x}) \\in \\mathbb{R}^m$ so", "$g(\\mathbf{x}) \\in "
+                                                                   "\\mathbb{R}^{2m}$ so")
+    assert block != text
+    assert 5 in _failing(tmp_path, block)   # the block's value declared twice as wide
 
 
 def test_a_hostile_tower_of_powers_or_a_zero_divisor_is_not_judged(tmp_path):

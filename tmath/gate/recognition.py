@@ -1161,7 +1161,7 @@ def _misfits(document: Document, formulas: Sequence[Math], texts: Sequence[str],
             continue
         names = _names_reached(fact, defined, facts)
         given = tuple(sorted((name, dims[1:]) for name, (_, dims) in shapes.items()
-                             if name.split("[")[0].split("**")[0] in names))
+                             if _base_name(name) in names))
         bodies = tuple(sorted((name, texts[j], int(at[0])) for name, (j, at) in defined.items()))
         stored = cache.get(_MISFIT, "shapes", texts[k], given, bodies)
         if stored is None:
@@ -1193,6 +1193,12 @@ def _misfits(document: Document, formulas: Sequence[Math], texts: Sequence[str],
     return findings
 
 
+def _base_name(key: str) -> str:
+    """The name a shape key belongs to: ``W`` of ``W[·,q]`` and ``W**Q``, ``sublayer`` of the
+    value ``sublayer(x)``."""
+    return key.split("[")[0].split("**")[0].split("(")[0]
+
+
 def _names_reached(fact: Facts, defined: Mapping[str, tuple[int, tuple]],
                    facts: Sequence[Facts]) -> set[str]:
     """The names a formula uses, with those the definitions in force of its names use
@@ -1200,7 +1206,7 @@ def _names_reached(fact: Facts, defined: Mapping[str, tuple[int, tuple]],
     names, seen = set(fact.names), set()
     while True:
         more = [j for name, (j, _) in defined.items()
-                if name.split("[")[0].split("**")[0] in names and j not in seen]
+                if _base_name(name) in names and j not in seen]
         if not more:
             return names
         for j in more:

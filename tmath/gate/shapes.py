@@ -111,6 +111,9 @@ class Carrier:
         if name is not None and not undeclared:   # f(W q, …) undeclared: its arguments below
             if expr.is_commutative and name not in self.shapes and name not in self.defined:
                 return None   # a number's name (d_k), unless declared a matrix
+            if isinstance(expr, sp.core.function.AppliedUndef):
+                for argument in expr.args:   # declared f(W^q q, …): its products must fit too
+                    self.of(argument)
             return self._named(name)
         if expr.is_commutative and not isinstance(expr, sp.Function) and not (
                 isinstance(expr, sp.Add) and any(key(a) in self.shapes for a in expr.args)):
