@@ -295,16 +295,19 @@ TRAINING = """
     For the big models, step time was 1.0 seconds; they were trained for 300,000 steps (3.5 days).
 
     The rate rises over 4000 warmup steps.
+
+    The base models were trained on a single machine with 8 NVIDIA P100 GPUs.
     """
 
 
 def test_training_steps_and_times_are_held_to_the_paper():
-    """Steps, hours, days and seconds per step of each model, as §5.2 of the paper gives
+    """Steps, hours, days, GPUs and seconds per step of each model, as §5.2 of the paper gives
     them; a plural "big models" names the big model; warm-up steps are not training steps."""
     assert [f for f in _found(TRAINING) if f[1] != "accurate"] == []
     assert {f[2] for f in _found(TRAINING)} == {"0.4", "100,000", "12", "1.0", "300,000", "3.5",
-                                                "4000"}
+                                                "4000", "8"}
     for old, new, line, printed in [("(3.5 days)", "(2.5 days)", 9, "2.5"),
+                                    ("with 8 NVIDIA", "with 4 NVIDIA", 13, "4"),
                                     ("was 1.0 seconds", "was 0.4 seconds", 9, "0.4"),
                                     ("100,000 steps", "300,000 steps", 7, "300,000"),
                                     ("or 12 hours", "or 10 hours", 7, "10")]:

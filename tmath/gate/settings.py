@@ -11,7 +11,8 @@ setting when it binds a number to a quantity of :data:`QUANTITIES` in one of two
   "each encoder receives vectors of size 512" (vectors, in a sentence about encoders,
   decoders or embeddings and not about queries, keys, values or heads), "the query vectors
   have a size of 64" or "the q/k/v vectors (64, …)" (the width of a head's keys); training
-  "for 100,000 steps", "12 hours" or "3.5 days" in a sentence about training, "step time was
+  "for 100,000 steps", "12 hours" or "3.5 days" (or "8 P100 GPUs") in a sentence about
+  training, "step time was
   1.0 seconds"; "a BLEU score of 28.4" or "achieves 28.4 BLEU" in a sentence about
   English-to-German translation (the paper's English-to-French figure is not recorded: its
   text and its Table 2 disagree, 41.0 and 41.8);
@@ -100,6 +101,8 @@ QUANTITIES = {
         r"(?:training\s+)?steps\b",), unless=r"\bwarm-?up"),
     "train_hours": Quantity("training time in hours", nouns=(r"hours",), needs=r"\b[Tt]rain"),
     "train_days": Quantity("training time in days", nouns=(r"days",), needs=r"\b[Tt]rain"),
+    "gpus": Quantity("GPUs trained on", nouns=(r"(?:NVIDIA\s+)?(?:Tesla\s+)?P100\s+GPUs?",),
+                     needs=r"\b[Tt]rain"),
     "step_time": Quantity("seconds per training step", phrases=(
         r"\bstep(?:\s+time)?\b[^.;:\d]{0,30}?\b(?:was|took|of|is)\s+(?:about\s+|around\s+|"
         r"roughly\s+|~\s*)?{n}\s*(?:s\b|sec\b|seconds\b)",)),

@@ -71,6 +71,7 @@ TRANSFORMER_BASE = Configuration(
      Setting("label_smoothing", 0.1, "§5.4", claim="transformer-label-smoothing-value"),
      Setting("train_steps", 100_000, "§5.2 (100,000 steps or 12 hours)"),
      Setting("train_hours", 12, "§5.2 (100,000 steps or 12 hours)"),
+     Setting("gpus", 8, "§5.2 (one machine with 8 NVIDIA P100 GPUs)"),
      Setting("step_time", 0.4, "§5.2 (each training step took about 0.4 seconds)")),
     variant=r"\b[Bb]ase models?\b", model=r"\b[Tt]he Transformer\b")
 TRANSFORMER_BIG = Configuration(
@@ -80,6 +81,7 @@ TRANSFORMER_BIG = Configuration(
      Setting("heads", 16, "Table 3 (big)"),
      Setting("train_steps", 300_000, "§5.2 (300,000 steps (3.5 days))"),
      Setting("train_days", 3.5, "§5.2 (300,000 steps (3.5 days))"),
+     Setting("gpus", 8, "§5.2 (one machine with 8 NVIDIA P100 GPUs)"),
      Setting("step_time", 1.0, "§5.2 (step time was 1.0 seconds)"),
      Setting("bleu_en_de", 28.4, "Table 2 and §6.1 (Transformer (big), EN-DE 28.4)")),
     variant=r"\b[Bb]ig models?\b", model=r"\b[Tt]he Transformer\b")
