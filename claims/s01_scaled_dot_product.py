@@ -12,6 +12,9 @@ from tmath.engine.plots import Plot
 from tmath.reference import illustrations
 from tmath.reference.compiled import lambdified
 from tmath.reference.distributions import dot_product_sampler
+from tmath.engine.rules import FACTOR_OUT
+from tmath.engine.rules_dummies import rename_index
+from tmath.reference.bounds import stronger_only
 from tmath.reference.nn import scores_with_gap, softmax, softmax_jacobian_complex_step
 from tmath.reference.softmax_limits import LEAD, ByLeads
 from ._bibliography import VASWANI2017
@@ -375,3 +378,51 @@ class SoftmaxSaturation:
 
     def plot(self) -> Plot:
         return illustrations.saturation()
+
+
+zv, n = sp.IndexedBase("z", real=True), sp.Symbol("n", positive=True, integer=True)
+j = sp.Symbol("j", positive=True, integer=True)
+PARTITION = sp.Sum(sp.exp(zv[j]), (j, 1, n))
+WEIGHT = sp.exp(zv[i]) / PARTITION                      # softmax(z)_i
+DISTRIBUTION_LHS = (sp.Sum(WEIGHT, (i, 1, n)), WEIGHT)
+
+
+@claim(
+    id="softmax-is-a-distribution",
+    title="Softmax turns any n scores into n positive weights that sum to 1",
+    section="1",
+    statement=Statement("softmax(z)_i = e^{z_i}/Σ_j e^{z_j} > 0 for every i and "
+                        "Σ_i softmax(z)_i = 1: a probability distribution over the n entries, "
+                        "whatever the real scores z", (1, 0), lhs=DISTRIBUTION_LHS,
+                        relation=("=", ">")),
+    premises=("softmax(z)_i = exp(z_i) / Σ_{j=1}^n exp(z_j) for real z_1, …, z_n",),
+    foils=(Foil("the weights sum to n, one per entry on average", (n, 0)),
+           Foil("every weight is above the average 1/n", (1, 1 / n)),
+           Foil("the weights sum to 1/n", (1 / n, 0))),
+    sources=(VASWANI,),
+    tags=("softmax", "probability"),
+)
+class SoftmaxIsADistribution:
+    """Every e^{z_i} is positive, so each weight is too; the denominator does not depend on i,
+    so summing the weights gives the denominator over itself."""
+
+    perturbations = stronger_only(DISTRIBUTION_LHS, ("=", ">"))   # weights > −1 is true
+
+    def prove(self, value, proof):
+        total = (proof.chain(DISTRIBUTION_LHS[0], "Σ_i softmax(z)_i").apply(FACTOR_OUT)
+                 .apply(rename_index(i, j)))
+        positive = proof.chain(WEIGHT, "softmax(z)_i").ge(0, "e^x > 0", strict=True)
+        proof.conclude(value, total, positive)
+
+    def check(self, value, experiment):
+        for point in experiment.draw({n: Integers(1, 4096), "scale": Reals(1e-3, 20.0, log=True)},
+                                     count=4):
+            size = point[n]
+            z = experiment.rng.normal(0.0, point["scale"], size)
+            weights = softmax(z)
+            # the shift by the max, n exps and an n-term sum, then one division per weight
+            experiment.close(weights.sum(), float(point.value(value[0])),
+                             tolerance(size + 4, 1.0), "Σ softmax(z)_i", at=point)
+            bound = float(point.value(value[1]))
+            experiment.holds(bool(np.all(weights > bound)), "every softmax(z)_i > the stated bound",
+                             f"min weight {weights.min():.3g}", at=point)
