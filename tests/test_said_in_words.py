@@ -11,14 +11,15 @@ from __future__ import annotations
 import pytest
 
 from tmath.gate.document import parse_as
-from tmath.gate.said_in_words import (CAUSAL, CROSS, HEADS, MASK, RANGE, RELATIVE, SCHEDULE,
-                                      SHIFT, VARIANCE, judged, said_in)
+from tmath.gate.said_in_words import (CAUSAL, CROSS, DISTRIBUTION, HEADS, MASK, RANGE, RELATIVE,
+                                      SCHEDULE, SHIFT, VARIANCE, judged, said_in)
 
 
 def _judged(sentence: str) -> list[str]:
     document = parse_as(".md", f"# Training\n\n{sentence}\n", "t.md")
     return [judged(document, s).status for s in said_in(document, {SCHEDULE, MASK, CAUSAL, RELATIVE, CROSS, HEADS,
-                                                                  RANGE, VARIANCE, SHIFT})]
+                                                                  RANGE, VARIANCE, SHIFT,
+                                                                  DISTRIBUTION})]
 
 
 @pytest.mark.parametrize("sentence, found", [
@@ -108,6 +109,11 @@ def _judged(sentence: str) -> list[str]:
      ["contradicts"]),
     ("We hide later tokens by masking them before the softmax is taken.", ["recognised"]),
     ("We hide later tokens by masking them after the softmax is taken.", ["contradicts"]),
+    ("The softmax makes the scores all positive and they add up to 1.", ["recognised"] * 2),
+    ("The softmax makes the scores all negative and they add up to 1.",
+     ["contradicts", "recognised"]),
+    ("After the softmax, the attention weights of a query sum to 10.", ["contradicts"]),
+    ("The gradients of the softmax sum to 0 over its inputs.", []),
 ])
 def test_the_claims_said_in_words(sentence, found):
     assert _judged(sentence) == found

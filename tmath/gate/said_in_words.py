@@ -76,6 +76,12 @@
   one that says it "depends on" the (absolute) position, not only on the offset, contradicts
   it.
 
+* Claim ``softmax-is-a-distribution``: softmax's weights are positive and sum to 1. A
+  sentence about the softmax (or attention weights) that says they "add up to" (or "sum
+  to") a number, or are "all positive" (negative), is read: 1 and positive are the claim's,
+  another number or "negative" contradicts it. A sentence about gradients, a Jacobian, logits
+  or a difference is not read.
+
 Said as the claim has it: ``recognised``; otherwise ``contradicts``, on the line of the words
 that differ (how it rises, "inverse …", the value).
 Sentences about the weights after the softmax, or with no such verb, are not read.
@@ -203,6 +209,13 @@ _SHIFT_MATRIX = re.compile(r"\b(?:projection|transformation|rotation|linear)\s+m
 _DEPEND = re.compile(r"\bdepend\w*\s+on\b|\bindependent\s+of\b", re.I)
 _ONLY_OFFSET = re.compile(r"\bonly\b|\boffset|\brelative|\bdistance|\bshift", re.I)
 
+DISTRIBUTION = "softmax-is-a-distribution"
+_WEIGHTS_TOPIC = re.compile(r"\bsoftmax\b|\battention\s+weights\b", re.I)
+_NOT_WEIGHTS = re.compile(r"\bgradients?\b|\bderivatives?\b|\bJacobian\b|\blogits?\b|\bminus\b|"
+                          r"\bdifferences?\b|\blog\b", re.I)
+_ADD_UP = re.compile(r"\b(?:add|adds|sum|sums|summing)\s+(?:up\s+)?to\s+(?P<value>\$?\s*-?\d+(?:\.\d+)?"
+                     r"\s*\$?|one|zero)(?![\w.])|\ball\s+(?P<sign>positive|negative)\b", re.I)
+
 
 @dataclass(frozen=True)
 class Said:
@@ -284,6 +297,15 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
                                   "large values of d_k (Var(qᵀk) = d_k)", match.start("size")))
         if SHIFT in verified and _SHIFT_MATRIX.search(sentence) and _DEPEND.search(sentence):
             found += _shift_matrix(text, start, end)
+        if DISTRIBUTION in verified and _WEIGHTS_TOPIC.search(sentence) and \
+                not _NOT_WEIGHTS.search(sentence):
+            for match in _ADD_UP.finditer(text, start, end):
+                value = (match.group("value") or "").strip("$ ").lower()
+                right = match.group("sign").lower() == "positive" if match.group("sign") \
+                    else value in ("1", "1.0", "one")
+                found.append(Said(DISTRIBUTION, " ".join(match.group().split()), right,
+                                  "positive weights that add up to 1",
+                                  match.start("sign" if match.group("sign") else "value")))
         if AXES in verified and _ACROSS.search(sentence):
             found += _axes(text, start, end)
         if MASK in verified and not _WEIGHTS.search(sentence) and not _SET_TO.search(sentence):
@@ -482,6 +504,7 @@ def judged(document: Document, said: Said) -> Finding:
                          f"large for {said.should.split(' (')[0]}, not small ones",
                SHIFT: f"claim {said.claim} proves the matrix taking PE(pos) to PE(pos + k) "
                       f"depends on {said.should}",
+               DISTRIBUTION: f"claim {said.claim} proves softmax gives {said.should}",
                RANGE: f"claim {said.claim} proves the sinusoidal values lie {said.should}; "
                       f"this interval leaves part of that range out",
                RELATIVE: f"claim {said.claim} proves the score depends on the positions only "
