@@ -91,3 +91,20 @@ def test_a_hostile_tower_of_powers_or_a_zero_divisor_is_not_judged(tmp_path):
     text = "\n".join(["# Sizes", "", "Take $a = b^{c^{d^{e}}}$ and $m = n/(k - k)$.", "",
                       "Then $a b = b^{c^{d^{e}}} b$ and $m k = n$.", ""])
     assert _failing(tmp_path, text) == []
+
+
+def test_a_head_declared_through_its_function_is_blamed_on_its_own_line(tmp_path):
+    """h_i = f(W_i q) ∈ ℝ^p states h_i's shape (the function's value is not a second
+    declaration of it), so a head declared too wide is reported on its own line as well as
+    on the output map's and the product's."""
+    text = "\n".join([
+        "# Heads", "",
+        "Each head is $$\\mathbf{h}_i = f(\\mathbf{W}_i \\mathbf{q}) \\in \\mathbb{R}^{p},$$", "",
+        "with $\\mathbf{W}_i \\in \\mathbb{R}^{p \\times d}$ and $\\mathbf{q} \\in \\mathbb{R}^{d}$.",
+        "", "The output map is $\\mathbf{W}_o \\in \\mathbb{R}^{r \\times h p}$:", "",
+        "$$\\mathbf{W}_o \\begin{bmatrix}\\mathbf{h}_1\\\\\\vdots\\\\\\mathbf{h}_h\\end{bmatrix}"
+        " \\in \\mathbb{R}^{r}.$$", ""])
+    assert _failing(tmp_path, text) == []
+    wide = text.replace("\\in \\mathbb{R}^{p},$$", "\\in \\mathbb{R}^{h p},$$")
+    assert wide != text
+    assert 3 in _failing(tmp_path, wide)

@@ -385,13 +385,15 @@ def facts_of(relations: Sequence) -> tuple[tuple, tuple, bool]:
     declares, defines, checkable = [], [], False
     for index, relation in enumerate(relations):
         found = declared(relation)
-        if found is not None and key(found[0]) is not None:
+        chained = found is not None and index and relations[index - 1].op == "=" and \
+            relations[index - 1].rhs == found[0] and key(relations[index - 1].lhs)
+        if found is not None and key(found[0]) is not None and not (
+                chained and isinstance(found[0], sp.core.function.AppliedUndef)):
+            # h_i = f(…) ∈ ℝ^p states h_i's shape; f(…) alone (sublayer(x) ∈ ℝ^d) its own
             declares.append((key(found[0]), str(index), *(sp.srepr(d) for d in found[1])))
             if _defined_name(found[0]) is not None:
                 continue   # a function's value (h_j = f(…) ∈ ℝ^p) may also state h_j's
-        if found is not None and index and relations[index - 1].op == "=" and \
-                relations[index - 1].rhs == found[0] and key(relations[index - 1].lhs):
-            # ``Q = XW^q ∈ ℝ^{L×d_k}``: the chain states the shape of Q as well
+        if chained:   # ``Q = XW^q ∈ ℝ^{L×d_k}``: the chain states the shape of Q as well
             declares.append((key(relations[index - 1].lhs), str(index),
                              *(sp.srepr(d) for d in found[1])))
         if found is not None and isinstance(found[0], Stack) and len(found[1]) == 3 and \
