@@ -86,6 +86,10 @@ def _judged(sentence: str) -> list[str]:
     ("A heat map of the positional encoding. The values run between 0 (dark) and 1 (light).",
      ["contradicts"]),
     ("The positional encoding's values are bounded: between $-2$ and $2$ at most.", []),  # wider
+    ("Each row of the plot is one positional encoding. Rows are words. Each row holds 64 "
+     "values, each of them between 1 and -1.", ["recognised"]),      # two sentences on
+    ("Each row of the plot is one positional encoding. Rows are words. Each row holds 64 "
+     "values, each of them between 1 and 0.", ["contradicts"]),
     ("Learned positional embeddings start with values between 0 and 1.", []),
     ("Dividing the position index by N keeps the positional values between 0 and 1.", []),
     ("The positional encoding is added. The bits of a counter flip between 0 and 1.", []),

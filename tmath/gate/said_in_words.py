@@ -59,9 +59,9 @@
   (linear, sparse, local, kernel, recurrent, a named efficient variant) is not read.
 
 * Claim ``pe-values-bounded``: every value of the sinusoidal encoding lies in [−1, 1] and
-  takes both signs. A sentence about the (fixed, sinusoidal) positional encoding, or one
-  whose subject is "the value(s)" right after such a sentence, that says its values (entries,
-  elements) are "between A and B" or "in [A, B]" is read for the interval: [−1, 1] is the
+  takes both signs. A sentence about the (fixed, sinusoidal) positional encoding, or one of
+  the two after such a sentence in its paragraph, that says its values (entries, elements)
+  are "between A and B" (in either order) or "in [A, B]" is read for the interval: [−1, 1] is the
   claim's; one that leaves out part of [−1, 1] ("between 0 and 1") contradicts it; a wider
   one is true and not reported. A sentence about learned encodings, bits or a normalised
   position index is not read.
@@ -189,7 +189,6 @@ _PE_TOPIC = re.compile(r"(?<!learned\s)(?<!learnable\s)(?<!trainable\s)\bpositio
                        r"(?:encoding|embedding)s?\b|\bsinusoid\w*\b", re.I)
 _OTHER_RANGE = re.compile(r"\b(?:bits?|binary|normali[sz]\w*|index|indices|probabilit\w*|"
                           r"weights?|softmax|correlat\w*|tanh|sigmoid)\b", re.I)
-_BARE_SUBJECT = re.compile(r"[\s*_]*(?:the|its|their|these|all)\s+(?:\w+\s+)?values?\b", re.I)
 _NUMBER = r"(?:\$|\\\()?\s*[-−–]?\s*\d+(?:\.\d+)?\s*(?:\$|\\\))?"
 _ASIDE = r"(?:\s*\([^()]{0,20}\))?"
 _WITHIN = re.compile(r"\b(?:values?|entry|entries|elements?|components?|numbers)\b[^.;]{0,40}?"
@@ -289,7 +288,7 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
                 _about_the_encoding(text, start, end, previous) and \
                 not _OTHER_RANGE.search(sentence):
             found += _value_ranges(text, start, end)
-        previous = (start, end)
+        previous = (previous[1], start)
         if VARIANCE in verified and _GROW_LARGE.search(sentence):
             for match in _DK_SIZE.finditer(text, start, end):
                 found.append(Said(VARIANCE, " ".join(match.group().split()),
@@ -382,13 +381,12 @@ def _shift_matrix(text: str, start: int, end: int) -> list[Said]:
 
 
 def _about_the_encoding(text: str, start: int, end: int, previous: tuple[int, int]) -> bool:
-    """The sentence speaks of the sinusoidal encoding, or its subject is "the value(s)" and
-    the sentence before it, in the same paragraph, does."""
+    """The sentence speaks of the sinusoidal encoding, or one of the two sentences before it,
+    in the same paragraph, does (``previous``: where the earlier of them starts)."""
     if _PE_TOPIC.search(text, start, end):
         return True
-    before, _ = previous
-    return bool(_BARE_SUBJECT.match(text, start, end)) and "\n\n" not in text[before:start] \
-        and bool(_PE_TOPIC.search(text, before, start))
+    before = max(previous[0], text.rfind("\n\n", 0, start) + 1)
+    return bool(_PE_TOPIC.search(text, before, start))
 
 
 def _value_ranges(text: str, start: int, end: int) -> list[Said]:
@@ -403,8 +401,9 @@ def _value_ranges(text: str, start: int, end: int) -> list[Said]:
                     for v in (low, high))
         except ValueError:
             continue
+        a, b = min(a, b), max(a, b)   # "between 1 and -1"
         exact = (a, b) == (-1, 1)
-        if a >= b or (not exact and a <= -1 and b >= 1):
+        if a == b or (not exact and a <= -1 and b >= 1):
             continue
         where = match.start("low") if match.group("low") else match.start("left")
         found.append(Said(RANGE, " ".join(match.group().split()), exact,
