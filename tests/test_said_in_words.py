@@ -11,15 +11,15 @@ from __future__ import annotations
 import pytest
 
 from tmath.gate.document import parse_as
-from tmath.gate.said_in_words import (CAUSAL, CROSS, DISTRIBUTION, HEADS, MASK, RANGE, RELATIVE,
-                                      SCHEDULE, SHIFT, VARIANCE, judged, said_in)
+from tmath.gate.said_in_words import (CAUSAL, CROSS, DISTRIBUTION, HEADS, MASK, POSITIONWISE,
+                                      RANGE, RELATIVE, SCHEDULE, SHIFT, VARIANCE, judged, said_in)
 
 
 def _judged(sentence: str) -> list[str]:
     document = parse_as(".md", f"# Training\n\n{sentence}\n", "t.md")
     return [judged(document, s).status for s in said_in(document, {SCHEDULE, MASK, CAUSAL, RELATIVE, CROSS, HEADS,
                                                                   RANGE, VARIANCE, SHIFT,
-                                                                  DISTRIBUTION})]
+                                                                  DISTRIBUTION, POSITIONWISE})]
 
 
 @pytest.mark.parametrize("sentence, found", [
@@ -118,6 +118,18 @@ def _judged(sentence: str) -> list[str]:
      ["contradicts", "recognised"]),
     ("After the softmax, the attention weights of a query sum to 10.", ["contradicts"]),
     ("The gradients of the softmax sum to 0 over its inputs.", []),
+    ("Tokens depend on each other in the self-attention layer; the feed-forward layer does "
+     "not have these dependencies.", ["recognised"]),
+    ("There are dependencies between the positions in the feed-forward layer, so it cannot "
+     "run in parallel.", ["contradicts"]),
+    ("There are dependencies between these paths in the self-attention layer.", []),
+    ("Take a batch size of $3$, one query per example and values of dimensionality... "
+     "The output is a $3 \\times 1 \\times 5$ tensor.", ["recognised"]),
+    ("We take a batch size of $3$, $7$ keys and $5$-dimensional values, with one query per "
+     "example. So the output is a $3 \\times 7 \\times 5$ tensor.", ["contradicts"]),
+    ("We take a batch size of $3$, $7$ keys and $5$-dimensional values, with one query per "
+     "example. So the output is a $3 \\times 1 \\times 7$ tensor.", ["contradicts"]),
+    ("We take $7$ keys. So the output is a $3 \\times 7 \\times 5$ tensor.", []),  # no size fixed
 ])
 def test_the_claims_said_in_words(sentence, found):
     assert _judged(sentence) == found

@@ -82,6 +82,18 @@
   another number or "negative" contradicts it. A sentence about gradients, a Jacobian, logits
   or a difference is not read.
 
+* Claim ``ffn-no-token-interaction``: the position-wise feed-forward layer never mixes
+  positions. "Dependencies (interactions) between the paths (positions, tokens) in the
+  feed-forward layer" contradicts it; "the feed-forward layer does not have those
+  dependencies" is the claim's. What a sentence says of self-attention is not read.
+
+* Claim ``cross-attention-shapes`` also gives the shape of attention's output: one row per
+  query, each as wide as a value (T_q × d_v, after the batch). A sentence that says the
+  output is "a B × R × C tensor" is held to what it and the two sentences before it (in its
+  paragraph) state: a minibatch size, a number of queries (or "one row / one query per
+  example"), the dimensionality of the values. A size that disagrees contradicts the claim;
+  one that none of them fixes is not judged.
+
 Said as the claim has it: ``recognised``; otherwise ``contradicts``, on the line of the words
 that differ (how it rises, "inverse …", the value).
 Sentences about the weights after the softmax, or with no such verb, are not read.
@@ -215,6 +227,24 @@ _NOT_WEIGHTS = re.compile(r"\bgradients?\b|\bderivatives?\b|\bJacobian\b|\blogit
 _ADD_UP = re.compile(r"\b(?:add|adds|sum|sums|summing)\s+(?:up\s+)?to\s+(?P<value>\$?\s*-?\d+(?:\.\d+)?"
                      r"\s*\$?|one|zero)(?![\w.])|\ball\s+(?P<sign>positive|negative)\b", re.I)
 
+POSITIONWISE = "ffn-no-token-interaction"
+_FFN = r"(?P<layer>feed[\s-]*forward|FFN)"
+_MIXING = re.compile(r"\b(?P<neg>no\s+)?(?:dependenc(?:y|ies)|interactions?)\s+between\s+(?:the\s+|"
+                     r"these\s+|those\s+|different\s+)?(?:paths|positions|tokens|words)\b[^.;]{0,30}?"
+                     rf"\bin\s+the\s+{_FFN}", re.I)
+_FFN_FREE = re.compile(rf"\bthe\s+{_FFN}\s+(?:layer|network|sub-?layer)s?\s+(?:does\s+not|doesn't|"
+                       r"do\s+not|don't)\s+have\s+(?:those|these|any|such)\s+dependencies\b", re.I)
+
+_N = r"\$?\s*(?P<{}>\d+)\s*\$?"
+_OUTPUT_SHAPE = re.compile(r"\boutputs?\b[^.;]{0,40}?\b(?:be|is|has\s+shape|of\s+shape)\s+(?:a\s+|an\s+)?"
+                           r"\$\s*(?P<a>\d+)\s*(?:\\times|×)\s*(?P<b>\d+)\s*(?:\\times|×)\s*"
+                           r"(?P<c>\d+)\s*\$\s*tensor", re.I)
+_BATCH = re.compile(r"\b(?:mini-?)?batch\s+size\s+(?:of|is)\s+" + _N.format("n"), re.I)
+_QUERIES = re.compile(r"(?:(?<![\w.])" + _N.format("n") + r"\s+quer(?:y|ies)\b|\bone\s+(?P<one>row|query)"
+                      r"\s+(?:per|for\s+each)\s+(?:example|sequence|observation))", re.I)
+_VALUE_WIDTH = re.compile(r"\bdimension(?:ality)?\s+of\s+the\s+values\s+is\s+" + _N.format("n") +
+                          r"|(?<![\w.])" + _N.format("m") + r"-dimensional\s+values\b", re.I)
+
 
 @dataclass(frozen=True)
 class Said:
@@ -267,6 +297,8 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
                                   match.start("what")))
         if CAUSAL in verified:
             found += _causal_spans(text, start, end)
+        if CROSS in verified and _OUTPUT_SHAPE.search(sentence):
+            found += _output_shapes(text, start, end, previous)
         if CROSS in verified and _CROSS_TOPIC.search(sentence):
             found += _cross_sources(text, start, end)
         if RELATIVE in verified and "relative" in sentence.lower():
@@ -305,6 +337,13 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
                 found.append(Said(DISTRIBUTION, " ".join(match.group().split()), right,
                                   "positive weights that add up to 1",
                                   match.start("sign" if match.group("sign") else "value")))
+        if POSITIONWISE in verified:
+            found += [Said(POSITIONWISE, " ".join(m.group().split()), bool(m.group("neg")),
+                           "no dependence between positions", m.start("layer"))
+                      for m in _MIXING.finditer(text, start, end)]
+            found += [Said(POSITIONWISE, " ".join(m.group().split()), True,
+                           "no dependence between positions", m.start("layer"))
+                      for m in _FFN_FREE.finditer(text, start, end)]
         if AXES in verified and _ACROSS.search(sentence):
             found += _axes(text, start, end)
         if MASK in verified and not _WEIGHTS.search(sentence) and not _SET_TO.search(sentence):
@@ -344,6 +383,33 @@ def _axes(text: str, start: int, end: int) -> list[Said]:
         should = "each example's features" if kind == "l" else "the examples of a batch"
         found.append(Said(AXES, " ".join(match.group().split()), examples == (kind == "b"),
                           should, match.start("axis")))
+    return found
+
+
+def _output_shapes(text: str, start: int, end: int, previous: tuple[int, int]) -> list[Said]:
+    """Each "output … a B × R × C tensor" of a sentence, held to the batch size, the number
+    of queries and the values' width its passage states (the sentence and the two before
+    it in its paragraph): the output is batch × queries × value width."""
+    before = max(previous[0], text.rfind("\n\n", 0, start) + 1)
+    stated = {}
+    for name, pattern in (("batch", _BATCH), ("rows", _QUERIES), ("width", _VALUE_WIDTH)):
+        values = set()
+        for match in pattern.finditer(text, before, end):
+            groups = match.groupdict()
+            values.add(1 if groups.get("one") else int(groups.get("n") or groups.get("m")))
+        if len(values) == 1:   # two different numbers: not one setting
+            stated[name] = values.pop()
+    found = []
+    for match in _OUTPUT_SHAPE.finditer(text, start, end):
+        sizes = {"batch": ("a", int(match.group("a"))), "rows": ("b", int(match.group("b"))),
+                 "width": ("c", int(match.group("c")))}
+        judged = [(name, sizes[name]) for name in stated]
+        if not judged:
+            continue
+        wrong = [(name, group) for name, (group, size) in judged if size != stated[name]]
+        at = match.start(wrong[0][1]) if wrong else match.start("a")
+        found.append(Said(CROSS, " ".join(match.group().split()), not wrong,
+                          "one row per query, as wide as a value (batch × T_q × d_v)", at))
     return found
 
 
@@ -491,8 +557,11 @@ def judged(document: Document, said: Said) -> Finding:
                      f"this sentence masks after it",
                CAUSAL: f"claim {said.claim} proves a causal model attends to {said.should}; "
                        f"this span reaches the future",
-               CROSS: f"claim {said.claim} proves cross-attention takes {said.should} "
-                      f"(softmax(Q_dec K_encᵀ/√d_k)); this sentence takes them the other way",
+               CROSS: (f"claim {said.claim} proves cross-attention takes {said.should} "
+                       f"(softmax(Q_dec K_encᵀ/√d_k)); this sentence takes them the other way")
+                      if "row" not in said.should else
+                      (f"claim {said.claim} proves attention's output has {said.should}; this "
+                       f"shape disagrees with the sizes its passage states"),
                GROWTH: f"claim {said.claim} counts T²·d multiplies and T² stored scores: "
                        f"self-attention's cost grows {said.should} with the sequence length",
                AXES: f"claim {said.claim} proves this normalization takes its statistics "
@@ -503,6 +572,8 @@ def judged(document: Document, said: Said) -> Finding:
                          f"large for {said.should.split(' (')[0]}, not small ones",
                SHIFT: f"claim {said.claim} proves the matrix taking PE(pos) to PE(pos + k) "
                       f"depends on {said.should}",
+               POSITIONWISE: f"claim {said.claim} proves the feed-forward layer acts on each "
+                             f"position alone: {said.should}",
                DISTRIBUTION: f"claim {said.claim} proves softmax gives {said.should}",
                RANGE: f"claim {said.claim} proves the sinusoidal values lie {said.should}; "
                       f"this interval leaves part of that range out",
