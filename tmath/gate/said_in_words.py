@@ -390,7 +390,7 @@ def _output_shapes(text: str, start: int, end: int, previous: tuple[int, int]) -
     """Each "output … a B × R × C tensor" of a sentence, held to the batch size, the number
     of queries and the values' width its passage states (the sentence and the two before
     it in its paragraph): the output is batch × queries × value width."""
-    before = max(previous[0], text.rfind("\n\n", 0, start) + 1)
+    before = _passage_start(text, start, previous)
     stated = {}
     for name, pattern in (("batch", _BATCH), ("rows", _QUERIES), ("width", _VALUE_WIDTH)):
         values = set()
@@ -446,13 +446,18 @@ def _shift_matrix(text: str, start: int, end: int) -> list[Said]:
                  negated, "the offset k alone, not the position", words.start())]
 
 
+def _passage_start(text: str, start: int, previous: tuple[int, int]) -> int:
+    """Where the passage of the sentence at ``start`` begins: the earlier of the two sentences
+    before it (``previous``), but not before its paragraph."""
+    return max(previous[0], text.rfind("\n\n", 0, start) + 1)
+
+
 def _about_the_encoding(text: str, start: int, end: int, previous: tuple[int, int]) -> bool:
     """The sentence speaks of the sinusoidal encoding, or one of the two sentences before it,
     in the same paragraph, does (``previous``: where the earlier of them starts)."""
     if _PE_TOPIC.search(text, start, end):
         return True
-    before = max(previous[0], text.rfind("\n\n", 0, start) + 1)
-    return bool(_PE_TOPIC.search(text, before, start))
+    return bool(_PE_TOPIC.search(text, _passage_start(text, start, previous), start))
 
 
 def _value_ranges(text: str, start: int, end: int) -> list[Said]:
