@@ -11,15 +11,17 @@ from __future__ import annotations
 import pytest
 
 from tmath.gate.document import parse_as
-from tmath.gate.said_in_words import (CAUSAL, CROSS, DISTRIBUTION, HEADS, MASK, POSITIONWISE,
-                                      RANGE, RELATIVE, SCHEDULE, SHIFT, VARIANCE, judged, said_in)
+from tmath.gate.said_in_words import (CAUSAL, CROSS, DISTRIBUTION, GROWTH, HEAD_COST, HEADS, MASK,
+                                      POSITIONWISE, RANGE, RELATIVE, SATURATION, SCHEDULE, SHIFT,
+                                      VARIANCE, judged, said_in)
 
 
 def _judged(sentence: str) -> list[str]:
     document = parse_as(".md", f"# Training\n\n{sentence}\n", "t.md")
     return [judged(document, s).status for s in said_in(document, {SCHEDULE, MASK, CAUSAL, RELATIVE, CROSS, HEADS,
                                                                   RANGE, VARIANCE, SHIFT,
-                                                                  DISTRIBUTION, POSITIONWISE})]
+                                                                  DISTRIBUTION, POSITIONWISE,
+                                                                  SATURATION, HEAD_COST, GROWTH})]
 
 
 @pytest.mark.parametrize("sentence, found", [
@@ -130,6 +132,29 @@ def _judged(sentence: str) -> list[str]:
     ("We take a batch size of $3$, $7$ keys and $5$-dimensional values, with one query per "
      "example. So the output is a $3 \\times 1 \\times 7$ tensor.", ["contradicts"]),
     ("We take $7$ keys. So the output is a $3 \\times 7 \\times 5$ tensor.", []),  # no size fixed
+    ("When the logits grow large, the softmax ends up where its gradients are tiny.",
+     ["recognised"]),
+    ("When the logits grow large, the softmax ends up with very large gradients.",
+     ["contradicts"]),
+    ("Scaling keeps the softmax from saturating, so we avoid small gradients.", []),  # avoid
+    ("Each head is narrower, so the overall compute is roughly the same as a single-head "
+     "layer of full width.", ["recognised"]),
+    ("Each head is narrower, yet the overall compute is $h$ times that of a single-head "
+     "layer of full width.", ["contradicts"]),
+    ("For a fixed offset $\\delta$, the encoding of position $t+\\delta$ can be written as a "
+     "linear function of the encoding at $t$.", ["recognised"]),
+    ("For a fixed offset $\\delta$, the encoding of position $t+\\delta$ can be written as a "
+     "nonlinear function of the encoding at $t$.", ["contradicts"]),
+    ("The word vectors are represented as a nonlinear function of the input.", []),  # no offset
+    ("Long inputs are slow for self-attention because of its quadratic cost in the sequence "
+     "length.", ["recognised"]),
+    ("Long inputs are fine for self-attention because of its linear cost in the sequence "
+     "length.", ["contradicts"]),
+    ("Linear attention has a linear cost in the sequence length.", []),   # another attention
+    ("The decoder reads memory: the output of the last encoder is mapped into matrices K and "
+     "V.", ["recognised"]),
+    ("The decoder reads memory: the output of the last encoder is mapped into matrices Q and "
+     "K.", ["contradicts"]),
 ])
 def test_the_claims_said_in_words(sentence, found):
     assert _judged(sentence) == found

@@ -94,6 +94,26 @@
   example"), the dimensionality of the values. A size that disagrees contradicts the claim;
   one that none of them fixes is not judged.
 
+* Claim ``softmax-saturation``: scores grown large drive softmax to one-hot and its gradient
+  to zero. A sentence whose softmax gets large (grown, saturated) inputs and that names the
+  size of its gradients is read for that size: small (tiny, vanishing) is the claim's, large
+  (exploding) contradicts it; a sentence that avoids or prevents them is not read.
+
+* Claim ``multihead-same-order``: h heads of width d/h do the multiplies of one full-width
+  head. "The (computational) cost is similar to (the same as) that of single-head attention"
+  is the claim's; "h times", "larger", "smaller" and the like contradict it.
+
+* Claim ``pe-shift-is-rotation`` also makes PE(pos + k) a linear map of PE(pos). A sentence
+  about an offset and positions (encodings) that says one "can be represented as (by) a
+  linear function (projection, transformation)" of the other is the claim's; a nonlinear,
+  quadratic, exponential, polynomial or logarithmic one contradicts it.
+
+* Claims ``attention-cost-table`` and ``cross-attention-shapes`` are also read in two more
+  phrasings: self-attention's "quadratic computational complexity with respect to the sequence
+  length" (linear, cubic or exponential contradicts), and, in a paragraph about the decoder,
+  "the output of the top encoder is transformed into attention vectors K and V" (Q among
+  them contradicts).
+
 Said as the claim has it: ``recognised``; otherwise ``contradicts``, on the line of the words
 that differ (how it rises, "inverse …", the value).
 Sentences about the weights after the softmax, or with no such verb, are not read.
@@ -235,6 +255,40 @@ _MIXING = re.compile(r"\b(?P<neg>no\s+)?(?:dependenc(?:y|ies)|interactions?)\s+b
 _FFN_FREE = re.compile(rf"\bthe\s+{_FFN}\s+(?:layer|network|sub-?layer)s?\s+(?:does\s+not|doesn't|"
                        r"do\s+not|don't)\s+have\s+(?:those|these|any|such)\s+dependencies\b", re.I)
 
+SATURATION = "softmax-saturation"
+_SATURATES = re.compile(r"\bsoftmax\b[^.;]*\b(?:large|larger|grows?|magnitude|saturat\w*)\b|"
+                        r"\b(?:large|larger|grows?|magnitude|saturat\w*)\b[^.;]*\bsoftmax\b", re.I)
+_GRADIENT_SIZE = re.compile(r"\b(?:(?:extremely|very|vanishingly|really|too)\s+)?(?P<size>small|tiny|"
+                            r"minuscule|vanishing|negligible|large|huge|big|exploding)\s+gradients?\b|"
+                            r"\bgradients?\s+(?:become|becomes|get|gets|are|grow|grows)\s+(?:extremely"
+                            r"\s+|very\s+)?(?P<after>small|tiny|large|huge|big)\b", re.I)
+_NOT_SATURATED = re.compile(r"\b(?:not|n't|never|avoid\w*|prevent\w*|instead|rather\s+than|"
+                            r"counteract\w*)\b", re.I)
+_SMALL = ("small", "tiny", "minuscule", "vanishing", "negligible")
+HEAD_COST = "multihead-same-order"
+_SAME = ("similar", "comparable", "the same", "equal", "identical", "close")
+_HEAD_COST = re.compile(r"\b(?:cost|complexity|compute|FLOPs|operations)\s+(?:is|are|remains?)\s+"
+                        r"(?:roughly\s+|about\s+|approximately\s+|nearly\s+)?(?P<how>similar|"
+                        r"comparable|the\s+same|equal|identical|close|(?:\$?\s*h\s*\$?|two|several)\s+"
+                        r"times(?:\s+(?:larger|higher|greater|more|bigger))?|(?:much\s+|far\s+|"
+                        r"significantly\s+|considerably\s+)?(?:larger|higher|greater|more|bigger|"
+                        r"smaller|lower|less|cheaper)|twice|double|half)\b[^.;]{0,12}?\b(?:that\s+of|to|"
+                        r"as|than|with)\s+(?:a\s+|the\s+)?single[\s-]head", re.I)
+_REPRESENTED = re.compile(r"\b(?:represent|express|written|writ|obtain|comput)\w*\s+(?:as|by|"
+                          r"through)\s+(?:a|an)\s+(?P<kind>linear|non-?linear|quadratic|exponential|"
+                          r"polynomial|logarithmic|affine)\s+(?:function|projection|"
+                          r"transformation|combination|map(?:ping)?)\b", re.I)
+_OFFSET_TOPIC = re.compile(r"\boffset\b", re.I)
+_POSITION_TOPIC = re.compile(r"\bpositions?\b|\bencodings?\b", re.I)
+_ORDER_OF = re.compile(r"\b(?P<how>linear|quadratic|cubic|exponential)\s+(?:computational\s+|time\s+|"
+                       r"memory\s+|space\s+)?(?:complexity|cost)\s+(?:with\s+respect\s+to|in|of)\s+"
+                       r"(?:the\s+)?(?:input\s+|sequence\s+|context\s+)?(?:length|number\s+of\s+"
+                       r"tokens)\b", re.I)
+_LETTER_ROLE = r"(?:(?-i:[QKV])|keys?|values?|quer(?:y|ies))"
+_ENCODER_INTO = re.compile(r"\boutput\s+of\s+the\s+(?:top\s+|last\s+|final\s+)?encoder\b[^.;]{0,60}?"
+                           r"\binto\s+(?:a\s+set\s+of\s+)?(?:attention\s+)?(?:vectors?|matrices)\s+"
+                           rf"(?P<what>{_LETTER_ROLE}\s*(?:,|and)\s*{_LETTER_ROLE})\b", re.I)
+
 _N = r"\$?\s*(?P<{}>\d+)\s*\$?"
 _OUTPUT_SHAPE = re.compile(r"\boutputs?\b[^.;]{0,40}?\b(?:be|is|has\s+shape|of\s+shape)\s+(?:a\s+|an\s+)?"
                            r"\$\s*(?P<a>\d+)\s*(?:\\times|×)\s*(?P<b>\d+)\s*(?:\\times|×)\s*"
@@ -301,6 +355,29 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
             found += _output_shapes(text, start, end, previous)
         if CROSS in verified and _CROSS_TOPIC.search(sentence):
             found += _cross_sources(text, start, end)
+        if CROSS in verified and "decoder" in paragraph(text, start, end).lower():
+            found += _encoder_outputs(text, start, end)
+        if SATURATION in verified and _SATURATES.search(sentence) and \
+                not _NOT_SATURATED.search(sentence):
+            for match in _GRADIENT_SIZE.finditer(text, start, end):
+                size = (match.group("size") or match.group("after")).lower()
+                found.append(Said(SATURATION, " ".join(match.group().split()), size in _SMALL,
+                                  "vanishing gradients (softmax saturates)",
+                                  match.start("size" if match.group("size") else "after")))
+        if HEAD_COST in verified and not re.search(r"\bnot\b|n't\b", sentence):
+            for match in _HEAD_COST.finditer(text, start, end):
+                how = " ".join(match.group("how").lower().split())
+                found.append(Said(HEAD_COST, " ".join(match.group().split()), how in _SAME,
+                                  "the same T²·d multiplies as one head of full width",
+                                  match.start("how")))
+        if SHIFT in verified and _OFFSET_TOPIC.search(sentence) and \
+                _POSITION_TOPIC.search(sentence):
+            for match in _REPRESENTED.finditer(text, start, end):
+                kind = match.group("kind").lower()
+                found.append(Said(SHIFT, " ".join(match.group().split()),
+                                  kind in ("linear", "affine"),
+                                  "a linear map (a rotation by k·ω_i in each pair)",
+                                  match.start("kind")))
         if RELATIVE in verified and "relative" in sentence.lower():
             found += _relative_positions(document, text, start, end)
         if GROWTH in verified and _COST.search(sentence) and \
@@ -309,6 +386,13 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
                 found.append(Said(GROWTH, " ".join(match.group().split()),
                                   match.group("how").lower() == "quadratically",
                                   "quadratically (T² scores)", match.start("how")))
+        if GROWTH in verified and _PLAIN_ATTENTION.search(sentence):
+            for match in _ORDER_OF.finditer(text, start, end):
+                rest = text[start:match.start()] + text[match.end():end]
+                if not _VARIANT.search(rest):   # "linear" in the match is what is read
+                    found.append(Said(GROWTH, " ".join(match.group().split()),
+                                      match.group("how").lower() == "quadratic",
+                                      "quadratically (T² scores)", match.start("how")))
         if HEADS in verified and _HEADS_TOPIC.search(sentence) and \
                 not _NOT_SO.search(sentence):
             for match in _JOINED.finditer(text, start, end):
@@ -502,6 +586,18 @@ def _cross_sources(text: str, start: int, end: int) -> list[Said]:
     return found
 
 
+def _encoder_outputs(text: str, start: int, end: int) -> list[Said]:
+    """Each "output of the encoder … into (attention vectors) K and V" of a sentence in a
+    paragraph about the decoder: the encoder gives the keys and the values, not the queries."""
+    found = []
+    for match in _ENCODER_INTO.finditer(text, start, end):
+        roles = {r[0].lower() for r in re.findall(_LETTER_ROLE, match.group("what"))}
+        found.append(Said(CROSS, " ".join(match.group().split()), roles == {"k", "v"},
+                          "the queries from the decoder, the keys and values from the encoder",
+                          match.start("what")))
+    return found
+
+
 def _relative_positions(document: Document, text: str, start: int, end: int) -> list[Said]:
     """Each inline formula that a sentence calls a relative position, read when it is a
     difference or a sum of two names."""
@@ -575,11 +671,16 @@ def judged(document: Document, said: Said) -> Finding:
                       f"this sentence combines them another way",
                VARIANCE: f"claim {said.claim} proves Var(qᵀk) = d_k: the dot products grow "
                          f"large for {said.should.split(' (')[0]}, not small ones",
-               SHIFT: f"claim {said.claim} proves the matrix taking PE(pos) to PE(pos + k) "
-                      f"depends on {said.should}",
+               SHIFT: (f"claim {said.claim} proves the matrix taking PE(pos) to PE(pos + k) "
+                       f"depends on {said.should}") if "linear" not in said.should else
+                      (f"claim {said.claim} proves PE(pos + k) is {said.should} of PE(pos); "
+                       f"this sentence calls the map another kind"),
                POSITIONWISE: f"claim {said.claim} proves the feed-forward layer acts on each "
                              f"position alone: {said.should}",
                DISTRIBUTION: f"claim {said.claim} proves softmax gives {said.should}",
+               SATURATION: f"claim {said.claim} proves that scores grown large drive softmax "
+                           f"to one-hot and its gradient to zero: {said.should}",
+               HEAD_COST: f"claim {said.claim} proves h heads of width d/h do {said.should}",
                RANGE: f"claim {said.claim} proves the sinusoidal values lie {said.should}; "
                       f"this interval leaves part of that range out",
                RELATIVE: f"claim {said.claim} proves the score depends on the positions only "
