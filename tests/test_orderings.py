@@ -58,6 +58,11 @@ def _trends(sentence: str) -> list[str]:
      "index $i$.", "recognised"),
     ("The frequencies $\\omega_i$ form a geometric progression that increases with dimension "
      "index $i$.", "contradicts"),
+    ("Each position gets a vector drawn from sinusoids of slowly decreasing frequencies.",
+     "recognised"),
+    ("Each position gets a vector drawn from sinusoidal functions of increasing frequencies.",
+     "contradicts"),
+    ("Each position gets a vector drawn from sinusoids of growing wavelengths.", "recognised"),
 ])
 def test_the_direction_of_the_frequency_along_the_dimension_is_held_to_the_claim(sentence,
                                                                                   status):
@@ -69,6 +74,7 @@ def test_the_direction_of_the_frequency_along_the_dimension_is_held_to_the_claim
     "The frequency falls as the position grows along the dimension.",  # two directions
     "The error rate decreases along the dimension.",                 # no frequency
     "The frequency decreases over time.",                            # not the dimension
+    "These are not sinusoids of increasing frequencies.",            # a negation
 ])
 def test_what_is_not_a_plain_trend_along_the_dimension_is_not_read(sentence):
     assert _trends(sentence) == []

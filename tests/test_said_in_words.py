@@ -120,6 +120,9 @@ def _judged(sentence: str) -> list[str]:
      ["contradicts", "recognised"]),
     ("After the softmax, the attention weights of a query sum to 10.", ["contradicts"]),
     ("The gradients of the softmax sum to 0 over its inputs.", []),
+    ("Scores go through the softmax to ensure nonnegative attention weights.", ["recognised"]),
+    ("Scores go through the softmax to ensure negative attention weights.", ["contradicts"]),
+    ("Unlike the softmax, this kernel can give negative attention weights.", []),
     ("Tokens depend on each other in the self-attention layer; the feed-forward layer does "
      "not have these dependencies.", ["recognised"]),
     ("There are dependencies between the positions in the feed-forward layer, so it cannot "

@@ -78,7 +78,8 @@
 
 * Claim ``softmax-is-a-distribution``: softmax's weights are positive and sum to 1. A
   sentence about the softmax (or attention weights) that says they "add up to" (or "sum
-  to") a number, or are "all positive" (negative), is read: 1 and positive are the claim's,
+  to") a number, or are "all positive" (negative), or that speaks of "nonnegative (negative)
+  attention weights", is read: 1, positive and nonnegative are the claim's,
   another number or "negative" contradicts it. A sentence about gradients, a Jacobian, logits
   or a difference is not read.
 
@@ -247,6 +248,10 @@ _NOT_WEIGHTS = re.compile(r"\bgradients?\b|\bderivatives?\b|\bJacobian\b|\blogit
 _ADD_UP = re.compile(r"\b(?:add|adds|sum|sums|summing)\s+(?:up\s+)?to\s+(?P<value>\$?\s*-?\d+(?:\.\d+)?"
                      r"\s*\$?|one|zero)(?![\w.])|\ball\s+(?P<sign>positive|negative)\b", re.I)
 
+_SIGNED_WEIGHTS = re.compile(r"\b(?P<sign>non-?negative|positive|negative)\s+(?:attention\s+)?"
+                            r"(?:weights|probabilities)\b", re.I)
+_NO_SIGN = re.compile(r"\b(?:not|no|never|cannot|without|unlike|instead|rather|other)\b|n't\b",
+                      re.I)
 POSITIONWISE = "ffn-no-token-interaction"
 _FFN = r"(?P<layer>feed[\s-]*forward|FFN)"
 _MIXING = re.compile(r"\b(?P<neg>no\s+)?(?:dependenc(?:y|ies)|interactions?)\s+between\s+(?:the\s+|"
@@ -421,6 +426,11 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
                 found.append(Said(DISTRIBUTION, " ".join(match.group().split()), right,
                                   "positive weights that add up to 1",
                                   match.start("sign" if match.group("sign") else "value")))
+            for match in [] if _NO_SIGN.search(sentence) else \
+                    _SIGNED_WEIGHTS.finditer(text, start, end):
+                found.append(Said(DISTRIBUTION, " ".join(match.group().split()),
+                                  match.group("sign").lower() != "negative",
+                                  "positive weights that add up to 1", match.start("sign")))
         if POSITIONWISE in verified:
             found += [Said(POSITIONWISE, " ".join(m.group().split()), bool(m.group("neg")),
                            "no dependence between positions", m.start("layer"))
