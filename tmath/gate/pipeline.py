@@ -164,9 +164,9 @@ def _recognise_one(document: Document, known: Sequence, min_coverage: float,
     from tmath.gate.findings import Recognised
     from tmath.gate.recognised_figures import figures_in, ranges_in
     from tmath.gate.recognition import recognise
-    from tmath.gate import (binary, complexity, ffn_form, frequencies, head_widths, inverses,
-                            orderings, patterns, premised, products_in_words, projections,
-                            said_in_words)
+    from tmath.gate import (binary, block_diagonals, complexity, ffn_form, frequencies,
+                            head_widths, inverses, orderings, patterns, premised,
+                            products_in_words, projections, said_in_words)
     from tmath.gate.settings import settings_in, table_settings
 
     verified = {i for i, r in (results or {}).items() if getattr(r, "verdict", None) in PASSING}
@@ -195,6 +195,8 @@ def _recognise_one(document: Document, known: Sequence, min_coverage: float,
                 for wrong in products_in_words.products_said(document)
                 + products_in_words.costs_told(document)]
     figures += [patterns.judged(document, b) for b in patterns.broken_blocks(document)]
+    figures += [block_diagonals.judged(document, u)
+                for u in block_diagonals.uneven_products(document)]
     figures += [projections.judged(document, odd)
                 for odd in projections.odd_projections(document)]
     figures += [f for failed in inverses.failed_inverses(document)
