@@ -12,7 +12,7 @@ import pytest
 
 from tmath.gate.document import parse_as
 from tmath.gate.said_in_words import (CAUSAL, CROSS, DISTRIBUTION, GROWTH, HEAD_COST, HEADS, MASK,
-                                      POSITIONWISE, RANGE, RELATIVE, SATURATION, SCHEDULE, SHIFT,
+                                      POSITIONWISE, RANGE, RELATIVE, SATURATION, SCALED, SCHEDULE, SHIFT,
                                       VARIANCE, judged, said_in)
 
 
@@ -21,7 +21,7 @@ def _judged(sentence: str) -> list[str]:
     return [judged(document, s).status for s in said_in(document, {SCHEDULE, MASK, CAUSAL, RELATIVE, CROSS, HEADS,
                                                                   RANGE, VARIANCE, SHIFT,
                                                                   DISTRIBUTION, POSITIONWISE,
-                                                                  SATURATION, HEAD_COST, GROWTH})]
+                                                                  SATURATION, HEAD_COST, GROWTH, SCALED})]
 
 
 @pytest.mark.parametrize("sentence, found", [
@@ -135,6 +135,12 @@ def _judged(sentence: str) -> list[str]:
     ("We take a batch size of $3$, $7$ keys and $5$-dimensional values, with one query per "
      "example. So the output is a $3 \\times 1 \\times 7$ tensor.", ["contradicts"]),
     ("We take $7$ keys. So the output is a $3 \\times 7 \\times 5$ tensor.", []),  # no size fixed
+    ("So that the variance stays at $1$ for every width, the scores are divided by "
+     "$\\sqrt{d}$.", ["recognised"]),
+    ("So that the variance stays at $d$ for every width, the scores are divided by "
+     "$\\sqrt{d}$.", ["contradicts"]),
+    ("The variance remains $d$ for unscaled scores of width $d$.", []),   # not scaled
+    ("Without any change the variance remains $d$ for width $d$.", []),   # no scaling
     ("When the logits grow large, the softmax ends up where its gradients are tiny.",
      ["recognised"]),
     ("When the logits grow large, the softmax ends up with very large gradients.",

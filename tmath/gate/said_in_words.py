@@ -100,6 +100,10 @@
   size of its gradients is read for that size: small (tiny, vanishing) is the claim's, large
   (exploding) contradicts it; a sentence that avoids or prevents them is not read.
 
+* Claim ``scaled-score-variance``: Var(qᵀk/√d_k) = 1. A sentence about scaling (scaled,
+  rescaled, divided) that says the variance "remains (stays, is kept at)" a value is read
+  for it: 1 (one, unit) is the claim's, any other value contradicts it.
+
 * Claim ``multihead-same-order``: h heads of width d/h do the multiplies of one full-width
   head. "The (computational) cost is similar to (the same as) that of single-head attention"
   is the claim's; "h times", "larger", "smaller" and the like contradict it.
@@ -294,6 +298,11 @@ _ENCODER_INTO = re.compile(r"\boutput\s+of\s+the\s+(?:top\s+|last\s+|final\s+)?e
                            r"\binto\s+(?:a\s+set\s+of\s+)?(?:attention\s+)?(?:vectors?|matrices)\s+"
                            rf"(?P<what>{_LETTER_ROLE}\s*(?:,|and)\s*{_LETTER_ROLE})\b", re.I)
 
+SCALED = "scaled-score-variance"
+_REMAINS = re.compile(r"\bvariance\b[^.;]{0,40}?\b(?:still\s+)?(?:remains?|stays?|is\s+kept)\s+(?:at\s+|"
+                      r"equal\s+to\s+)?(?P<value>\$[^$]{1,20}\$|\\\([^)]{1,20}\\\)|\d+(?:\.\d+)?\b|one\b|"
+                      r"unit\b)", re.I)
+_SCALING = re.compile(r"\b(?:scaled|scaling|rescal\w*|divid\w*)\b", re.I)
 _N = r"\$?\s*(?P<{}>\d+)\s*\$?"
 _OUTPUT_SHAPE = re.compile(r"\boutputs?\b[^.;]{0,40}?\b(?:be|is|has\s+shape|of\s+shape)\s+(?:a\s+|an\s+)?"
                            r"\$\s*(?P<a>\d+)\s*(?:\\times|×)\s*(?P<b>\d+)\s*(?:\\times|×)\s*"
@@ -362,6 +371,12 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
             found += _cross_sources(text, start, end)
         if CROSS in verified and "decoder" in paragraph(text, start, end).lower():
             found += _encoder_outputs(text, start, end)
+        if SCALED in verified and _SCALING.search(sentence):
+            for match in _REMAINS.finditer(text, start, end):
+                value = re.sub(r"[$\\()\s{}]", "", match.group("value")).lower()
+                found.append(Said(SCALED, " ".join(match.group().split()),
+                                  value in ("1", "1.0", "one", "unit"),
+                                  "1 (Var(qᵀk/√d_k) = 1)", match.start("value")))
         if SATURATION in verified and _SATURATES.search(sentence) and \
                 not _NOT_SATURATED.search(sentence):
             for match in _GRADIENT_SIZE.finditer(text, start, end):
@@ -690,6 +705,8 @@ def judged(document: Document, said: Said) -> Finding:
                DISTRIBUTION: f"claim {said.claim} proves softmax gives {said.should}",
                SATURATION: f"claim {said.claim} proves that scores grown large drive softmax "
                            f"to one-hot and its gradient to zero: {said.should}",
+               SCALED: f"claim {said.claim} proves the scaled scores' variance is "
+                       f"{said.should}; this sentence keeps it at another value",
                HEAD_COST: f"claim {said.claim} proves h heads of width d/h do {said.should}",
                RANGE: f"claim {said.claim} proves the sinusoidal values lie {said.should}; "
                       f"this interval leaves part of that range out",
