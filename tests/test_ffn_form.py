@@ -47,6 +47,9 @@ def test_both_conventions_are_recognised(tmp_path):
     (r"\max(0, xW_1 + b_1) W_2", r"\max(0, xW_1 + b_1) W_1", "ffn-parameter-count"),
     (r"\max(0, xW_1 + b_1) W_2 + b_2", r"\max(0, xW_1 + b_1) W_2 + b_1", "ffn-parameter-count"),
     (r"\max(0, xW_1 + b_1) W_2", r"(xW_1 + b_1) W_2", "ffn-parameter-count"),   # no activation
+    # b_1 multiplies W_2, so the reader reads b_1 and b_2 as names: still the claim's b[1], b[2]
+    (r"\max(0, xW_1 + b_1) W_2 + b_2", r"\max(0, xW_1 + b_1 W_2) + b_2", "ffn-parameter-count"),
+    (r"\max(0, xW_1 + b_1) W_2 + b_2", r"\max(0, xW_1 + b_1) W_2 b_2", "ffn-parameter-count"),
 ])
 def test_a_wrong_activation_or_a_shared_parameter_contradicts_a_claim(tmp_path, old, new, claim):
     assert old in FFN

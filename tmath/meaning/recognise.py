@@ -12,7 +12,8 @@ A document names things its own way (``d`` for ``d_k``, ``\\mathrm{Attn}`` for A
 2. :func:`judge` compares each relation, renamed by the document's mapping, with the claims'
    relations: ``recognised`` when it is equivalent to one; ``contradicts`` when it is the
    *near form* of one (it shares a side that is more than a bare name, it uses exactly the
-   claim's names, and it is not equivalent to it nor to any other claim relation); otherwise
+   claim's names, and it is not equivalent to it nor to any other claim relation; a name
+   ``b_1`` counts as the member ``b[1]`` of a family the claim numbers); otherwise
    nothing (a document may say many things the claims do not).
 
 Nothing here evaluates document text: the reader (:mod:`tmath.latex`) builds the expressions.
@@ -652,8 +653,11 @@ def _judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str],
     if mine is None or mine.identity:
         return None
     near = None
-    renamed = frozenset(mapping.get(n, n) for n in read.names | read.functions)
+    original, original_plain = read, plain
     for known in library:
+        read = _as_members(original, known)
+        plain = original_plain if read is original else form_of(read, mapping)
+        renamed = frozenset(mapping.get(n, n) for n in read.names | read.functions)
         implicit = _leaves_implicit(read, mapping, known)
         mine = form_of(read, mapping, known.lhs) if implicit else plain
         if mine is None:
@@ -701,6 +705,7 @@ def _judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str],
                 near = (known, candidate, known.form, _used(read, pairs),
                         (known.lhs, known.rhs))
                 break
+    read, plain = original, original_plain
     mine = plain
     for known, instance, same_names, sides in _instances(read, library, mapping):
         if compare(mine, instance) == "equivalent":
@@ -725,6 +730,43 @@ def _judge(read: Read, library: Sequence[Known], mapping: Mapping[str, str],
         (rename(read.lhs, renaming), rename(read.rhs, renaming))
     where = differing_part(mine_sides, sides, {v: k for k, v in renaming.items()})
     return Verdict("contradicts", known, read.text, differing_point(candidate, against), where)
+
+
+_NUMBERED = re.compile(r"([A-Za-z]+)_\{?(\d+)\}?")
+
+
+def _as_members(read: Read, known: Known) -> Read:
+    """``read`` with each name ``b_1`` made the member ``b[1]`` of a family ``b`` that
+    ``known`` numbers (and does not use ``b_1`` as a name): the reader reads ``b_1`` as a name
+    where ``b`` multiplies a matrix, so a misplaced bias keeps the claim's names."""
+    numbered = _numbered_names(read)
+    if not numbered:
+        return read
+    families = _families_of(known)
+    swaps = {symbol: sp.IndexedBase(base)[index] for symbol, base, index in numbered
+             if base in families and symbol.name not in known.names}
+    if not swaps:
+        return read
+    lhs, rhs = read.lhs.xreplace(swaps), read.rhs.xreplace(swaps)
+    names, functions = vocabulary(lhs, rhs)
+    return replace(read, lhs=lhs, rhs=rhs, names=names, functions=functions | read.functions)
+
+
+@functools.lru_cache(maxsize=4096)
+def _numbered_names(read: Read) -> tuple:
+    """Each name ``b_1`` of ``read``: (the symbol, ``b``, 1)."""
+    if not (isinstance(read.lhs, sp.Basic) and isinstance(read.rhs, sp.Basic)):
+        return ()
+    return tuple((s, m.group(1), int(m.group(2)))
+                 for s in read.lhs.atoms(sp.Symbol) | read.rhs.atoms(sp.Symbol)
+                 for m in [_NUMBERED.fullmatch(s.name)] if m)
+
+
+@functools.lru_cache(maxsize=4096)
+def _families_of(known: Known) -> frozenset[str]:
+    """The families (indexed bases) a claim relation numbers."""
+    return frozenset(str(b.label) for side in (known.lhs, known.rhs)
+                     if isinstance(side, sp.Basic) for b in side.atoms(sp.IndexedBase))
 
 
 def _instances(read: Read, library: Sequence[Known], mapping: Mapping[str, str]):
