@@ -141,6 +141,11 @@ def _judged(sentence: str) -> list[str]:
      "$\\sqrt{d}$.", ["contradicts"]),
     ("The variance remains $d$ for unscaled scores of width $d$.", []),   # not scaled
     ("Without any change the variance remains $d$ for width $d$.", []),   # no scaling
+    ("We concat the matrices, then multiply them by the output matrix $W^O$.",
+     ["recognised"]),
+    ("We average the matrices, then multiply them by the output matrix $W^O$.",
+     ["contradicts"]),
+    ("We average the outputs of the ensemble members.", []),   # no heads, no W^O
     ("When the logits grow large, the softmax ends up where its gradients are tiny.",
      ["recognised"]),
     ("When the logits grow large, the softmax ends up with very large gradients.",

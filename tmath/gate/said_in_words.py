@@ -42,7 +42,9 @@
 * Claim ``multi-head-shapes``: multi-head attention concatenates the h heads' outputs
   (Concat(head_1, …, head_h) W^O). A sentence about heads (or parallel attention layers, or
   attention-pooling outputs) that says the outputs "are concatenated", "summed", "added" or
-  "averaged" (and no negation, "instead of" or "rather than") is read for that verb.
+  "averaged" (and no negation, "instead of" or "rather than") is read for that verb; so is
+  "we concat (sum, add, average) the matrices (heads, outputs)" in a sentence about heads or
+  the output matrix W^O.
 
 * Claim ``norm-statistics-axes``: layer normalization takes its statistics over one
   example's features, batch normalization over the examples of a batch. A sentence that
@@ -186,6 +188,9 @@ _HEADS_TOPIC = re.compile(r"\bheads?\b|\bmulti-?head\b|\bparallel\s+attention\s+
                           r"\battention[\s-]+pooling\s+outputs\b", re.I)
 _JOINED = re.compile(r"\b(?:are|is|get|gets|being|been)\s+(?:then\s+|simply\s+|all\s+)?"
                      r"(?P<how>concatenated|summed|added|averaged|multiplied)\b", re.I)
+_WE_JOIN = re.compile(r"\bwe\s+(?:then\s+|simply\s+)?(?P<how>concat(?:enate)?|sum|add|average)\s+(?:up\s+)?"
+                      r"(?:the|these|all|those)\s+(?:\w+\s+)?(?:matrices|heads|outputs)\b", re.I)
+_OUTPUT_MATRIX = re.compile(r"\bW_?\^?\{?O\}?(?![\w}])|\boutput\s+(?:weight\s+|projection\s+)?matrix\b")
 _NOT_SO = re.compile(r"\b(?:not|n't|never|instead|rather\s+than|residual|positional|"
                      r"encodings?|embeddings?)\b", re.I)
 RELATIVE = "rope-relative-angle"
@@ -418,6 +423,13 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
             for match in _JOINED.finditer(text, start, end):
                 found.append(Said(HEADS, " ".join(match.group().split()),
                                   match.group("how").lower() == "concatenated",
+                                  "concatenated (Concat(head_1, …, head_h) W^O)",
+                                  match.start("how")))
+        if HEADS in verified and (_HEADS_TOPIC.search(sentence) or
+                                  _OUTPUT_MATRIX.search(sentence)) and not _NOT_SO.search(sentence):
+            for match in _WE_JOIN.finditer(text, start, end):
+                found.append(Said(HEADS, " ".join(match.group().split()),
+                                  match.group("how").lower().startswith("concat"),
                                   "concatenated (Concat(head_1, …, head_h) W^O)",
                                   match.start("how")))
         if RANGE in verified and _WITHIN.search(sentence) and \
