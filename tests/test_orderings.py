@@ -63,6 +63,10 @@ def _trends(sentence: str) -> list[str]:
     ("Each position gets a vector drawn from sinusoidal functions of increasing frequencies.",
      "contradicts"),
     ("Each position gets a vector drawn from sinusoids of growing wavelengths.", "recognised"),
+    ("Its entries come from $\\sin$ and $\\cos$ with gradually increasing wavelengths.",
+     "recognised"),
+    ("Its entries come from $\\sin$ and $\\cos$ with gradually decreasing wavelengths.",
+     "contradicts"),
 ])
 def test_the_direction_of_the_frequency_along_the_dimension_is_held_to_the_claim(sentence,
                                                                                   status):
@@ -75,6 +79,7 @@ def test_the_direction_of_the_frequency_along_the_dimension_is_held_to_the_claim
     "The error rate decreases along the dimension.",                 # no frequency
     "The frequency decreases over time.",                            # not the dimension
     "These are not sinusoids of increasing frequencies.",            # a negation
+    "Its entries come from $a$ and $b$ with increasing wavelengths.",  # not a sine and cosine
 ])
 def test_what_is_not_a_plain_trend_along_the_dimension_is_not_read(sentence):
     assert _trends(sentence) == []

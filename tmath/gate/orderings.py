@@ -21,8 +21,9 @@ sentence is read when it has one frequency or wavelength (period) word, one verb
 (increase, decrease, grow, fall, rise, drop, shrink), "along", "across", "over" or "with"
 the dimension(s), columns or their index, and no negation, comparison ("than") or second varying quantity
 (position, time, length). A rising frequency or a falling wavelength contradicts the claim.
-So does "sinusoids (sinusoidal functions) of (slowly) increasing frequencies": the encoding's
-sinusoids, listed in its order, have falling frequencies and growing wavelengths.
+So does "sinusoids (sinusoidal functions, sines and cosines, ``\\sin`` and ``\\cos``) of (with)
+(slowly) increasing frequencies": the encoding's sinusoids, listed in its order, have
+falling frequencies and growing wavelengths.
 
 Claim ``pe-period-range`` proves that each pair's wavelength is the last one's times one
 factor: the wavelengths (and frequencies) form a geometric progression. A sentence with one
@@ -140,7 +141,8 @@ _ALONG = re.compile(r"\b(?:along|across|over|with)\s+(?:the\s+)?(?:(?:encoding|e
                     r"feature)\s+)?(?:dimensions?|columns?)(?:\s+index)?\b|\bwith\s+(?:the\s+)?"
                     r"(?:component|column|dimension)\s+index\b", re.I)
 _NOT_A_TREND = re.compile(r"\b(?:not|n't|never|than|positions?|time|length|steps?)\b", re.I)
-_SINUSOIDS_OF = re.compile(r"\bsinusoid(?:s|al\s+(?:functions?|waves?|signals?))?\s+(?:of|with)\s+"
+_SINUSOIDS_OF = re.compile(r"(?:\bsinusoid(?:s|al\s+(?:functions?|waves?|signals?))?|\bsines?\s+and\s+"
+                           r"cosines?|(?P<pair>⟨\d+⟩\s+and\s+⟨\d+⟩))\s+(?:of|with)\s+"
                            r"(?:(?:slowly|steadily|gradually)\s+)?(?:(?P<up>increasing|growing|rising)|"
                            r"(?P<down>decreasing|falling|shrinking))\s+(?:(?P<f>frequencies)|"
                            r"wavelengths|periods)\b", re.I)
@@ -165,7 +167,8 @@ def trends_said(document: Document) -> list[Trend]:
         if not re.search(r"\b(?:not|never)\b|n't\b", spelt):
             found += [Trend(bool(m.group("up")) == bool(m.group("f")), places[m.start()],
                             document.line_of(places[m.start()]))
-                      for m in _SINUSOIDS_OF.finditer(spelt)]
+                      for m in _SINUSOIDS_OF.finditer(spelt)
+                      if not m.group("pair") or _sine_and_cosine(m.group("pair"), maths)]
         quantities = list(_QUANTITY.finditer(spelt))
         directions = list(_DIRECTION.finditer(spelt))
         if len(quantities) != 1 or len(directions) != 1 or not _ALONG.search(spelt) or \
@@ -175,6 +178,12 @@ def trends_said(document: Document) -> list[Trend]:
         at = places[directions[0].start()]
         found.append(Trend(rising, at, document.line_of(at)))
     return found
+
+
+def _sine_and_cosine(pair: str, maths: list) -> bool:
+    """The two formulas of ``⟨a⟩ and ⟨b⟩`` are a sine and a cosine (``\\sin``, ``\\cos``)."""
+    first, second = (maths[int(k)].latex.strip() for k in re.findall(r"\d+", pair))
+    return {first, second} == {"\\sin", "\\cos"}
 
 
 def trend_judged(document: Document, said: Trend) -> Finding:
