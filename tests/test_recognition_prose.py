@@ -58,6 +58,14 @@ def test_a_standard_deviation_is_stated_as_its_square():
     assert _stated(text.replace("$d$", r"$\sqrt{d}$")) == [(r"\text{Var}(q^T k) = (\sqrt{d})^2", 3)]
 
 
+@pytest.mark.parametrize("abbreviation", ["i.e.", "e.g.", "cf.", "vs.", "viz."])
+def test_a_sentence_goes_on_after_an_abbreviation(abbreviation):
+    from tmath.gate.prose_relations import sentences
+
+    text = f"The score uses one offset, {abbreviation} the gap between two positions. Next."
+    assert [text[a:b] for a, b in sentences(text)][0].endswith("two positions")
+
+
 def test_a_sentence_without_a_subject_states_nothing():
     assert _stated("# S\n\nValues are drawn with zero mean and unit variance.\n") == []
 

@@ -146,6 +146,10 @@ def _judged(sentence: str) -> list[str]:
     ("We average the matrices, then multiply them by the output matrix $W^O$.",
      ["contradicts"]),
     ("We average the outputs of the ensemble members.", []),   # no heads, no W^O
+    ("Knowing the position offset is enough for good predictions, i.e. $i+j$ between a "
+     "key and its query.", ["contradicts"]),
+    ("Knowing the position offset is enough for good predictions, i.e. $i-j$ between a "
+     "key and its query.", []),   # a difference: what the words say, not a claim's finding
     ("When the logits grow large, the softmax ends up where its gradients are tiny.",
      ["recognised"]),
     ("When the logits grow large, the softmax ends up with very large gradients.",

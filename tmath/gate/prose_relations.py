@@ -51,7 +51,10 @@ TERMS = {"dot product": "q^T k", "inner product": "q^T k"}
 """Terms for quantities the claims write in formulas: the term stands for the formula when a
 sentence names no formula for it."""
 _PRODUCT_WORDS = ("dot product", "inner product", "scalar product")
-SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？]|\n[ \t]*\n")
+SENTENCE_END = re.compile(r"(?<!\bi\.e)(?<!\be\.g)(?<!\bcf)(?<!\bvs)(?<!\bviz)[.!?](?=\s|$)|[。！？]|"
+                          r"\n[ \t]*\n")
+"""A sentence ends at a stop before a space (not the stop of "i.e.", "e.g.", "cf.", "vs.",
+"viz."), or at a blank line."""
 _QUANTITY = "|".join(sorted(map(re.escape, QUANTITIES), key=len, reverse=True))
 _NUMBER = r"[-−]?\d+(?:\.\d+)?"
 _WORDS = "|".join(NUMBER_WORDS)

@@ -27,8 +27,9 @@
   an auto-regressive sentence ("before" contradicts it).
 
 * Claim ``rope-relative-angle``: RoPE's scores depend on the positions m and n only through
-  m − n. A sentence that names a relative position (or offset) and writes it right after
-  (``relative position \\(m - n\\)``) is read when it writes a difference or a sum of two
+  m − n. A sentence that names a relative position (or offset, or a position offset) and
+  writes it right after (``relative position \\(m - n\\)``, or after a few words and "i.e.")
+  is read when it writes a difference or a sum of two
   names: a sum is not a relative position (a difference is not reported: the words define
   it, the claim does not).
 
@@ -194,9 +195,9 @@ _OUTPUT_MATRIX = re.compile(r"\bW_?\^?\{?O\}?(?![\w}])|\boutput\s+(?:weight\s+|p
 _NOT_SO = re.compile(r"\b(?:not|n't|never|instead|rather\s+than|residual|positional|"
                      r"encodings?|embeddings?)\b", re.I)
 RELATIVE = "rope-relative-angle"
-_RELATIVE = re.compile(r"\brelative\s+(?:positions?|offsets?|distances?)\b(?:,?\s+(?:say|i\.e\.|"
-                       r"namely),?)?\s*(?::\s*)?$", re.I)
-RELATIVE_REACH = 40
+_RELATIVE = re.compile(r"\b(?:relative\s+(?:positions?|offsets?|distances?)|position\s+offsets?)\b"
+                       r"(?:(?:\s+[a-z]+){0,5}?,?\s+(?:say|i\.e\.|namely),?)?\s*(?::\s*)?$", re.I)
+RELATIVE_REACH = 80
 """How many characters before an inline formula "relative position" may end."""
 CAUSAL = "causal-mask-no-future"
 _CAUSAL_WORDS = re.compile(r"\b(?:a[un]to-?regressive\w*|causal\w*|the\s+past|previous\s+"
@@ -403,7 +404,7 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
                                   kind in ("linear", "affine"),
                                   "a linear map (a rotation by k·ω_i in each pair)",
                                   match.start("kind")))
-        if RELATIVE in verified and "relative" in sentence.lower():
+        if RELATIVE in verified and re.search(r"relative|offset", sentence, re.I):
             found += _relative_positions(document, text, start, end)
         if GROWTH in verified and _COST.search(sentence) and \
                 _PLAIN_ATTENTION.search(sentence) and not _VARIANT.search(sentence):
