@@ -150,6 +150,11 @@ def _judged(sentence: str) -> list[str]:
      "key and its query.", ["contradicts"]),
     ("Knowing the position offset is enough for good predictions, i.e. $i-j$ between a "
      "key and its query.", []),   # a difference: what the words say, not a claim's finding
+    ("The decoder must prevent leftward information flow to stay auto-regressive.",
+     ["recognised"]),
+    ("The decoder must prevent rightward information flow to stay auto-regressive.",
+     ["contradicts"]),
+    ("Gates prevent rightward information flow in this circuit.", []),   # no decoder
     ("When the logits grow large, the softmax ends up where its gradients are tiny.",
      ["recognised"]),
     ("When the logits grow large, the softmax ends up with very large gradients.",

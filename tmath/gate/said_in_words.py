@@ -24,7 +24,9 @@
   the past (or earlier, previous positions): the mask keeps them from the future. "Attend
   to all positions … up to and including that position" is the claim's span ("up to but
   excluding" contradicts it), and so is "no query attends to … after the query position" in
-  an auto-regressive sentence ("before" contradicts it).
+  an auto-regressive sentence ("before" contradicts it). "Prevent leftward information flow"
+  in a sentence about the decoder (auto-regressive, causal) is the claim's: the future must
+  not reach the past; "rightward" contradicts it.
 
 * Claim ``rope-relative-angle``: RoPE's scores depend on the positions m and n only through
   m − n. A sentence that names a relative position (or offset, or a position offset) and
@@ -173,6 +175,10 @@ _NONE_BEYOND = re.compile(r"\bno\s+(?:query|position|token)\s+(?:can\s+|may\s+|e
                           r"to\s+[^.;]{0,40}?\b(?P<rel>after|before|later\s+than|earlier\s+than|"
                           r"following|preceding)\s+(?:the\s+|its\s+|that\s+)?(?:query\s+)?"
                           r"position\b", re.I)
+_FLOW = re.compile(r"\b(?:prevent|block|stop|forbid|avoid)\w*\s+(?P<dir>leftward|rightward)\s+"
+                   r"(?:information\s+)?flow\b", re.I)
+"""Information flowing leftward (from later positions to earlier ones) is what a causal
+decoder must not allow."""
 _MASK_WHEN = re.compile(r"\bmask\w*\s+[^.;]{0,80}?\b(?P<when>before|after)\s+(?:applying\s+)?"
                         r"(?:the\s+)?softmax\b", re.I)
 _WEIGHTS = re.compile(r"\bweights?\b|\bprobabilit\w+", re.I)
@@ -371,6 +377,10 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
                                   match.start("what")))
         if CAUSAL in verified:
             found += _causal_spans(text, start, end)
+            found += [Said(CAUSAL, " ".join(m.group().split()), m.group("dir").lower() == "leftward",
+                           "j ≤ i (the position itself and the past)", m.start("dir"))
+                      for m in _FLOW.finditer(text, start, end)
+                      if re.search(r"\bdecoder|a[un]to-?regressive|causal", sentence, re.I)]
         if CROSS in verified and _OUTPUT_SHAPE.search(sentence):
             found += _output_shapes(text, start, end, previous)
         if CROSS in verified and _CROSS_TOPIC.search(sentence):
