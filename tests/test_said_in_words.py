@@ -155,6 +155,10 @@ def _judged(sentence: str) -> list[str]:
     ("The decoder must prevent rightward information flow to stay auto-regressive.",
      ["contradicts"]),
     ("Gates prevent rightward information flow in this circuit.", []),   # no decoder
+    ("We project the inputs $h$ times and run the attention function in parallel on each. "
+     "These are concatenated and projected once more.", ["recognised"]),
+    ("We project the inputs $h$ times and run the attention function in parallel on each. "
+     "These are averaged and projected once more.", ["contradicts"]),
     ("When the logits grow large, the softmax ends up where its gradients are tiny.",
      ["recognised"]),
     ("When the logits grow large, the softmax ends up with very large gradients.",

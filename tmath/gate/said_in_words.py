@@ -45,7 +45,9 @@
 * Claim ``multi-head-shapes``: multi-head attention concatenates the h heads' outputs
   (Concat(head_1, …, head_h) W^O). A sentence about heads (or parallel attention layers, or
   attention-pooling outputs) that says the outputs "are concatenated", "summed", "added" or
-  "averaged" (and no negation, "instead of" or "rather than") is read for that verb; so is
+  "averaged" (and no negation, "instead of" or "rather than") is read for that verb (the
+  heads may also be named in the two sentences before, as "the attention function in
+  parallel" on queries, keys and values "projected $h$ times"); so is
   "we concat (sum, add, average) the matrices (heads, outputs)" in a sentence about heads or
   the output matrix W^O.
 
@@ -195,6 +197,9 @@ _HEADS_TOPIC = re.compile(r"\bheads?\b|\bmulti-?head\b|\bparallel\s+attention\s+
                           r"\battention[\s-]+pooling\s+outputs\b", re.I)
 _JOINED = re.compile(r"\b(?:are|is|get|gets|being|been)\s+(?:then\s+|simply\s+|all\s+)?"
                      r"(?P<how>concatenated|summed|added|averaged|multiplied)\b", re.I)
+_PARALLEL_HEADS = re.compile(r"\battention\s+(?:function|functions|pooling)\s+in\s+parallel\b|"
+                             r"\bproject\w*\s+[^.;]{0,60}?\$h\$\s+times\b", re.I)
+"""Heads named without the word: h projections, attention run in parallel on each."""
 _WE_JOIN = re.compile(r"\bwe\s+(?:then\s+|simply\s+)?(?P<how>concat(?:enate)?|sum|add|average)\s+(?:up\s+)?"
                       r"(?:the|these|all|those)\s+(?:\w+\s+)?(?:matrices|heads|outputs)\b", re.I)
 _OUTPUT_MATRIX = re.compile(r"\bW_?\^?\{?O\}?(?![\w}])|\boutput\s+(?:weight\s+|projection\s+)?matrix\b")
@@ -429,7 +434,8 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
                     found.append(Said(GROWTH, " ".join(match.group().split()),
                                       match.group("how").lower() == "quadratic",
                                       "quadratically (T² scores)", match.start("how")))
-        if HEADS in verified and _HEADS_TOPIC.search(sentence) and \
+        if HEADS in verified and (_HEADS_TOPIC.search(sentence) or _PARALLEL_HEADS.search(
+                text, _passage_start(text, start, previous), start)) and \
                 not _NOT_SO.search(sentence):
             for match in _JOINED.finditer(text, start, end):
                 found.append(Said(HEADS, " ".join(match.group().split()),
