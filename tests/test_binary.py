@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
 from hypothesis import given, strategies as st
 
 from tmath.gate.binary import judged, pairs_in
@@ -105,3 +106,17 @@ def test_a_row_ends_where_the_next_rows_label_starts():
             "\\texttt{1}\\texttt{0} \\\\\n3: 0011 & & 11: 1011\n\\end{align}\n$$\n")
     assert sorted(_found(text)) == [(5, "accurate", "0010"), (5, "accurate", "1010"),
                                     (6, "accurate", "0011"), (6, "accurate", "1011")]
+
+
+@pytest.mark.parametrize("sentence, status", [
+    ("When counting, a higher bit has a lower frequency than a lower bit.", "accurate"),
+    ("When counting, a higher bit has a higher frequency than a lower bit.", "inaccurate"),
+    ("When counting, a lower bit has a lower frequency than a higher bit.", "inaccurate"),
+    ("When counting, the less significant bit flips with a higher frequency than the more "
+     "significant bit.", "accurate"),
+])
+def test_two_bits_compared_by_how_often_they_flip(sentence, status):
+    from tmath.gate.binary import bit_order_judged, bit_orders_in
+
+    document = parse_as(".md", f"# Bits\n\n{sentence}\n", "doc.md")
+    assert [bit_order_judged(document, s).status for s in bit_orders_in(document)] == [status]

@@ -24,6 +24,11 @@ tokens", "every other number" is every two) is read (:func:`periods_in`): with
 paired in order (if they are as long), else each bit with the first period after it (before
 the next bit). A period that is
 not 2^(k−1) is ``inaccurate``, one that is ``accurate``.
+
+They also compare two bits: "a higher bit has a lower frequency than a lower bit". A higher
+(more significant) bit flips less often, so a sentence that gives the higher of two bits the
+higher frequency (or the lower one the lower frequency) is ``inaccurate``
+(:func:`bit_orders_in`), the true comparison ``accurate``.
 """
 
 from __future__ import annotations
@@ -194,3 +199,48 @@ def period_judged(document: Document, said: Period) -> Finding:
                    detail=f"counting 0, 1, 2, …, bit {said.place} from the lowest flips every "
                           f"2^{said.place - 1} = {true} numbers, not every {said.every}",
                    **common)
+
+
+_RANK = r"(?P<{}>higher|lower|more\s+significant|less\s+significant|upper)"
+_BIT_ORDER = re.compile(r"\b(?:a|the|each)\s+" + _RANK.format("first") + r"\s+bit\s+(?:has|flips\s+"
+                        r"(?:at|with))\s+a\s+(?P<frequency>higher|lower|greater|smaller)\s+"
+                        r"frequency\s+than\s+(?:a|the|any)\s+" + _RANK.format("second") + r"\s+bit\b",
+                        re.I)
+
+
+@dataclass(frozen=True)
+class BitOrder:
+    """Two bits compared by how often they flip, and whether the comparison is true."""
+
+    true: bool
+    start: int
+    printed: str
+
+
+def bit_orders_in(document: Document) -> list[BitOrder]:
+    """Every "a higher bit has a lower frequency than a lower bit" of the document."""
+    text = document.masked or document.text
+    found = []
+    for match in _BIT_ORDER.finditer(text):
+        first, second = (match.group(g).lower().split()[0] in ("higher", "more", "upper")
+                         for g in ("first", "second"))
+        if first == second:
+            continue   # two bits of the same rank: nothing compared
+        more = match.group("frequency").lower() in ("higher", "greater")
+        found.append(BitOrder(first != more, match.start("frequency"),
+                              " ".join(match.group().split())))
+    return found
+
+
+def bit_order_judged(document: Document, said: BitOrder) -> Finding:
+    """``accurate`` when the higher bit is said to flip less often, else ``inaccurate``."""
+    section = document.section_at(said.start)
+    common = dict(kind="figure", label="binary", document=document.path,
+                  section=section.number if section else None,
+                  line=document.line_of(said.start), column=document.column_of(said.start),
+                  printed=said.printed)
+    if said.true:
+        return Finding(status="accurate", detail="a higher bit flips less often", **common)
+    return Finding(status="inaccurate",
+                   detail="counting 0, 1, 2, …, bit k from the lowest flips every 2^(k−1) "
+                          "numbers: a higher bit has the lower frequency", **common)

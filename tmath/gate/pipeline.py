@@ -187,6 +187,7 @@ def _recognise_one(document: Document, known: Sequence, min_coverage: float,
                         for said in orderings.progressions_said(document)]
     figures += [binary.judged(document, pair) for pair in binary.pairs_in(document)]
     figures += [binary.period_judged(document, said) for said in binary.periods_in(document)]
+    figures += [binary.bit_order_judged(document, said) for said in binary.bit_orders_in(document)]
     if head_widths.CLAIM in verified:
         figures += head_widths.widths_judged(document)
     figures += [said_in_words.judged(document, said)
