@@ -200,3 +200,20 @@ def test_a_restricted_self_attention_row_is_held_to_its_cost():
     document = parse_as(".md", table.replace("O(r n d)", "O(r n^2 d)"), "t.md")
     assert [getattr(layer_judged(document, s), "status", None)
             for s in layer_costs_in_tables(document)] == [None, "contradicts"]
+
+
+@pytest.mark.parametrize("sentence, found", [
+    ("Self-attention could be restricted to a neighbourhood of size $r$. That would increase "
+     "the maximum path length to $O(n/r)$.", [None]),
+    ("Self-attention could be restricted to a neighbourhood of size $r$. That would reduce "
+     "the maximum path length to $O(n/r)$.", ["contradicts"]),
+    ("Restricting self-attention to a window would reduce the maximum path length to "
+     "$O(1)$.", [None]),   # no growth in n: nothing to say
+    ("A deeper stack would reduce the maximum path length to $O(n/r)$.", []),  # no restriction
+])
+def test_restricting_self_attention_lengthens_its_paths(sentence, found):
+    from tmath.gate.complexity import path_change_judged, path_changes_said
+
+    document = parse_as(".md", f"# Paths\n\n{sentence}\n", "t.md")
+    judged_ = [path_change_judged(document, s) for s in path_changes_said(document)]
+    assert [f.status if f else None for f in judged_] == found

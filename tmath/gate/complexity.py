@@ -35,6 +35,12 @@ Whatever the cost, a clause that says it is reduced (lowered, cut, improved) "fr
 $O(B)$" is held to itself (:func:`reductions_said`): B must grow more slowly than A in the
 length (the only length letter of the two, the other letters held fixed), else the clause
 contradicts itself; where the limit cannot be taken nothing is said.
+
+A sentence about restricting self-attention (to a neighbourhood, a local window; self-attention
+named in it or the sentence before) that says this would increase (reduce) "the maximum
+path length to $O(B)$" is held to Table 1's O(1) for full self-attention
+(:func:`path_changes_said`): B growing with the length is an increase, so "reduce" then
+contradicts the record (and "increase" a B that shrinks).
 """
 
 from __future__ import annotations
@@ -432,26 +438,10 @@ def reduction_judged(document: Document, said: Reduction) -> Finding | None:
 
     from tmath.latex import read
 
-    readings = [read(said.before), read(said.after)]
-    if not all(r.parsed and len(r.expressions) == 1 and not r.relations for r in readings):
+    growth = _growth(said.before, said.after, old_has_length=True)
+    if growth is None or growth < 0:
         return None
-    old, new = (r.expressions[0] for r in readings)
-    if any(e.has(sp.zoo, sp.oo, sp.nan) for e in (old, new)):
-        return None   # an infinite or undefined cost says nothing to compare
-    lengths = [s for s in (old.free_symbols | new.free_symbols) if s.name in LENGTH]
-    if len(lengths) != 1 or not old.has(lengths[0]):
-        return None
-    n = lengths[0]
-    fixed = {s: sp.Symbol(s.name, positive=True) for s in (old.free_symbols | new.free_symbols)
-             if s != n}
-    try:
-        ratio = sp.limit((new / old).xreplace(fixed).xreplace({n: sp.Symbol("n_", positive=True)}),
-                         sp.Symbol("n_", positive=True), sp.oo)
-    except (NotImplementedError, ValueError, TypeError, RecursionError):
-        return None
-    if ratio == 0 or ratio.has(sp.Symbol("n_", positive=True)) or not (ratio.is_finite is False or
-                                                                       ratio.is_positive):
-        return None
+    n = growth_length(said.before, said.after)
     section = document.section_at(said.math.start)
     return Finding(status="contradicts", meaning="contradicts", kind="formula",
                    document=document.path, section=section.number if section else None,
@@ -459,6 +449,104 @@ def reduction_judged(document: Document, said: Reduction) -> Finding | None:
                    formula=said.math.latex, compared_with=("statement",),
                    detail=f"a reduction must grow more slowly: O({said.after}) is not smaller "
                           f"than O({said.before}) as {n} grows")
+
+
+def growth_length(before: str, after: str) -> str:
+    """The length letter of two big-O arguments (for messages)."""
+    return next((n for n in sorted(LENGTH) if re.search(rf"(?<![A-Za-z\\]){n}(?![A-Za-z])",
+                                                           before + " " + after)), "n")
+
+
+def _growth(before: str, after: str, old_has_length: bool = False) -> int | None:
+    """How ``after`` grows against ``before`` in the length (its only length letter, the
+    other letters held fixed): −1 more slowly, 0 alike, 1 faster; None when it cannot be
+    told."""
+    import sympy as sp
+
+    from tmath.latex import read
+
+    readings = [read(before), read(after)]
+    if not all(r.parsed and len(r.expressions) == 1 and not r.relations for r in readings):
+        return None
+    old, new = (r.expressions[0] for r in readings)
+    if any(e.has(sp.zoo, sp.oo, sp.nan) for e in (old, new)):
+        return None   # an infinite or undefined cost says nothing to compare
+    lengths = [s for s in (old.free_symbols | new.free_symbols) if s.name in LENGTH]
+    if len(lengths) != 1 or (old_has_length and not old.has(lengths[0])):
+        return None
+    n, n_ = lengths[0], sp.Symbol("n_", positive=True)
+    fixed = {s: sp.Symbol(s.name, positive=True) for s in (old.free_symbols | new.free_symbols)
+             if s != n}
+    try:
+        ratio = sp.limit((new / old).xreplace(fixed).xreplace({n: n_}), n_, sp.oo)
+    except (NotImplementedError, ValueError, TypeError, RecursionError):
+        return None
+    if ratio.has(n_):
+        return None
+    if ratio == 0:
+        return -1
+    if ratio.is_finite is False:
+        return 1
+    return 0 if ratio.is_positive else None
+
+
+_PATH_CHANGE = re.compile(r"\b(?:(?P<up>increas\w*|rais\w*|lengthen\w*|grow\w*)|(?P<down>reduc\w*|"
+                          r"decreas\w*|lower\w*|shorten\w*|cut\w*))\s+the\s+maximum\s+path\s+"
+                          r"length\s+to\s*⟨(?P<to>\d+)⟩", re.I)
+_RESTRICTING = re.compile(r"\brestrict\w*|\bneighbou?rhood\b|\blocal\s+window\b", re.I)
+
+
+@dataclass(frozen=True)
+class PathChange:
+    """"restricting self-attention would increase the maximum path length to O(n/r)"."""
+
+    math: Math
+    up: bool
+    to: str
+
+
+def path_changes_said(document: Document) -> list[PathChange]:
+    """Clauses saying that restricting self-attention raises or lowers its maximum path
+    length to a big-O (self-attention named in the sentence or the one before)."""
+    from tmath.gate.prose_relations import with_placeholders
+
+    found, before = [], ""
+    for text, start, end, maths in sentences_with_math(document):
+        sentence = text[start:end]
+        passage = before + " " + sentence
+        before = sentence
+        if not maths or not _RESTRICTING.search(passage) or \
+                not re.search(r"\bself-attention\b", passage, re.I):
+            continue
+        spelt, _ = with_placeholders(text, start, end, maths)
+        for match in _PATH_CHANGE.finditer(spelt):
+            math = maths[int(match.group("to"))]
+            big = _BIG_O.match(math.latex)
+            if big:
+                found.append(PathChange(math, bool(match.group("up")), big.group("arg")))
+    return found
+
+
+def path_change_judged(document: Document, said: PathChange) -> Finding | None:
+    """``contradicts`` when the new path length grows with the length but is said to be
+    lower than self-attention's O(1) (or the reverse); None otherwise."""
+    from tmath.reference.layer_costs import ORDERS
+
+    baseline = ORDERS[("self-attention", "path")][0]
+    growth = _growth(baseline, said.to)
+    if growth is None or growth == 0 or (growth > 0) == said.up:
+        return None
+    section = document.section_at(said.math.start)
+    return Finding(status="contradicts", meaning="contradicts", kind="formula",
+                   document=document.path, section=section.number if section else None,
+                   line=said.math.line, column=document.column_of(said.math.start),
+                   formula=said.math.latex, compared_with=("citation",),
+                   recorded=f"O({baseline})",
+                   detail=f"Vaswani et al. (2017), arXiv:1706.03762, Table 1 gives "
+                          f"self-attention a maximum path length of O({baseline}): "
+                          f"O({said.to}) is {'longer' if growth > 0 else 'shorter'}, so "
+                          f"restricting it {'increases' if growth > 0 else 'reduces'} the "
+                          f"path length")
 
 
 _ORDER = {"sequential": re.compile(r"\bsequential\s+operations?\b", re.I),
