@@ -217,3 +217,21 @@ def test_restricting_self_attention_lengthens_its_paths(sentence, found):
     document = parse_as(".md", f"# Paths\n\n{sentence}\n", "t.md")
     judged_ = [path_change_judged(document, s) for s in path_changes_said(document)]
     assert [f.status if f else None for f in judged_] == found
+
+
+@pytest.mark.parametrize("sentence, found", [
+    ("Convolutional layers are generally more expensive than recurrent layers, by a factor of "
+     "$k$.", [None]),
+    ("Convolutional layers are generally cheaper than recurrent layers, by a factor of $k$.",
+     ["contradicts"]),
+    ("Convolutional layers are generally more expensive than recurrent layers, by a factor of "
+     "$k^2$.", ["contradicts"]),
+    ("Recurrent layers are cheaper than convolutional ones.", [None]),
+    ("Recurrent layers are slower than recurrent layers.", []),
+])
+def test_a_convolutional_layer_costs_k_recurrent_ones(sentence, found):
+    from tmath.gate.complexity import comparison_judged, comparisons_said
+
+    document = parse_as(".md", f"# Costs\n\n{sentence}\n", "t.md")
+    judged_ = [comparison_judged(document, s) for s in comparisons_said(document)]
+    assert [f.status if f else None for f in judged_] == found

@@ -36,6 +36,10 @@ $O(B)$" is held to itself (:func:`reductions_said`): B must grow more slowly tha
 length (the only length letter of the two, the other letters held fixed), else the clause
 contradicts itself; where the limit cannot be taken nothing is said.
 
+A sentence that compares a convolutional and a recurrent layer ("convolutional layers are
+generally more expensive than recurrent layers, by a factor of $k$") is held to the two
+costs (:func:`comparisons_said`): the convolutional one is k times the recurrent one.
+
 A sentence about restricting self-attention (to a neighbourhood, a local window; self-attention
 named in it or the sentence before) that says this would increase (reduce) "the maximum
 path length to $O(B)$" is held to Table 1's O(1) for full self-attention
@@ -547,6 +551,79 @@ def path_change_judged(document: Document, said: PathChange) -> Finding | None:
                           f"O({said.to}) is {'longer' if growth > 0 else 'shorter'}, so "
                           f"restricting it {'increases' if growth > 0 else 'reduces'} the "
                           f"path length")
+
+
+_KINDS = r"(?:convolutional|recurrent)"
+_COMPARED = re.compile(rf"\b(?P<a>{_KINDS})\s+layers?\s+(?:are|is)\s+(?:\w+\s+)?"
+                       r"(?P<how>more\s+expensive|costlier|slower|cheaper|less\s+expensive|faster)"
+                       rf"\s+than\s+(?P<b>{_KINDS})\s+(?:layers?|ones?)"
+                       r"(?:,?\s+by\s+a\s+factor\s+of\s+⟨(?P<factor>\d+)⟩)?", re.I)
+
+
+@dataclass(frozen=True)
+class LayerComparison:
+    """"convolutional layers are more expensive than recurrent layers, by a factor of k"."""
+
+    start: int
+    first: str
+    second: str
+    dearer: bool
+    factor: Math | None
+    printed: str
+
+
+def comparisons_said(document: Document) -> list[LayerComparison]:
+    """Sentences comparing the time of a convolutional and a recurrent layer."""
+    from tmath.gate.prose_relations import with_placeholders
+
+    found = []
+    for text, start, end, maths in sentences_with_math(document):
+        spelt, places = with_placeholders(text, start, end, maths)
+        for match in _COMPARED.finditer(spelt):
+            first, second = match.group("a").lower(), match.group("b").lower()
+            if first == second:
+                continue
+            how = match.group("how").lower()
+            factor = maths[int(match.group("factor"))] if match.group("factor") else None
+            last = factor.end if factor else places[match.end() - 1] + 1
+            found.append(LayerComparison(places[match.start("how")], first, second,
+                                         how.startswith(("more", "costlier", "slower")), factor,
+                                         " ".join(text[places[match.start()]:last].split())))
+    return found
+
+
+def comparison_judged(document: Document, said: LayerComparison) -> Finding | None:
+    """Held to Table 1: a convolutional layer costs k times a recurrent one (k ≥ 2, the
+    kernel width). ``contradicts`` when the direction or the factor disagrees; None when
+    the factor cannot be read."""
+    import sympy as sp
+
+    from tmath.latex import read
+    from tmath.reference.layer_costs import LAYER_COSTS
+
+    k = sp.Symbol("k", positive=True)
+    costs = {name: k ** cost.kernel for name, cost in LAYER_COSTS.items()}
+    ratio = costs[said.first] / costs[said.second]   # n and d cancel: same powers
+    wrong = said.dearer != (ratio == k)
+    if not wrong and said.factor is not None:
+        reading = read(said.factor.latex)
+        if not reading.parsed or reading.relations or len(reading.expressions) != 1:
+            return None
+        factor = reading.expressions[0].xreplace({s: k for s in reading.expressions[0].free_symbols
+                                                  if s.name == "k"})
+        wrong = sp.simplify(factor - (ratio if said.dearer else 1 / ratio)) != 0
+    if not wrong:
+        return None
+    section = document.section_at(said.start)
+    return Finding(status="contradicts", meaning="contradicts", kind="formula",
+                   document=document.path, section=section.number if section else None,
+                   line=document.line_of(said.start), column=document.column_of(said.start),
+                   formula=said.printed, compared_with=("citation",),
+                   recorded=f"{LAYER_COSTS['convolutional'].printed} vs "
+                            f"{LAYER_COSTS['recurrent'].printed}",
+                   detail=f"Vaswani et al. (2017), arXiv:1706.03762, Table 1 gives a "
+                          f"convolutional layer O(k·n·d²) and a recurrent one O(n·d²): the "
+                          f"convolutional layer is the more expensive, by a factor of k")
 
 
 _ORDER = {"sequential": re.compile(r"\bsequential\s+operations?\b", re.I),

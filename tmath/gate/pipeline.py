@@ -208,6 +208,8 @@ def _recognise_one(document: Document, known: Sequence, min_coverage: float,
                 for f in [complexity.order_judged(document, said)] if f is not None]
     figures += [f for said in complexity.reductions_said(document)
                 for f in [complexity.reduction_judged(document, said)] if f is not None]
+    figures += [f for said in complexity.comparisons_said(document)
+                for f in [complexity.comparison_judged(document, said)] if f is not None]
     figures += [f for said in complexity.path_changes_said(document)
                 for f in [complexity.path_change_judged(document, said)] if f is not None]
     figures += [f for said in complexity.crossover_said(document)
