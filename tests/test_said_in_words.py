@@ -12,7 +12,8 @@ import pytest
 
 from tmath.gate.document import parse_as
 from tmath.gate.said_in_words import (CAUSAL, CROSS, DISTRIBUTION, GROWTH, HEAD_COST, HEADS, MASK,
-                                      POSITIONWISE, RANGE, RELATIVE, SATURATION, SCALED, SCHEDULE, SHIFT,
+                                      POSITIONWISE, RANGE, RELATIVE, SATURATION, SCALED, SCHEDULE, SCORE,
+                                      SHIFT,
                                       VARIANCE, judged, said_in)
 
 
@@ -21,7 +22,8 @@ def _judged(sentence: str) -> list[str]:
     return [judged(document, s).status for s in said_in(document, {SCHEDULE, MASK, CAUSAL, RELATIVE, CROSS, HEADS,
                                                                   RANGE, VARIANCE, SHIFT,
                                                                   DISTRIBUTION, POSITIONWISE,
-                                                                  SATURATION, HEAD_COST, GROWTH, SCALED})]
+                                                                  SATURATION, HEAD_COST, GROWTH, SCALED,
+                                                                  SCORE})]
 
 
 @pytest.mark.parametrize("sentence, found", [
@@ -159,6 +161,10 @@ def _judged(sentence: str) -> list[str]:
      "These are concatenated and projected once more.", ["recognised"]),
     ("We project the inputs $h$ times and run the attention function in parallel on each. "
      "These are averaged and projected once more.", ["contradicts"]),
+    ("Each score comes from the dot product of the query vector with the key vector of a "
+     "word.", ["recognised"]),
+    ("Each score comes from the dot product of the query vector with the value vector of a "
+     "word.", ["contradicts"]),
     ("When the logits grow large, the softmax ends up where its gradients are tiny.",
      ["recognised"]),
     ("When the logits grow large, the softmax ends up with very large gradients.",

@@ -107,6 +107,11 @@
   size of its gradients is read for that size: small (tiny, vanishing) is the claim's, large
   (exploding) contradicts it; a sentence that avoids or prevents them is not read.
 
+* Claim ``attention-temperature`` writes Attention(Q, K, V) = softmax(QKᵀ/√d_k)V: a key's
+  score is its dot product with the query. "The score is calculated by taking the dot
+  product of the query vector with the key vector" is the claim's; a dot product of other
+  vectors (the query with the value) contradicts it.
+
 * Claim ``scaled-score-variance``: Var(qᵀk/√d_k) = 1. A sentence about scaling (scaled,
   rescaled, divided) that says the variance "remains (stays, is kept at)" a value is read
   for it: 1 (one, unit) is the claim's, any other value contradicts it.
@@ -320,6 +325,11 @@ _REMAINS = re.compile(r"\bvariance\b[^.;]{0,40}?\b(?:still\s+)?(?:remains?|stays
                       r"equal\s+to\s+)?(?P<value>\$[^$]{1,20}\$|\\\([^)]{1,20}\\\)|\d+(?:\.\d+)?\b|one\b|"
                       r"unit\b)", re.I)
 _SCALING = re.compile(r"\b(?:scaled|scaling|rescal\w*|divid\w*)\b", re.I)
+SCORE = "attention-temperature"
+_ROLE_WORD = r"(?:quer(?:y|ies)|keys?|values?)"
+_SCORE_DOT = re.compile(rf"\bscores?\b[^.;]{{0,60}}?\bdot[\s-]+products?\s+of\s+(?:the\s+|a\s+|each\s+)?"
+                        rf"(?P<a>{_ROLE_WORD})(?:\s+vectors?)?\s+(?:with|and)\s+(?:the\s+|a\s+|each\s+)?"
+                        rf"(?P<b>{_ROLE_WORD})\b", re.I)
 _N = r"\$?\s*(?P<{}>\d+)\s*\$?"
 _OUTPUT_SHAPE = re.compile(r"\boutputs?\b[^.;]{0,40}?\b(?:be|is|has\s+shape|of\s+shape)\s+(?:a\s+|an\s+)?"
                            r"\$\s*(?P<a>\d+)\s*(?:\\times|×)\s*(?P<b>\d+)\s*(?:\\times|×)\s*"
@@ -392,6 +402,12 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
             found += _cross_sources(text, start, end)
         if CROSS in verified and "decoder" in paragraph(text, start, end).lower():
             found += _encoder_outputs(text, start, end)
+        if SCORE in verified:
+            for match in _SCORE_DOT.finditer(text, start, end):
+                roles = {match.group(g).lower()[0] for g in ("a", "b")}
+                found.append(Said(SCORE, " ".join(match.group().split()), roles == {"q", "k"},
+                                  "the dot product of a query with a key (QKᵀ)",
+                                  match.start("a")))
         if SCALED in verified and _SCALING.search(sentence):
             for match in _REMAINS.finditer(text, start, end):
                 value = re.sub(r"[$\\()\s{}]", "", match.group("value")).lower()
@@ -734,6 +750,8 @@ def judged(document: Document, said: Said) -> Finding:
                DISTRIBUTION: f"claim {said.claim} proves softmax gives {said.should}",
                SATURATION: f"claim {said.claim} proves that scores grown large drive softmax "
                            f"to one-hot and its gradient to zero: {said.should}",
+               SCORE: f"claim {said.claim} scores each key by {said.should}; this sentence "
+                      f"takes the dot product of other vectors",
                SCALED: f"claim {said.claim} proves the scaled scores' variance is "
                        f"{said.should}; this sentence keeps it at another value",
                HEAD_COST: f"claim {said.claim} proves h heads of width d/h do {said.should}",
