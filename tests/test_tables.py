@@ -120,3 +120,25 @@ def test_a_markdown_tables_header_is_the_rows_above_its_delimiter():
     (table,) = tables_in(parse_as(".md", text, "t.md"))
     assert table.header == ("Layer", "Steps")
     assert [row[0].text for row in table.rows] == ["Recurrent", "Convolutional"]
+
+
+SCORES = textwrap.dedent(r"""
+    \title{Reading Attention Is All You Need}
+    \section{Scores}
+    \begin{tabular}{lcc}
+    \multirow{2}{*}{Model} & \multicolumn{2}{c}{BLEU} \\
+    & EN-DE & EN-FR \\
+    \hline
+    Some earlier system & 25.16 & 40.46 \\
+    Transformer (base model) & 27.3 & 38.1 \\
+    Transformer (big) & \textbf{28.4} & \textbf{41.8} \\
+    \end{tabular}
+    """).lstrip()
+
+
+def test_bleu_columns_are_held_to_the_papers_scores():
+    found = [(f.line, f.status, f.printed) for f in table_settings(_tex(SCORES))]
+    assert found == [(8, "accurate", "27.3"), (8, "accurate", "38.1"), (9, "accurate", "28.4"),
+                     (9, "accurate", "41.8")]
+    broken = table_settings(_tex(SCORES.replace("& 27.3 &", "& 25.3 &")))
+    assert [(f.line, f.printed) for f in broken if f.status == "inaccurate"] == [(8, "25.3")]

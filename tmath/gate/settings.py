@@ -109,6 +109,7 @@ QUANTITIES = {
     "bleu_en_de": Quantity("BLEU on WMT 2014 English-to-German", phrases=(
         r"\bBLEU\s+score\s+of\s+{n}", r"\bachiev\w*\s+(?:a\s+)?{n}\s+BLEU\b"),
         needs=r"\bEnglish[\s-]+to[\s-]+German\b|\bEN-DE\b|\bEn-De\b"),
+    "bleu_en_fr_table": Quantity("BLEU on WMT 2014 English-to-French (Table 2)"),
     "dropout": Quantity("dropout rate P_drop", ("P_drop",)),
     "label_smoothing": Quantity("label smoothing ε_ls", ("ε_ls",)),
     "warmup_steps": Quantity("warmup steps", ("warmup_steps",), (r"warm-?up\s+steps",)),
@@ -230,7 +231,7 @@ def table_settings(document: Document) -> list[Finding]:
                 continue
             for k, cell in enumerate(row[1:], start=1):
                 quantity = columns.get(k)
-                printed = cell.text.strip("$ ")
+                printed = _EMPHASIS.sub(r"\1", cell.text).strip("$ ")
                 if quantity is None or not re.fullmatch(_NUMBER, printed):
                     continue
                 item = Stated(quantity, printed, number(printed), cell.start, False)
@@ -238,8 +239,23 @@ def table_settings(document: Document) -> list[Finding]:
     return found
 
 
+_HEADED = {"bleu_en_de": re.compile(r"^BLEU\s+(?:EN-DE|En-De|English-German)$"),
+           "bleu_en_fr_table": re.compile(r"^BLEU\s+(?:EN-FR|En-Fr|English-French)$")}
+"""Columns named by words: Table 2's BLEU scores, headed "BLEU" over "EN-DE" and "EN-FR"
+(the English-to-French score is read in a table only: the paper's text and Table 2
+disagree, 41.0 and 41.8)."""
+
+
+_EMPHASIS = re.compile(r"\\(?:textbf|mathbf|bm|boldsymbol|underline|emph|textit)\s*\{([^{}]*)\}")
+"""A cell's number set in bold (the table's best score) is still that number."""
+
+
 def _column_quantity(header: str) -> str | None:
-    """The quantity a column's header names by its symbol alone (``$d_{model}$``)."""
+    """The quantity a column's header names by its symbol alone (``$d_{model}$``), or by the
+    words of :data:`_HEADED`."""
+    for key, pattern in _HEADED.items():
+        if pattern.match(" ".join(header.split())):
+            return key
     spelt = plain(header).strip("$ ").replace("$", "").strip()
     for key, quantity in QUANTITIES.items():
         if spelt in quantity.symbols and quantity.loose:

@@ -72,7 +72,9 @@ TRANSFORMER_BASE = Configuration(
      Setting("train_steps", 100_000, "§5.2 (100,000 steps or 12 hours)"),
      Setting("train_hours", 12, "§5.2 (100,000 steps or 12 hours)"),
      Setting("gpus", 8, "§5.2 (one machine with 8 NVIDIA P100 GPUs)"),
-     Setting("step_time", 0.4, "§5.2 (each training step took about 0.4 seconds)")),
+     Setting("step_time", 0.4, "§5.2 (each training step took about 0.4 seconds)"),
+     Setting("bleu_en_de", 27.3, "Table 2 (Transformer (base model), EN-DE 27.3)"),
+     Setting("bleu_en_fr_table", 38.1, "Table 2 (Transformer (base model), EN-FR 38.1)")),
     variant=r"\b[Bb]ase models?\b", model=r"\b[Tt]he Transformer\b")
 TRANSFORMER_BIG = Configuration(
     "transformer-big", "the big Transformer", *_VASWANI,
@@ -83,7 +85,8 @@ TRANSFORMER_BIG = Configuration(
      Setting("train_days", 3.5, "§5.2 (300,000 steps (3.5 days))"),
      Setting("gpus", 8, "§5.2 (one machine with 8 NVIDIA P100 GPUs)"),
      Setting("step_time", 1.0, "§5.2 (step time was 1.0 seconds)"),
-     Setting("bleu_en_de", 28.4, "Table 2 and §6.1 (Transformer (big), EN-DE 28.4)")),
+     Setting("bleu_en_de", 28.4, "Table 2 and §6.1 (Transformer (big), EN-DE 28.4)"),
+     Setting("bleu_en_fr_table", 41.8, "Table 2 (Transformer (big), EN-FR 41.8)")),
     variant=r"\b[Bb]ig models?\b", model=r"\b[Tt]he Transformer\b")
 _DEVLIN = ("Devlin et al. (2019), arXiv:1810.04805",
            "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding")
