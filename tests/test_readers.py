@@ -450,3 +450,12 @@ def test_latex_formulas_never_come_from_code_or_comments(blocks):
     assert len(doc.formulas) == sum(b.startswith(("$$", "\\[", "\\begin{eq", "\\begin{al"))
                                     for b in blocks)
     assert "7.77" not in doc.masked
+
+
+def test_blockquote_markers_are_hidden_so_a_quoted_sentence_reads_as_one():
+    text = "# Notes\n\n> The mask keeps each word\n> > from the future words.\n\nAfter.\n"
+    document = parse_as(".md", text, "q.md")
+    quoted = document.masked[text.index("The mask"):text.index("After")]
+    assert ">" not in quoted
+    assert " ".join(quoted.split()) == "The mask keeps each word from the future words."
+    assert len(document.masked) == len(document.text)   # offsets still hold

@@ -165,6 +165,17 @@ def _judged(sentence: str) -> list[str]:
      "word.", ["recognised"]),
     ("Each score comes from the dot product of the query vector with the value vector of a "
      "word.", ["contradicts"]),
+    ("The output is a weighted sum of the values, where the weight of each value is "
+     "computed by a compatibility function of the query with the corresponding key.",
+     ["recognised", "recognised"]),
+    ("The output is a weighted sum of the keys, where the weight of each value is "
+     "computed by a compatibility function of the query with the corresponding value.",
+     ["contradicts", "contradicts"]),
+    ("Finally we sum up the weighted key vectors.", ["contradicts"]),
+    ("The mask below shows where each word may look. Words are blocked for attending to "
+     "future words.", ["recognised"]),
+    ("The mask below shows where each word may look. Words are blocked for attending to "
+     "past words.", ["contradicts"]),
     ("When the logits grow large, the softmax ends up where its gradients are tiny.",
      ["recognised"]),
     ("When the logits grow large, the softmax ends up with very large gradients.",

@@ -20,8 +20,9 @@
   in a paragraph about masking that says what a position may depend on (or attend to) only,
   "positions less than $i$", "only allowed to attend to earlier positions", is read the same
   way: later (greater, future, subsequent) positions contradict the claim. So does a
-  sentence about masking that says it keeps (prevents, stops) positions from attending to
-  the past (or earlier, previous positions): the mask keeps them from the future. "Attend
+  sentence about masking (or after one that speaks of a mask) that says it keeps (prevents,
+  stops, blocks) positions from (for) attending to the past (or earlier, previous
+  positions): the mask keeps them from the future. "Attend
   to all positions … up to and including that position" is the claim's span ("up to but
   excluding" contradicts it), and so is "no query attends to … after the query position" in
   an auto-regressive sentence ("before" contradicts it). "Prevent leftward information flow"
@@ -110,7 +111,10 @@
 * Claim ``attention-temperature`` writes Attention(Q, K, V) = softmax(QKᵀ/√d_k)V: a key's
   score is its dot product with the query. "The score is calculated by taking the dot
   product of the query vector with the key vector" is the claim's; a dot product of other
-  vectors (the query with the value) contradicts it.
+  vectors (the query with the value) contradicts it. So are "the weight … is computed by a
+  compatibility function (the dot product) of the query with the corresponding key", and
+  "the output is a weighted sum of the values" (or "sum up the weighted value vectors"):
+  weights of the keys or queries contradict it.
 
 * Claim ``scaled-score-variance``: Var(qᵀk/√d_k) = 1. A sentence about scaling (scaled,
   rescaled, divided) that says the variance "remains (stays, is kept at)" a value is read
@@ -171,7 +175,7 @@ _DEPENDS = re.compile(_ONLY + r"[^.;]{0,60}?\bpositions?\s+(?P<rel>less|smaller|
                       r"greater|larger|higher|later|after)\b(?:\s+than)?\s*(?:\$[^$]{1,12}\$|[a-z]\b)|"
                       + _ONLY + r"\s+(?:the\s+)?(?P<adj>earlier|previous|preceding|past|later|future|"
                       r"subsequent|following)\s+positions\b", re.I)
-_PREVENTS = re.compile(r"\b(?:prevent|stop|keep|block)\w*\s+(?:[\w-]+\s+){0,4}?from\s+(?:attending|"
+_PREVENTS = re.compile(r"\b(?:prevent|stop|keep|block)\w*\s+(?:[\w-]+\s+){0,4}?(?:from|for)\s+(?:attending|"
                        r"looking|peeking)\s+(?:to|at|into)\s+(?:the\s+)?(?P<what>future|subsequent|"
                        r"later|following|next|past|previous|earlier|preceding)\b", re.I)
 """A mask said to keep positions from attending to the future (right) or the past."""
@@ -330,6 +334,12 @@ _ROLE_WORD = r"(?:quer(?:y|ies)|keys?|values?)"
 _SCORE_DOT = re.compile(rf"\bscores?\b[^.;]{{0,60}}?\bdot[\s-]+products?\s+of\s+(?:the\s+|a\s+|each\s+)?"
                         rf"(?P<a>{_ROLE_WORD})(?:\s+vectors?)?\s+(?:with|and)\s+(?:the\s+|a\s+|each\s+)?"
                         rf"(?P<b>{_ROLE_WORD})\b", re.I)
+_WEIGHTED_OF = re.compile(rf"\boutputs?\b[^.;]{{0,30}}?\bweighted\s+(?:sum|average|combination|mean)\s+"
+                          rf"of\s+(?:the\s+)?(?P<role>{_ROLE_WORD})\b|\bsum\s+(?:up\s+)?the\s+weighted\s+"
+                          r"(?P<vectors>value|key|query)\s+vectors\b", re.I)
+_WEIGHT_FROM = re.compile(rf"\bweights?\b[^.;]{{0,60}}?\b(?:compatibility\s+function|dot[\s-]+products?)\s+"
+                          rf"of\s+the\s+(?P<a>{_ROLE_WORD})\s+with\s+(?:the\s+)?(?:corresponding\s+)?"
+                          rf"(?P<b>{_ROLE_WORD})\b", re.I)
 _N = r"\$?\s*(?P<{}>\d+)\s*\$?"
 _OUTPUT_SHAPE = re.compile(r"\boutputs?\b[^.;]{0,40}?\b(?:be|is|has\s+shape|of\s+shape)\s+(?:a\s+|an\s+)?"
                            r"\$\s*(?P<a>\d+)\s*(?:\\times|×)\s*(?P<b>\d+)\s*(?:\\times|×)\s*"
@@ -384,7 +394,7 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
                 found.append(Said(CAUSAL, " ".join(match.group().split()),
                                   match.group(word).lower() in _BEFORE_WORDS,
                                   "j ≤ i (the position itself and the past)", match.start(word)))
-        if CAUSAL in verified and _MASKED.search(sentence):
+        if CAUSAL in verified and _MASKED.search(text, _passage_start(text, start, previous), end):
             for match in _PREVENTS.finditer(text, start, end):
                 found.append(Said(CAUSAL, " ".join(match.group().split()),
                                   match.group("what").lower() not in _BEFORE_WORDS,
@@ -403,6 +413,17 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
         if CROSS in verified and "decoder" in paragraph(text, start, end).lower():
             found += _encoder_outputs(text, start, end)
         if SCORE in verified:
+            for match in _WEIGHTED_OF.finditer(text, start, end):
+                role = "role" if match.group("role") else "vectors"
+                found.append(Said(SCORE, " ".join(match.group().split()),
+                                  match.group(role).lower().startswith("value"),
+                                  "a weighted sum of the values (softmax(QKᵀ/√d_k) V)",
+                                  match.start(role)))
+            for match in _WEIGHT_FROM.finditer(text, start, end):
+                roles = {match.group(g).lower()[0] for g in ("a", "b")}
+                found.append(Said(SCORE, " ".join(match.group().split()), roles == {"q", "k"},
+                                  "the dot product of a query with a key (QKᵀ)",
+                                  match.start("a")))
             for match in _SCORE_DOT.finditer(text, start, end):
                 roles = {match.group(g).lower()[0] for g in ("a", "b")}
                 found.append(Said(SCORE, " ".join(match.group().split()), roles == {"q", "k"},
@@ -750,8 +771,10 @@ def judged(document: Document, said: Said) -> Finding:
                DISTRIBUTION: f"claim {said.claim} proves softmax gives {said.should}",
                SATURATION: f"claim {said.claim} proves that scores grown large drive softmax "
                            f"to one-hot and its gradient to zero: {said.should}",
-               SCORE: f"claim {said.claim} scores each key by {said.should}; this sentence "
-                      f"takes the dot product of other vectors",
+               SCORE: (f"claim {said.claim} scores each key by {said.should}; this sentence "
+                       f"takes the dot product of other vectors") if "dot" in said.should else
+                      (f"claim {said.claim} makes attention's output {said.should}; this "
+                       f"sentence weights other vectors"),
                SCALED: f"claim {said.claim} proves the scaled scores' variance is "
                        f"{said.should}; this sentence keeps it at another value",
                HEAD_COST: f"claim {said.claim} proves h heads of width d/h do {said.should}",

@@ -69,12 +69,28 @@ def read_markdown(text: str) -> Regions:
             regions.skip_lines.update(range(first, last))
         elif token.type == "inline":
             _read_inline(text, starts, span, token, regions)
+        elif token.type == "blockquote_open":
+            regions.hidden += _quote_markers(text, starts, first, last)
     for line in (i for i, held in enumerate(covered) if not held):
         end = _line_end(text, starts, line)
         if text[starts[line]:end].strip():  # "[1]: https://…": a link's address, not prose
             regions.hidden.append((starts[line], end))
             regions.skip_lines.add(line)
     return regions
+
+
+_QUOTE_MARKER = re.compile(r"[ \t]{0,3}(?:>[ \t]?)+")
+
+
+def _quote_markers(text: str, starts: list[int], first: int, last: int) -> list[tuple[int, int]]:
+    """The ``>`` that open each line of a blockquote: hidden, so that a sentence that runs
+    over several quoted lines reads as one."""
+    found = []
+    for line in range(first, last):
+        marker = _QUOTE_MARKER.match(text, starts[line])
+        if marker and ">" in marker.group():
+            found.append((marker.start(), marker.end()))
+    return found
 
 
 _HTML_MARKUP = re.compile(
