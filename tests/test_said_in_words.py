@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from tmath.gate.document import parse_as
-from tmath.gate.said_in_words import (CAUSAL, CROSS, DISTRIBUTION, GROWTH, HEAD_COST, HEADS, MASK,
+from tmath.gate.said_in_words import (SMOOTHING, SMOOTHING_EFFECT, CAUSAL, CROSS, DISTRIBUTION, GROWTH, HEAD_COST, HEADS, MASK,
                                       POSITIONWISE, RANGE, RELATIVE, SATURATION, SCALED, SCHEDULE, SCORE,
                                       SHIFT,
                                       VARIANCE, judged, said_in)
@@ -23,7 +23,7 @@ def _judged(sentence: str) -> list[str]:
                                                                   RANGE, VARIANCE, SHIFT,
                                                                   DISTRIBUTION, POSITIONWISE,
                                                                   SATURATION, HEAD_COST, GROWTH, SCALED,
-                                                                  SCORE})]
+                                                                  SCORE, SMOOTHING, SMOOTHING_EFFECT})]
 
 
 @pytest.mark.parametrize("sentence, found", [
@@ -176,6 +176,20 @@ def _judged(sentence: str) -> list[str]:
      "future words.", ["recognised"]),
     ("The mask below shows where each word may look. Words are blocked for attending to "
      "past words.", ["contradicts"]),
+    ("With label smoothing the loss penalizes the model when it gets too confident.",
+     ["recognised"]),
+    ("With label smoothing the loss rewards the model when it gets too confident.",
+     ["contradicts"]),
+    ("Label smoothing hurts perplexity but improves accuracy and BLEU.",
+     ["recognised", "recognised"]),
+    ("Label smoothing improves perplexity but hurts BLEU.", ["contradicts", "contradicts"]),
+    ("The same feed-forward network is applied to each position separately.", ["recognised"]),
+    ("The same feed-forward network is applied to all positions jointly.", ["contradicts"]),
+    ("This is the masked softmax. It sets the attention weights to a large negative "
+     "number, such as $-10^{6}$.", ["recognised"]),
+    ("This is the masked softmax. It sets the attention weights to a large positive "
+     "number, such as $10^{6}$.", ["contradicts"]),
+    ("This is the masked softmax. It sets the attention weights to 0 for padding.", []),
     ("When the logits grow large, the softmax ends up where its gradients are tiny.",
      ["recognised"]),
     ("When the logits grow large, the softmax ends up with very large gradients.",

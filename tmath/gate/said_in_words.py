@@ -11,7 +11,9 @@
   number) to get weight 0. A sentence about masking the input of the softmax (its logits,
   scores, or values in its input) that says they are set to a value is read for that value.
   A sentence that masks "before the softmax" is the claim's; one that masks "after the
-  softmax" contradicts it (a sentence about the weights or probabilities is not read).
+  softmax" contradicts it (a sentence about the weights or probabilities is not read, unless,
+  after a sentence about masking or in a section titled after it, it sets them to a value no weight can be: infinite or of
+  magnitude at least 1000, "a large negative number, such as −10⁶", which must be negative).
 
 * Claim ``causal-mask-no-future``: in an auto-regressive (causal) model a position attends
   to itself and the past only. A sentence that says so (auto-regressive, causal, the past)
@@ -116,6 +118,15 @@
   "the output is a weighted sum of the values" (or "sum up the weighted value vectors"):
   weights of the keys or queries contradict it.
 
+* Claim ``smoothed-optimal-logit-gap``: with label smoothing the best logit gap is finite. A
+  sentence about label smoothing (or after one) that says it "penalizes the model if it gets
+  very confident" is the claim's; "rewards" (encourages) it, or penalises an unsure model,
+  contradicts it. Claim ``label-smoothing-perplexity-bleu`` records that it hurt perplexity
+  and improved BLEU: "improves perplexity" or "hurts BLEU" there contradicts it.
+
+* Claim ``ffn-no-token-interaction`` is also read in "the feed-forward network is applied to
+  each position separately (independently)": "jointly" (together, at once) contradicts it.
+
 * Claim ``scaled-score-variance``: Var(qᵀk/√d_k) = 1. A sentence about scaling (scaled,
   rescaled, divided) that says the variance "remains (stays, is kept at)" a value is read
   for it: 1 (one, unit) is the claim's, any other value contradicts it.
@@ -164,9 +175,9 @@ _INPUT = re.compile(r"\binput\s+of\s+the\s+softmax\b|\blogits?\b|\b(?:attention\
                     re.I)
 _AFTER = re.compile(r"\b(?:weights?|probabilit\w+|outputs?\s+of\s+the\s+softmax|after\s+the\s+"
                     r"softmax|loss)\b", re.I)
-_SET_TO = re.compile(r"\bset(?:ting)?\b[^.;()]{0,30}?\bto\s+(?P<value>\$[^$]{1,30}\$|[-−]?\s*"
-                     r"(?:infinity|∞|\d[\d,.]*(?:e[-−]?\d+)?)|negative\s+infinity|zero|a\s+very\s+"
-                     r"large\s+negative\s+(?:value|number))", re.I)
+_SET_TO = re.compile(r"\bset(?:s|ting)?\b[^.;()]{0,30}?\bto\s+(?P<value>\$[^$]{1,30}\$|[-−]?\s*"
+                     r"(?:infinity|∞|\d[\d,.]*(?:e[-−]?\d+)?)|negative\s+infinity|zero|a\s+(?:very\s+)?"
+                     r"large\s+(?:negative|positive)\s+(?:value|number))", re.I)
 
 
 _ONLY = (r"\b(?:(?:depend\w*|attend\w*|look\w*)\s+only\s+(?:on|to|at)|only\s+(?:(?:allowed|able|"
@@ -340,6 +351,22 @@ _WEIGHTED_OF = re.compile(rf"\boutputs?\b[^.;]{{0,30}}?\bweighted\s+(?:sum|avera
 _WEIGHT_FROM = re.compile(rf"\bweights?\b[^.;]{{0,60}}?\b(?:compatibility\s+function|dot[\s-]+products?)\s+"
                           rf"of\s+the\s+(?P<a>{_ROLE_WORD})\s+with\s+(?:the\s+)?(?:corresponding\s+)?"
                           rf"(?P<b>{_ROLE_WORD})\b", re.I)
+SMOOTHING = "smoothed-optimal-logit-gap"
+_SMOOTHING_TOPIC = re.compile(r"\blabel\s+smoothing\b", re.I)
+_CONFIDENT = re.compile(r"\b(?P<verb>penali[sz]\w*|punish\w*|reward\w*|encourag\w*)\s+the\s+model\s+"
+                        r"(?:if|when|whenever|for|as)\s+(?:it\s+)?(?:gets|becomes|is|being|getting)?\s*"
+                        r"(?:very\s+|too\s+|over-?)?(?P<state>confident|certain|sure|unsure|uncertain)\b",
+                        re.I)
+SMOOTHING_EFFECT = "label-smoothing-perplexity-bleu"
+_PERPLEXITY = re.compile(r"\b(?P<how>hurts?|worsens?|raises?|increases?|improves?|lowers?|reduces?|"
+                         r"helps?)\s+(?:the\s+)?perplexity\b", re.I)
+_BLEU = re.compile(r"\b(?P<how>hurts?|worsens?|lowers?|reduces?|improves?|raises?|increases?|helps?)"
+                   r"\s+(?:the\s+)?(?:accuracy\s+and\s+)?BLEU\b", re.I)
+_FFN_TOPIC = re.compile(r"\bfeed[\s-]*forward\b|\bFFN\b", re.I)
+_APPLIED = re.compile(r"\bapplied\s+to\s+(?P<scope>each\s+position|every\s+position|all\s+positions|the\s+"
+                      r"whole\s+sequence)\s+(?P<how>separately|independently|jointly|together|at\s+once)\b"
+                      r"|\b(?P<how2>independently|separately|jointly)\s+applied\s+to\s+(?:each|every|all)\s+"
+                      r"positions?\b", re.I)
 _N = r"\$?\s*(?P<{}>\d+)\s*\$?"
 _OUTPUT_SHAPE = re.compile(r"\boutputs?\b[^.;]{0,40}?\b(?:be|is|has\s+shape|of\s+shape)\s+(?:a\s+|an\s+)?"
                            r"\$\s*(?P<a>\d+)\s*(?:\\times|×)\s*(?P<b>\d+)\s*(?:\\times|×)\s*"
@@ -412,6 +439,30 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
             found += _cross_sources(text, start, end)
         if CROSS in verified and "decoder" in paragraph(text, start, end).lower():
             found += _encoder_outputs(text, start, end)
+        if SMOOTHING in verified and _SMOOTHING_TOPIC.search(
+                text, _passage_start(text, start, previous), end):
+            for match in _CONFIDENT.finditer(text, start, end):
+                punished = match.group("verb").lower().startswith(("penal", "punish"))
+                sure = match.group("state").lower() in ("confident", "certain", "sure")
+                found.append(Said(SMOOTHING, " ".join(match.group().split()), punished == sure,
+                                  "a finite best logit gap: over-confidence is penalised",
+                                  match.start("verb")))
+        if SMOOTHING_EFFECT in verified and _SMOOTHING_TOPIC.search(
+                text, _passage_start(text, start, previous), end):
+            for pattern, worse in ((_PERPLEXITY, ("hurt", "worsen", "raise", "increase")),
+                                   (_BLEU, ("improve", "raise", "increase", "help"))):
+                for match in pattern.finditer(text, start, end):
+                    how = match.group("how").lower()
+                    found.append(Said(SMOOTHING_EFFECT, " ".join(match.group().split()),
+                                      how.startswith(worse),
+                                      "worse perplexity but better BLEU", match.start("how")))
+        if POSITIONWISE in verified and _FFN_TOPIC.search(sentence):
+            for match in _APPLIED.finditer(text, start, end):
+                how = (match.group("how") or match.group("how2")).lower()
+                found.append(Said(POSITIONWISE, " ".join(match.group().split()),
+                                  how in ("separately", "independently"),
+                                  "no dependence between positions",
+                                  match.start("how" if match.group("how") else "how2")))
         if SCORE in verified:
             for match in _WEIGHTED_OF.finditer(text, start, end):
                 role = "role" if match.group("role") else "vectors"
@@ -533,6 +584,14 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
                 value = match.group("value")
                 found.append(Said(MASK, match.group(), _very_negative(value),
                                   "−∞ (or a very large negative number)", match.start("value")))
+        elif MASK in verified and (_MASKED.search(text, _passage_start(text, start, previous),
+                                                   end) or _in_masking_section(document, start)):
+            for match in _SET_TO.finditer(text, start, end):   # only a logit can be this large
+                value = match.group("value")
+                if _large(value):
+                    found.append(Said(MASK, match.group(), _very_negative(value),
+                                      "−∞ (or a very large negative number)",
+                                      match.start("value")))
     return found
 
 
@@ -733,6 +792,27 @@ def _very_negative(value: str) -> bool:
     return worth <= -1e3
 
 
+def _in_masking_section(document: Document, at: int) -> bool:
+    """The section around ``at`` is titled after masking ("Masked Softmax Operation")."""
+    section = document.section_at(at)
+    return section is not None and bool(_MASKED.search(section.title or ""))
+
+
+def _large(value: str) -> bool:
+    """A value no softmax weight can be: infinite, or a number of magnitude at least 1000
+    ("a large positive number", ``$10^{6}$``, ``-1e9``)."""
+    plain = value.strip("$ ").replace("−", "-").replace("\\", "").replace(" ", "").lower()
+    if "inf" in plain or "∞" in plain or "large" in plain:
+        return True
+    power = re.fullmatch(r"-?10\^\{?(\d+)\}?", plain)
+    if power:
+        return int(power.group(1)) >= 3
+    try:
+        return abs(float(plain.replace(",", ""))) >= 1e3
+    except ValueError:
+        return False
+
+
 def judged(document: Document, said: Said) -> Finding:
     section = document.section_at(said.start)
     common = dict(kind="formula", document=document.path,
@@ -771,6 +851,10 @@ def judged(document: Document, said: Said) -> Finding:
                DISTRIBUTION: f"claim {said.claim} proves softmax gives {said.should}",
                SATURATION: f"claim {said.claim} proves that scores grown large drive softmax "
                            f"to one-hot and its gradient to zero: {said.should}",
+               SMOOTHING: f"claim {said.claim} proves label smoothing keeps the best logit "
+                          f"gap finite, log(1 + K(1−ε)/ε): {said.should}",
+               SMOOTHING_EFFECT: f"claim {said.claim} records the paper's measurement: label "
+                                 f"smoothing gave {said.should}",
                SCORE: (f"claim {said.claim} scores each key by {said.should}; this sentence "
                        f"takes the dot product of other vectors") if "dot" in said.should else
                       (f"claim {said.claim} makes attention's output {said.should}; this "
