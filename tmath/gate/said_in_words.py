@@ -341,16 +341,15 @@ _REMAINS = re.compile(r"\bvariance\b[^.;]{0,40}?\b(?:still\s+)?(?:remains?|stays
                       r"unit\b)", re.I)
 _SCALING = re.compile(r"\b(?:scaled|scaling|rescal\w*|divid\w*)\b", re.I)
 SCORE = "attention-temperature"
-_ROLE_WORD = r"(?:quer(?:y|ies)|keys?|values?)"
 _SCORE_DOT = re.compile(rf"\bscores?\b[^.;]{{0,60}}?\bdot[\s-]+products?\s+of\s+(?:the\s+|a\s+|each\s+)?"
-                        rf"(?P<a>{_ROLE_WORD})(?:\s+vectors?)?\s+(?:with|and)\s+(?:the\s+|a\s+|each\s+)?"
-                        rf"(?P<b>{_ROLE_WORD})\b", re.I)
+                        rf"(?P<a>{_ROLE})(?:\s+vectors?)?\s+(?:with|and)\s+(?:the\s+|a\s+|each\s+)?"
+                        rf"(?P<b>{_ROLE})\b", re.I)
 _WEIGHTED_OF = re.compile(rf"\boutputs?\b[^.;]{{0,30}}?\bweighted\s+(?:sum|average|combination|mean)\s+"
-                          rf"of\s+(?:the\s+)?(?P<role>{_ROLE_WORD})\b|\bsum\s+(?:up\s+)?the\s+weighted\s+"
+                          rf"of\s+(?:the\s+)?(?P<role>{_ROLE})\b|\bsum\s+(?:up\s+)?the\s+weighted\s+"
                           r"(?P<vectors>value|key|query)\s+vectors\b", re.I)
 _WEIGHT_FROM = re.compile(rf"\bweights?\b[^.;]{{0,60}}?\b(?:compatibility\s+function|dot[\s-]+products?)\s+"
-                          rf"of\s+the\s+(?P<a>{_ROLE_WORD})\s+with\s+(?:the\s+)?(?:corresponding\s+)?"
-                          rf"(?P<b>{_ROLE_WORD})\b", re.I)
+                          rf"of\s+the\s+(?P<a>{_ROLE})\s+with\s+(?:the\s+)?(?:corresponding\s+)?"
+                          rf"(?P<b>{_ROLE})\b", re.I)
 SMOOTHING = "smoothed-optimal-logit-gap"
 _SMOOTHING_TOPIC = re.compile(r"\blabel\s+smoothing\b", re.I)
 _CONFIDENT = re.compile(r"\b(?P<verb>penali[sz]\w*|punish\w*|reward\w*|encourag\w*)\s+the\s+model\s+"
@@ -470,12 +469,8 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
                                   match.group(role).lower().startswith("value"),
                                   "a weighted sum of the values (softmax(QKᵀ/√d_k) V)",
                                   match.start(role)))
-            for match in _WEIGHT_FROM.finditer(text, start, end):
-                roles = {match.group(g).lower()[0] for g in ("a", "b")}
-                found.append(Said(SCORE, " ".join(match.group().split()), roles == {"q", "k"},
-                                  "the dot product of a query with a key (QKᵀ)",
-                                  match.start("a")))
-            for match in _SCORE_DOT.finditer(text, start, end):
+            for match in [*_WEIGHT_FROM.finditer(text, start, end),
+                          *_SCORE_DOT.finditer(text, start, end)]:
                 roles = {match.group(g).lower()[0] for g in ("a", "b")}
                 found.append(Said(SCORE, " ".join(match.group().split()), roles == {"q", "k"},
                                   "the dot product of a query with a key (QKᵀ)",
