@@ -58,6 +58,12 @@ def _judged(sentence: str) -> list[str]:
     ("The first sublayer is masked to prevent positions from attending to the past.",
      ["contradicts"]),
     ("Dropout keeps the model from attending to the past too much.", []),   # no mask
+    ("Our decoder blocks stop each token from attending to later tokens' slots, i.e. to\n"
+     "subsequent positions. A triangular mask does this.", ["recognised"]),
+    ("Our decoder blocks stop each token from attending to earlier positions. A triangular\n"
+     "mask does this.", ["contradicts"]),    # the mask is named in the next sentence
+    ("Our decoder blocks stop each token from attending to earlier positions.\n\n"
+     "A triangular mask is drawn below.", []),   # another paragraph
     ("Cross-attention takes its queries from the decoder and its keys and values from the "
      "encoder.", ["recognised", "recognised"]),
     ("Cross-attention takes its keys from the decoder and its queries from the encoder.",

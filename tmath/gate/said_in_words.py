@@ -158,6 +158,7 @@ from dataclasses import dataclass
 
 from tmath.gate.document import Document
 from tmath.gate.findings import Finding
+from tmath.gate.prose_relations import paragraph, sentences
 
 SCHEDULE = "noam-schedule-shape"
 MASK = "masked-softmax-renormalises"
@@ -390,7 +391,6 @@ class Said:
 
 def said_in(document: Document, verified: set[str]) -> list[Said]:
     """Every sentence that says what one of the two claims proves (see the module's doc)."""
-    from tmath.gate.prose_relations import paragraph, sentences
 
     text = document.masked or document.text
     found, previous = [], (0, 0)
@@ -420,7 +420,7 @@ def said_in(document: Document, verified: set[str]) -> list[Said]:
                 found.append(Said(CAUSAL, " ".join(match.group().split()),
                                   match.group(word).lower() in _BEFORE_WORDS,
                                   "j ≤ i (the position itself and the past)", match.start(word)))
-        if CAUSAL in verified and _MASKED.search(text, _passage_start(text, start, previous), end):
+        if CAUSAL in verified and _about_masks(text, start, end, previous):
             for match in _PREVENTS.finditer(text, start, end):
                 found.append(Said(CAUSAL, " ".join(match.group().split()),
                                   match.group("what").lower() not in _BEFORE_WORDS,
@@ -679,6 +679,13 @@ def _passage_start(text: str, start: int, previous: tuple[int, int]) -> int:
     """Where the passage of the sentence at ``start`` begins: the earlier of the two sentences
     before it (``previous``), but not before its paragraph."""
     return max(previous[0], text.rfind("\n\n", 0, start) + 1)
+
+
+def _about_masks(text: str, start: int, end: int, previous: tuple[int, int]) -> bool:
+    """Whether a mask is named in the passage leading to a sentence or in its paragraph (the
+    sentence that names it may come just after)."""
+    return bool(_MASKED.search(text, _passage_start(text, start, previous), end)
+                or _MASKED.search(paragraph(text, start, end)))
 
 
 def _about_the_encoding(text: str, start: int, end: int, previous: tuple[int, int]) -> bool:
