@@ -470,3 +470,18 @@ def test_a_part_of_a_claim_said_with_a_name_of_its_other_part_is_its_near_form(l
     wrong = problems(recognise(good.replace("= 0$", "= d_k$"), library))
     assert [(f.line, f.status, f.claim) for f in wrong] == [
         (3, "contradicts", "dot-product-variance")]
+
+
+def test_the_cache_key_changes_with_any_gate_module_subfolders_included(tmp_path):
+    from tmath.gate.recognition import code_digest
+
+    (tmp_path / "readers").mkdir()
+    (tmp_path / "top.py").write_text("A = 1\n")
+    (tmp_path / "readers" / "words.py").write_text("B = 1\n")
+    before = code_digest(tmp_path)
+    (tmp_path / "readers" / "words.py").write_text("B = 2\n")   # a reader's judgement changed
+    assert code_digest(tmp_path) != before
+    (tmp_path / "readers" / "words.py").write_text("B = 1\n")
+    assert code_digest(tmp_path) == before
+    (tmp_path / "readers" / "words.py").rename(tmp_path / "words.py")   # moved, same bytes
+    assert code_digest(tmp_path) != before

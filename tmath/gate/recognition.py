@@ -213,11 +213,18 @@ class _Cache:
 
 FORMAT = 13
 """The version of :class:`Facts` and :class:`Said` as stored."""
-_CODE = hashlib.sha256(b"".join(path.read_bytes() for path in sorted(
-    Path(__file__).parent.glob("*.py")))).hexdigest()[:16]
-"""The gate's own code is in the key too (the engine's hash covers ``latex/`` and
-``meaning/``): a changed judgement here, or in a module it calls (arithmetic, steps), never
-reads an old entry."""
+def code_digest(root: Path) -> str:
+    """A digest of every ``.py`` file under ``root``, subfolders included, with its path."""
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+_CODE = code_digest(Path(__file__).parent)
+"""The gate's own code, its subpackages included, is in the key too (the engine's hash covers
+``latex/`` and ``meaning/``): a changed judgement here, or in a module it calls (arithmetic,
+steps, a reader), never reads an old entry."""
 USE_CACHE = True
 """Off with ``tmath check --no-cache`` (:func:`tmath.gate.meaning.use_cache`)."""
 
