@@ -85,6 +85,11 @@ def _judged(sentence: str) -> list[str]:
     ("Rotations encode relative offsets, say \\(s + t\\), between tokens.", ["contradicts"]),
     ("The relative position is then added: $a + b + c$.", []),        # not two names
     ("Absolute positions $a + b$ are summed.", []),                   # not a relative position
+    ("Rotary embeddings turn each pair of query and key coordinates before taking the dot\n"
+     "product, so only the offset survives.", ["recognised"]),
+    ("RoPE rotates $q_m$ and $k_n$ after their inner product is formed.", ["contradicts"]),
+    ("RoPE rotates the query and the key, not the score after the dot product.", []),
+    ("The rotation of the image is done after the dot product of two pixels.", []),  # no q, k
     ("Our sinusoidal position code has values that always stay between $-1$ and $1$.",
      ["recognised"]),
     ("Our sinusoidal position code has values that always stay between $0$ and $1$.",

@@ -17,7 +17,9 @@
   m − n. An inline formula that a sentence calls a relative position (or offset), right
   before it or a few words and "i.e." before, is read when it is a sum or difference of two
   names: a sum is not a relative position (a difference is what the words define, not what
-  the claim proves, and is not reported).
+  the claim proves, and is not reported). The rotations act on the queries and keys
+  "before" ("prior to") their dot product; a sentence that rotates them "after" it
+  contradicts the claim (one that contrasts the two, "not after", is not read).
 """
 
 from __future__ import annotations
@@ -58,6 +60,12 @@ _RELATIVE = re.compile(r"\b(?:relative\s+(?:positions?|offsets?|distances?)|posi
                        r"(?:(?:\s+[a-z]+){0,5}?,?\s+(?:say|i\.e\.|namely),?)?\s*(?::\s*)?$", re.I)
 RELATIVE_REACH = 80
 """How many characters before an inline formula "relative position" may end."""
+_ROTATED = re.compile(r"\b(?:rotat\w*|RoPE|rotary)\b[^.;]{0,100}?\b(?P<when>before|prior\s+to|after|"
+                      r"following)\s+(?:taking\s+|computing\s+|forming\s+)?(?:the\s+|their\s+|a\s+)?"
+                      r"(?:attention\s+)?(?:dot|inner)[\s-]+products?\b", re.I)
+_QUERY_KEY = re.compile(r"\b(?:quer(?:y|ies)|keys?)\b|\\mathbf\{[qk]\}|(?<![\\\w])[qk](?:_\{?\w+\}?)?"
+                        r"(?![\w])", re.I)
+_CONTRASTED = re.compile(r"\b(?:not|never|instead|rather\s+than|unlike)\b|n't\b", re.I)
 
 
 def value_ranges(s: Sentence) -> list[Said]:
@@ -142,8 +150,18 @@ def relative_positions(s: Sentence) -> list[Said]:
     return found
 
 
-READERS = ((SHIFT, linear_map), (RELATIVE, relative_positions), (RANGE, value_ranges),
-           (SHIFT, shift_matrix))
+def rotated_when(s: Sentence) -> list[Said]:
+    """Whether RoPE's rotations are said to act on the queries and keys before or after
+    their dot product."""
+    if not s.has(_QUERY_KEY) or s.has(_CONTRASTED):
+        return []
+    return [said(RELATIVE, m, m.group("when").lower().startswith(("before", "prior")),
+                 "rotations of q and k before their dot product", "when")
+            for m in s.matches(_ROTATED)]
+
+
+READERS = ((SHIFT, linear_map), (RELATIVE, relative_positions), (RELATIVE, rotated_when),
+           (RANGE, value_ranges), (SHIFT, shift_matrix))
 DETAILS = {
     RANGE: lambda s: f"claim {s.claim} proves the sinusoidal values lie {s.should}; this "
                      f"interval leaves part of that range out",
@@ -151,6 +169,9 @@ DETAILS = {
                       f"depends on {s.should}") if "linear" not in s.should else
                      (f"claim {s.claim} proves PE(pos + k) is {s.should} of PE(pos); this "
                       f"sentence calls the map another kind"),
-    RELATIVE: lambda s: f"claim {s.claim} proves the score depends on the positions only "
-                        f"through {s.should}; a sum of the two is not a relative position",
+    RELATIVE: lambda s: (f"claim {s.claim} proves the score depends on the positions only "
+                         f"through {s.should}; a sum of the two is not a relative position")
+                        if "rotations" not in s.should else
+                        (f"claim {s.claim} proves (R_m q)ᵀ(R_n k) = qᵀR_(n−m)k: {s.should}; "
+                         f"their dot product is a number, which no rotation acts on"),
 }
