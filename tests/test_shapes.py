@@ -77,6 +77,32 @@ def test_a_product_that_does_not_fit_is_found(tmp_path, old, new):
     assert 6 in _errors(tmp_path, PAIRS.replace(old, new))
 
 
+LISTED = textwrap.dedent(r"""
+    # Heads side by side
+
+    $$
+    \begin{aligned}
+    \mathrm{MHA}(\mathbf{X}) &= [\mathrm{head}_1; \ldots; \mathrm{head}_h] \mathbf{W}^o \\
+    \mathrm{head}_i &= \mathrm{Attention}(\mathbf{X}\mathbf{W}^q_i, \mathbf{X}\mathbf{W}^k_i, \mathbf{X}\mathbf{W}^v_i)
+    \end{aligned}
+    $$
+
+    Each head maps with $\mathbf{W}^v_i \in \mathbb{R}^{d \times p/h}$, and then
+    $\mathbf{W}^o \in \mathbb{R}^{p \times d}$ mixes the joined heads.
+    """).lstrip()
+
+
+def test_listed_attention_heads_times_a_matrix_are_joined_side_by_side(tmp_path):
+    """``[head_1; …; head_h] W^o`` with heads defined as attention: h heads of p/h columns
+    feed a p-row W^o; one of p/h rows does not fit. A list of other matrices times a matrix
+    stays a batch and is not read."""
+    assert _errors(tmp_path, LISTED) == []
+    assert _errors(tmp_path, LISTED.replace(r"\mathbb{R}^{p \times d}", r"\mathbb{R}^{p/h \times d}")) \
+        == [5, 10, 11]   # the product, and both declarations it takes its sizes from
+    plain = LISTED.replace(r"\mathrm{head}_i &= \mathrm{Attention}", r"\mathrm{head}_i &= \mathrm{Mix}")
+    assert _errors(tmp_path, plain.replace(r"\mathbb{R}^{p \times d}", r"\mathbb{R}^{p/h \times d}")) == []
+
+
 DEFINED = textwrap.dedent(r"""
     # Projections
 

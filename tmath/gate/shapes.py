@@ -127,7 +127,8 @@ class Carrier:
             matrices = [a for a in expr.args if not a.is_commutative]
             if not matrices:   # SymPy has put the factors in its own order: not known
                 return self._fresh() if any(self.of(a) for a in expr.args) else None
-            carried = self._product(matrices)
+            carried = self._product([self._joined_heads(m) if k == 0 and len(matrices) > 1
+                                     else m for k, m in enumerate(matrices)])
             if all(_scalar(a) for a in expr.args if a.is_commutative):
                 return carried
             return self._fresh()   # a factor read as a number may be a vector (∂L/∂h_t)
@@ -182,6 +183,18 @@ class Carrier:
             self._equal(left[1], right[0], "a product needs the columns of each factor to be "
                                            "the rows of the next")
         return (self._resolve(shapes[0][0]), self._resolve(shapes[-1][1]))
+
+    def _joined_heads(self, expr: sp.Basic) -> sp.Basic:
+        """``[head_1; …; head_h] W^O``: attention heads (members the document defines as
+        ``Attention(…)``) listed and then projected are joined feature-wise, as claim
+        ``multi-head-shapes`` proves; any other list times a matrix stays a batch (not read)."""
+        if not isinstance(expr, Stack) or len(expr.args) != 1 or \
+                not isinstance(expr.args[0], Dots):
+            return expr
+        members = [*expr.args[0].args[0], *expr.args[0].args[1]]
+        if members and all(isinstance(self.defined.get(key(m)), Attention) for m in members):
+            return Concat(expr.args[0])
+        return expr
 
     def _concat(self, expr: Concat) -> Shape | None:
         parts = list(expr.args)
