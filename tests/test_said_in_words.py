@@ -90,6 +90,7 @@ def _judged(sentence: str) -> list[str]:
     ("RoPE rotates $q_m$ and $k_n$ after their inner product is formed.", ["contradicts"]),
     ("RoPE rotates the query and the key, not the score after the dot product.", []),
     ("The rotation of the image is done after the dot product of two pixels.", []),  # no q, k
+    ("We rotate q and k, and after the dot product we take the softmax.", []),  # another clause
     ("Our sinusoidal position code has values that always stay between $-1$ and $1$.",
      ["recognised"]),
     ("Our sinusoidal position code has values that always stay between $0$ and $1$.",

@@ -60,9 +60,11 @@ _RELATIVE = re.compile(r"\b(?:relative\s+(?:positions?|offsets?|distances?)|posi
                        r"(?:(?:\s+[a-z]+){0,5}?,?\s+(?:say|i\.e\.|namely),?)?\s*(?::\s*)?$", re.I)
 RELATIVE_REACH = 80
 """How many characters before an inline formula "relative position" may end."""
-_ROTATED = re.compile(r"\b(?:rotat\w*|RoPE|rotary)\b[^.;]{0,100}?\b(?P<when>before|prior\s+to|after|"
+_ROTATED = re.compile(r"\b(?:rotat\w*|RoPE|rotary)\b[^.;,]{0,100}?\b(?P<when>before|prior\s+to|after|"
                       r"following)\s+(?:taking\s+|computing\s+|forming\s+)?(?:the\s+|their\s+|a\s+)?"
                       r"(?:attention\s+)?(?:dot|inner)[\s-]+products?\b", re.I)
+"""Rotations before (after) the dot product in one clause: "we rotate q and k, and after the
+dot product take the softmax" says when the softmax comes, not the rotation."""
 _QUERY_KEY = re.compile(r"\b(?:quer(?:y|ies)|keys?)\b|\\mathbf\{[qk]\}|(?<![\\\w])[qk](?:_\{?\w+\}?)?"
                         r"(?![\w])", re.I)
 _CONTRASTED = re.compile(r"\b(?:not|never|instead|rather\s+than|unlike)\b|n't\b", re.I)
