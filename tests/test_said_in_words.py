@@ -13,7 +13,7 @@ import pytest
 from tmath.gate.document import parse_as
 from tmath.gate.said_in_words import (SMOOTHING, SMOOTHING_EFFECT, CAUSAL, CROSS, DISTRIBUTION, GROWTH, HEAD_COST, HEADS, MASK,
                                       POSITIONWISE, RANGE, RELATIVE, SATURATION, SCALED, SCHEDULE, SCORE,
-                                      SHIFT,
+                                      SHARED, SHIFT,
                                       VARIANCE, judged, said_in)
 
 
@@ -23,7 +23,8 @@ def _judged(sentence: str) -> list[str]:
                                                                   RANGE, VARIANCE, SHIFT,
                                                                   DISTRIBUTION, POSITIONWISE,
                                                                   SATURATION, HEAD_COST, GROWTH, SCALED,
-                                                                  SCORE, SMOOTHING, SMOOTHING_EFFECT})]
+                                                                  SCORE, SMOOTHING, SMOOTHING_EFFECT,
+                                                                  SHARED})]
 
 
 @pytest.mark.parametrize("sentence, found", [
@@ -90,6 +91,21 @@ def _judged(sentence: str) -> list[str]:
     ("RoPE rotates $q_m$ and $k_n$ after their inner product is formed.", ["contradicts"]),
     ("RoPE rotates the query and the key, not the score after the dot product.", []),
     ("The rotation of the image is done after the dot product of two pixels.", []),  # no q, k
+    ("Our position-wise block is equivalent to two convolutions with kernel size 1.",
+     ["recognised"]),
+    ("Our position-wise block is equivalent to two convolutions with kernel size 3.",
+     ["contradicts"]),
+    ("The FFN can be read as a stack of 1x1 convolutions.", ["recognised"]),
+    ("The FFN can be read as a stack of 3x3 convolutions.", ["contradicts"]),
+    ("An image encoder uses convolutions with kernel size 3 before attention.", []),  # no FFN
+    ("Inside every block, the same feed-forward network is applied to each token on its own.",
+     ["recognised"]),
+    ("Inside every block, a different feed-forward network is applied to each token on its own.",
+     ["contradicts"]),
+    ("A feed-forward sublayer follows; it applies an identical MLP to every position.",
+     ["recognised"]),
+    ("In the FFN the transformations are different across positions.", ["contradicts"]),
+    ("Attention puts different weights on each token.", []),   # not the feed-forward layer
     ("We rotate q and k, and after the dot product we take the softmax.", []),  # another clause
     ("Our sinusoidal position code has values that always stay between $-1$ and $1$.",
      ["recognised"]),
@@ -195,8 +211,10 @@ def _judged(sentence: str) -> list[str]:
     ("Label smoothing hurts perplexity but improves accuracy and BLEU.",
      ["recognised", "recognised"]),
     ("Label smoothing improves perplexity but hurts BLEU.", ["contradicts", "contradicts"]),
-    ("The same feed-forward network is applied to each position separately.", ["recognised"]),
-    ("The same feed-forward network is applied to all positions jointly.", ["contradicts"]),
+    ("The same feed-forward network is applied to each position separately.",
+     ["recognised", "recognised"]),    # per position, and shared
+    ("The same feed-forward network is applied to all positions jointly.",
+     ["contradicts", "recognised"]),
     ("This is the masked softmax. It sets the attention weights to a large negative "
      "number, such as $-10^{6}$.", ["recognised"]),
     ("This is the masked softmax. It sets the attention weights to a large positive "
@@ -234,3 +252,14 @@ def test_nothing_is_read_for_a_claim_that_did_not_verify():
     document = parse_as(".md", "# T\n\nThe learning rate is increased quadratically over the "
                                "first steps.\n", "t.md")
     assert said_in(document, set()) == []
+
+
+def test_the_feed_forward_layer_may_be_named_by_its_section_title_alone():
+    text = ("# Position-wise Feed-Forward Networks\n\n$$y = W_2 \\max(0, W_1 x)$$\n\n"
+            "Both maps act alike on every token; they amount to two convolutions with kernel "
+            "size 2.\n")
+    document = parse_as(".md", text, "t.md")
+    assert [judged(document, s).status for s in said_in(document, {POSITIONWISE})] == \
+        ["contradicts"]
+    other = parse_as(".md", text.replace("Position-wise Feed-Forward Networks", "Images"), "t.md")
+    assert said_in(other, {POSITIONWISE}) == []

@@ -12,7 +12,8 @@ for what a built-in claim proves:
 * :mod:`.heads`: how the heads' outputs are combined;
 * :mod:`.cost`: how attention's cost grows, what h heads cost;
 * :mod:`.positions`: the encoding's range, the shift between positions, relative offsets;
-* :mod:`.layers`: the feed-forward layer per position, normalization axes;
+* :mod:`.layers`: the feed-forward layer per position (shared, kernel size 1),
+  normalization axes;
 * :mod:`.training`: the warm-up schedule, label smoothing.
 
 A reader (:data:`~.sentence.Reader`) takes one :class:`~.sentence.Sentence` (with its passage
@@ -33,7 +34,7 @@ from tmath.gate.said_in_words.attention import (DISTRIBUTION, SATURATION, SCALED
 from tmath.gate.said_in_words.cost import GROWTH, HEAD_COST
 from tmath.gate.said_in_words.cross_attention import CROSS
 from tmath.gate.said_in_words.heads import HEADS
-from tmath.gate.said_in_words.layers import AXES, POSITIONWISE
+from tmath.gate.said_in_words.layers import AXES, POSITIONWISE, SHARED
 from tmath.gate.said_in_words.masks import CAUSAL, MASK
 from tmath.gate.said_in_words.positions import RANGE, RELATIVE, SHIFT
 from tmath.gate.said_in_words.sentence import Reader, Said, Sentence, each_sentence
@@ -46,7 +47,7 @@ _DETAILS = {claim: detail for topic in _TOPICS for claim, detail in topic.DETAIL
 
 __all__ = ["AXES", "CAUSAL", "CROSS", "DISTRIBUTION", "GROWTH", "HEAD_COST", "HEADS", "MASK",
            "POSITIONWISE", "RANGE", "READERS", "RELATIVE", "SATURATION", "SCALED", "SCHEDULE",
-           "SCORE", "SHIFT", "SMOOTHING", "SMOOTHING_EFFECT", "VARIANCE", "Said", "Sentence",
+           "SCORE", "SHARED", "SHIFT", "SMOOTHING", "SMOOTHING_EFFECT", "VARIANCE", "Said", "Sentence",
            "judged", "said_in"]
 
 

@@ -132,7 +132,7 @@ def mask_values(s: Sentence) -> list[Said]:
     if s.has(_MASKED) and s.has(_INPUT) and not s.has(_AFTER):
         return [said(MASK, m, _very_negative(m.group("value")), _MINUS_INFINITY, "value")
                 for m in s.matches(_SET_TO)]
-    if s.in_passage(_MASKED) or _in_masking_section(s):
+    if s.in_passage(_MASKED) or s.in_section_title(_MASKED):
         return [said(MASK, m, _very_negative(m.group("value")), _MINUS_INFINITY, "value")
                 for m in s.matches(_SET_TO) if _large(m.group("value"))]
     return []
@@ -151,12 +151,6 @@ def _very_negative(value: str) -> bool:
     except ValueError:
         return False
     return worth <= -1e3
-
-
-def _in_masking_section(s: Sentence) -> bool:
-    """The section around the sentence is titled after masking ("Masked Softmax Operation")."""
-    section = s.document.section_at(s.start)
-    return section is not None and bool(_MASKED.search(section.title or ""))
 
 
 def _large(value: str) -> bool:

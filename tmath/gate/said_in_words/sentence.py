@@ -52,6 +52,11 @@ class Sentence:
         """Whether ``pattern`` occurs in the paragraph (between blank lines) around it."""
         return pattern.search(paragraph(self.text, self.start, self.end)) is not None
 
+    def in_section_title(self, pattern: re.Pattern) -> bool:
+        """Whether ``pattern`` occurs in the title of the section around the sentence."""
+        section = self.document.section_at(self.start)
+        return section is not None and pattern.search(section.title or "") is not None
+
     @property
     def words(self) -> str:
         return self.text[self.start:self.end]
