@@ -473,7 +473,7 @@ def test_a_part_of_a_claim_said_with_a_name_of_its_other_part_is_its_near_form(l
 
 
 def test_the_cache_key_changes_with_any_gate_module_subfolders_included(tmp_path):
-    from tmath.gate.recognition import code_digest
+    from tmath.engine.cache import code_digest
 
     (tmp_path / "readers").mkdir()
     (tmp_path / "top.py").write_text("A = 1\n")

@@ -96,11 +96,24 @@ def engine_hash() -> str:
     base = str(PACKAGE_DIR)
     for part in COMPUTING:
         root = os.path.join(base, part)
-        for path in sorted(_python_files(root)) if os.path.isdir(root) else [root]:
-            digest.update(os.path.relpath(path, base).encode())
-            with open(path, "rb") as handle:
-                digest.update(handle.read())
+        _add_files(digest, base, sorted(_python_files(root)) if os.path.isdir(root) else [root])
     return digest.hexdigest()
+
+
+def code_digest(root: Path) -> str:
+    """SHA-256 (16 hex digits) over every ``.py`` file under ``root``, subfolders included, by
+    path and content, as :func:`engine_hash` hashes the engine: a file changed, added or
+    moved changes it."""
+    digest = hashlib.sha256()
+    _add_files(digest, str(root), sorted(_python_files(str(root))))
+    return digest.hexdigest()[:16]
+
+
+def _add_files(digest: Any, base: str, paths: Iterable[str]) -> None:
+    for path in paths:
+        digest.update(os.path.relpath(path, base).encode())
+        with open(path, "rb") as handle:
+            digest.update(handle.read())
 
 
 def _python_files(root: str) -> list[str]:

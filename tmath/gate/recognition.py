@@ -18,7 +18,6 @@ document's own names (:func:`tmath.meaning.recognise.infer_mapping`, reported):
 from __future__ import annotations
 
 import functools
-import hashlib
 import itertools
 import math
 import re
@@ -26,6 +25,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, Sequence
 
+from tmath.engine.cache import code_digest
 from tmath.engine.info import ClaimInfo
 from tmath.engine.results import PASSING
 from tmath.gate.document import Document, Math
@@ -213,14 +213,6 @@ class _Cache:
 
 FORMAT = 13
 """The version of :class:`Facts` and :class:`Said` as stored."""
-def code_digest(root: Path) -> str:
-    """A digest of every ``.py`` file under ``root``, subfolders included, with its path."""
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
 _CODE = code_digest(Path(__file__).parent)
 """The gate's own code, its subpackages included, is in the key too (the engine's hash covers
 ``latex/`` and ``meaning/``): a changed judgement here, or in a module it calls (arithmetic,

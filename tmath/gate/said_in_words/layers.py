@@ -109,7 +109,7 @@ def shared_weights(s: Sentence) -> list[Said]:
         return []
     found = []
     for match in [*s.matches(_SAME_APPLIED), *s.matches(_SAME_ACROSS)]:
-        group = "which2" if match.re is _SAME_APPLIED and match.group("which2") else "which"
+        group = "which2" if match.groupdict().get("which2") else "which"
         which = " ".join(match.group(group).lower().split())
         found.append(said(SHARED, match, which in _SAME,
                           "the same weights at every position", group))
