@@ -16,9 +16,11 @@ document pins (``<!-- tmath: id -->``) is always held to that document.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Sequence
 
 from tmath.engine.info import ClaimInfo
@@ -128,22 +130,77 @@ def bind(document: Document, claim_set: ClaimSet) -> Binding:
 
 def _same_meaning(recorded: list[str], document: Document, wanted: int) -> int:
     """Recorded formulas one of whose relations a document formula states however spelt, or
-    changes (its near form with another meaning: the document is about it, edited)."""
+    changes (its near form with another meaning: the document is about it, edited); at most
+    ``wanted``. What each document formula matches is kept on disk (:class:`_Matches`)."""
+    from tmath.gate.meaning import forms_of
+
+    theirs = tuple(tuple(mine for _, mine in relations if mine is not None)
+                   if status == "parsed" else () for status, relations in map(forms_of, recorded))
+    store = _Matches(recorded)
+    found: set[int] = set()
+    for latex in dict.fromkeys(m.latex for m in document.formulas[:MAX_MEANING_READS]):
+        found.update(store.matches(latex, theirs))
+        if len(found) >= wanted:
+            break
+    return min(len(found), wanted)
+
+
+@dataclass(frozen=True)
+class Matched:
+    """The recorded formulas (by place in the list asked about) one document formula states
+    or changes, as stored."""
+
+    recorded: tuple[int, ...]
+
+
+class _Matches:
+    """What each document formula matches among ``recorded``: compared once, then read from
+    the disk, addressed by the formula, the recorded formulas and the gate's code (the
+    engine's hash in every key covers the reader and :mod:`tmath.meaning.compare`)."""
+
+    def __init__(self, recorded: Sequence[str]) -> None:
+        from tmath.engine.cache import Store, digest
+        from tmath.gate import meaning
+
+        self.store = Store("binding", meaning.STORED.enabled)
+        self.parts = (FORMAT, gate_code(), digest(*recorded))
+
+    def matches(self, latex: str, theirs: Sequence[tuple]) -> tuple[int, ...]:
+        from tmath.engine.cache import make_key
+
+        key = make_key("binding", "", (), None, *self.parts, latex)
+        stored = self.store.get(key, Matched)
+        if stored is not None and all(0 <= k < len(theirs) for k in stored.recorded):
+            return stored.recorded
+        found = _matching(latex, theirs)
+        self.store.put(key, Matched(found), Matched)
+        return found
+
+
+def _matching(latex: str, theirs: Sequence[tuple]) -> tuple[int, ...]:
+    """The places in ``theirs`` (each a recorded formula's relations) of the formulas one of
+    whose relations ``latex`` means or contradicts (:func:`tmath.meaning.compare.compare`)."""
     from tmath.gate.meaning import forms_of
     from tmath.meaning.compare import compare
 
-    shown = [f for m in document.formulas[:MAX_MEANING_READS]
-             for status, relations in [forms_of(m.latex)] if status == "parsed"
-             for _, f in relations if f is not None]
-    found = 0
-    for formula in recorded:
-        status, relations = forms_of(formula)
-        if status == "parsed" and any(mine is not None and compare(other, mine) is not None
-                                      for _, mine in relations for other in shown):
-            found += 1
-            if found >= wanted:
-                break
-    return found
+    status, relations = forms_of(latex)
+    shown = [f for _, f in relations if f is not None] if status == "parsed" else []
+    return tuple(k for k, forms in enumerate(theirs)
+                 if any(compare(other, mine) is not None for mine in forms for other in shown))
+
+
+FORMAT = 1
+"""The version of :class:`Matched` as stored."""
+
+
+@functools.lru_cache(maxsize=1)
+def gate_code() -> str:
+    """The digest of the gate's code, its subpackages included, for the keys of what it keeps
+    on disk (the engine's hash covers ``latex/`` and ``meaning/``): a changed judgement here,
+    or in a module it calls, never reads an old entry."""
+    from tmath.engine.cache import code_digest
+
+    return code_digest(Path(__file__).parent)
 
 
 def _near_matches(recorded: list[tuple[str, ...]], document: Document, wanted: int) -> int:

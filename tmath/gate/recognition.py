@@ -22,15 +22,14 @@ import itertools
 import math
 import re
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, Sequence
 
-from tmath.engine.cache import code_digest
 from tmath.engine.info import ClaimInfo
 from tmath.engine.results import PASSING
 from tmath.gate.document import Document, Math
 from tmath.gate.findings import Finding
 from tmath.gate.meaning import claim_relations
+from tmath.gate.binding import gate_code
 from tmath.gate.arithmetic import (Binding, bindings_of, false_relations, false_under, in_force,
                                    number)
 from tmath.gate import complexity
@@ -187,6 +186,8 @@ class Facts:
     claims_defines: tuple[str, ...] = ()
     """Functions the claims use that the formula defines (``PE(t, 2i) = \\sin(tω_i)``): put in
     where the formula is recognised (:func:`_claimed_definitions`)."""
+    apart: tuple[tuple[str, ...], ...] = ()
+    """The names of each relation that keeps them apart (:func:`_kept_apart`)."""
 
 
 class _Cache:
@@ -211,12 +212,10 @@ class _Cache:
         self.store.put(self.key(*parts), value, hint)
 
 
-FORMAT = 13
+FORMAT = 14
 """The version of :class:`Facts` and :class:`Said` as stored."""
-_CODE = code_digest(Path(__file__).parent)
-"""The gate's own code, its subpackages included, is in the key too (the engine's hash covers
-``latex/`` and ``meaning/``): a changed judgement here, or in a module it calls (arithmetic,
-steps, a reader), never reads an old entry."""
+_CODE = gate_code()
+"""The gate's code is in the key too (:func:`tmath.gate.binding.gate_code`)."""
 USE_CACHE = True
 """Off with ``tmath check --no-cache`` (:func:`tmath.gate.meaning.use_cache`)."""
 
@@ -267,7 +266,7 @@ def recognise(document: Document, known: Sequence, verified: Collection[str] = (
 
     claimed = _claimed_definitions(formulas, texts, facts, known, judged_as_read)
     library_rules = _library_rules(tuple(known))
-    apart = _kept_apart(texts)
+    apart = _kept_apart(facts)
     for math, text, fact in zip(formulas, texts, facts):
         defined = _in_force(definitions, fact.names, math)
         plain, verdicts = judged_as_read(math, text, fact)
@@ -389,7 +388,8 @@ def _facts(latex: str, known: Sequence, cache: _Cache) -> Facts:
                       false_steps(relations), *facts_of(relations),
                       unnormalised(relations),
                       tuple(sorted({str(getattr(v.name, "base", v.name))
-                                    for v in stated_values(relations, 0)})), claims_defines)
+                                    for v in stated_values(relations, 0)})), claims_defines,
+                      _apart(relations))
         cache.put(found, Facts, latex)
     return found
 
@@ -740,22 +740,21 @@ MAX_APART_NAMES = 32
 pairs would grow as the square of its names)."""
 
 
-def _kept_apart(texts: Sequence[str]) -> frozenset:
-    """Pairs of names the document keeps apart: two names in one relation other than
-    ``a = b`` (``d_k = d_{model}/h`` says that d_k is not d_model)."""
+def _apart(relations: Sequence[Read]) -> tuple[tuple[str, ...], ...]:
+    """The names of each relation other than ``a = b``, if it has at most
+    :data:`MAX_APART_NAMES`: the relation keeps them apart (``d_k = d_{model}/h`` says that
+    d_k is not d_model)."""
     import sympy as sp
 
-    from tmath.meaning.recognise import relations_of
+    return tuple(tuple(sorted(r.names)) for r in relations
+                 if not (isinstance(r.lhs, sp.Symbol) and isinstance(r.rhs, sp.Symbol))
+                 and len(r.names) <= MAX_APART_NAMES)
 
-    found = set()
-    for text in texts:
-        for r in relations_of(text):
-            if isinstance(r.lhs, sp.Symbol) and isinstance(r.rhs, sp.Symbol):
-                continue
-            names = sorted(r.names)
-            if len(names) <= MAX_APART_NAMES:
-                found.update(frozenset(p) for p in itertools.combinations(names, 2))
-    return frozenset(found)
+
+def _kept_apart(facts: Sequence[Facts]) -> frozenset:
+    """Pairs of names the document keeps apart: two names in one relation (:func:`_apart`)."""
+    return frozenset(frozenset(p) for fact in facts for names in fact.apart
+                     for p in itertools.combinations(names, 2))
 
 
 def _names_kept_apart(latex: str, verdicts: tuple, known: Sequence, mapping: Mapping[str, str],
@@ -766,6 +765,8 @@ def _names_kept_apart(latex: str, verdicts: tuple, known: Sequence, mapping: Map
     document that says d_k = d_model/h, is that claim's near form."""
     from tmath.meaning.recognise import judge, relations_of
 
+    if not any(v.status == "recognised" for v in verdicts):
+        return verdicts   # nothing recognised: nothing to judge again (and nothing read)
     relations = relations_of(latex)
     kept = []
     for v in verdicts:
