@@ -74,3 +74,14 @@ def test_a_cosine_in_an_even_row_or_a_sine_in_an_odd_one_is_found(old, new, line
     found = _found(JOINED.replace(old, new))
     assert [at for at, _ in found] == [line]
     assert "this row should be" in found[0][1]
+
+
+@pytest.mark.parametrize("exponent, wrong", [
+    (r"\frac{4m}{2n}", False),            # 2m/n, once the fraction is cancelled
+    (r"\frac{2m}{2n}", True),             # m/n
+    (r"\frac{2m \cdot n}{n^2}", False),   # 2m/n
+    (r"\frac{6m}{2n}", True),             # 3m/n
+])
+def test_the_exponent_is_judged_once_its_fraction_is_cancelled(exponent, wrong):
+    found = _found(f"$g(t, 2m) = \\sin(t \\cdot 500^{{-{exponent}}})$\n")
+    assert bool(found) is wrong

@@ -77,7 +77,8 @@ def _wrong(relation) -> tuple[str, str] | None:
                 return _spelt(pair), f"{'cos' if odd else 'sin'} (dimension {dimension}), " \
                                      f"not {'sin' if odd else 'cos'}"
             exponent = -power.exp if power.exp.could_extract_minus_sign() else power.exp
-            ratio = sp.simplify(exponent / pair)
+            ratio = sp.cancel(exponent / pair)   # simplify only where cancel leaves k
+            ratio = sp.simplify(exponent / pair) if pair in ratio.free_symbols else ratio
             if pair in ratio.free_symbols or not ratio.free_symbols:
                 continue   # k not a plain factor, or no width: not read
             numerator, _ = sp.fraction(sp.together(ratio))
