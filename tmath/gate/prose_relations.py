@@ -30,6 +30,7 @@ of language.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Iterator
@@ -108,11 +109,19 @@ def paragraph(text: str, start: int, end: int) -> str:
 def sentences(text: str) -> Iterator[tuple[int, int]]:
     """Where each sentence of ``text`` starts and ends (a stop before a space, or a blank
     line)."""
-    start = 0
+    return iter(_sentence_spans(text))
+
+
+@functools.lru_cache(maxsize=8)
+def _sentence_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """The spans of :func:`sentences`, found once per text: a document's prose is split by
+    many readers."""
+    spans, start = [], 0
     for match in SENTENCE_END.finditer(text):
-        yield start, match.start()
+        spans.append((start, match.start()))
         start = match.end()
-    yield start, len(text)
+    spans.append((start, len(text)))
+    return tuple(spans)
 
 
 def _in_sentence(document: Document, text: str, start: int, end: int, maths: list[Math]
