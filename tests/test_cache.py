@@ -213,7 +213,7 @@ def test_the_store_refuses_entries_read_under_another_key(fresh_cache):
     assert store.get(key) == plot
     store.path(other).write_bytes(store.path(key).read_bytes())
     assert store.get(other) is None
-    assert Store("x").get(key, Plot) is None  # nothing there
+    assert Store("listing").get(key, Plot) is None  # nothing there
 
 
 def test_editing_a_helper_reruns_its_claims(fresh_cache, claims_dir):
@@ -317,10 +317,10 @@ def test_report_pictures_are_drawn_once_and_served_from_the_cache(fresh_cache, c
 def test_an_entry_is_written_in_ascii_and_reads_back_beyond_the_bmp(fresh_cache):
     """𝟙 (outside the BMP) is stored as escapes, so the reader's text stays one byte per
     character; the value comes back unchanged."""
-    store = Store("probe")
+    store = Store("listing")
     key = cache_module.make_key("probe", "probe", [], None)
     store.put(key, {"text": "𝟙 · ⎛x⎞"}, dict[str, str])
-    [path] = (fresh_cache / "probe").glob("*.json")
+    [path] = (fresh_cache / "listing").glob("*.json")
     assert path.read_bytes().isascii()
     assert store.get(key, dict[str, str]) == {"text": "𝟙 · ⎛x⎞"}
 
@@ -328,7 +328,7 @@ def test_an_entry_is_written_in_ascii_and_reads_back_beyond_the_bmp(fresh_cache)
 def test_reading_an_entry_leaves_the_garbage_collector_as_it_found_it(fresh_cache):
     import gc
 
-    store = Store("probe")
+    store = Store("listing")
     key = cache_module.make_key("probe", "probe", [], None)
     store.put(key, {"a": "b"}, dict[str, str])
     assert gc.isenabled()
@@ -377,3 +377,20 @@ def test_cache_clear_follows_a_symlinked_cache_folder_and_removes_only_its_entri
     assert (big_disk / "notes.txt").read_text() == "someone else's file\n"
     assert (big_disk / "results" / "README").exists()
     assert cache.get(cache.key("plot", "a", [], 0)) is None
+
+
+def test_cache_clear_empties_every_store_a_check_on_any_document_fills(fresh_cache, tmp_path):
+    """Results, readings, recognitions and bindings all go: nothing tmath wrote is left."""
+    document = tmp_path / "doc.md"
+    document.write_text("# Scaled scores\n\n$$\\operatorname{Var}(q \\cdot k) = d_k$$\n",
+                        encoding="utf-8")
+    runner.invoke(app, ["check", str(document), "-f", "json"])
+    filled = {p.parent.name for p in fresh_cache.rglob("*.json")}
+    assert {"formulas", "recognition", "binding"} <= filled
+    assert runner.invoke(app, ["cache", "clear"]).exit_code == 0
+    assert not list(fresh_cache.rglob("*.json"))
+
+
+def test_a_store_cache_clear_would_not_know_is_refused():
+    with pytest.raises(ValueError, match="cache.STORES"):
+        Store("elsewhere")

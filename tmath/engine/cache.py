@@ -210,10 +210,17 @@ def make_key(kind: str, claim: str, files: Iterable[str], seed: int | None,
                kind, claim, recorded, seed)
 
 
+STORES = ("results", "index", "listing", "formulas", "recognition", "binding")
+"""The folders of :func:`cache_dir` that hold tmath's entries: :func:`clear` empties these,
+and a :class:`Store` can only be one of them."""
+
+
 class Store:
     """A folder of JSON entries addressed by :class:`Key`; every failure reads as a miss."""
 
     def __init__(self, name: str, enabled: bool = True) -> None:
+        if name not in STORES:   # or `tmath cache clear` would leave its entries behind
+            raise ValueError(f"store {name!r} is not one of cache.STORES; add it there")
         self.folder = cache_dir() / name
         self.enabled = enabled
 
@@ -345,8 +352,6 @@ class ResultCache(Store):
             super().put(key, value, hint or result_type(key.kind))
 
 
-STORES = ("results", "index", "listing", "formulas")
-"""The folders of :func:`cache_dir` that hold tmath's entries (see :class:`Store`)."""
 
 
 def clear() -> tuple[int, list[str]]:
