@@ -240,6 +240,20 @@ def print_reader() -> None:
     print(f"{'reader: 1,000 formulas':45} {time.perf_counter() - start:9.3f} s")
 
 
+def bytecode_note() -> str:
+    """A line when every run compiles tmath's sources (an editable install where Python may
+    not write bytecode): about 0.3 s a run that an installed copy does not pay."""
+    import importlib.util
+
+    import tmath
+
+    compiled = Path(importlib.util.cache_from_source(tmath.__file__)).exists()
+    if compiled or not os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        return ""
+    return ("note: PYTHONDONTWRITEBYTECODE is set and tmath has no bytecode, so every run "
+            "compiles it; `pip install .` compiles it once, as users run it")
+
+
 RECOGNITION_BUDGET = 10.0
 """Seconds a warm ``tmath check`` may take to read and recognise a 5,000-line document with
 1,000 formulas (issue 26)."""
@@ -354,6 +368,8 @@ def main() -> None:
     py = sys.executable
     print_reader()
     print_document_readers()
+    if note := bytecode_note():
+        print(note)
     if args.recognition:
         for r in recognition_rows(tmath, env, repeat):
             print(f"{r['name']:55} {r['median']:9.3f} s (min {r['min']:.3f})  within "
