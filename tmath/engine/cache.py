@@ -352,8 +352,6 @@ class ResultCache(Store):
             super().put(key, value, hint or result_type(key.kind))
 
 
-
-
 def clear() -> tuple[int, list[str]]:
     """Delete tmath's own cached files (the entries and temporary files of its stores);
     return how many were removed and what could not be.

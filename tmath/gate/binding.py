@@ -16,11 +16,9 @@ document pins (``<!-- tmath: id -->``) is always held to that document.
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Sequence
 
 from tmath.engine.info import ClaimInfo
@@ -163,7 +161,7 @@ class _Matches:
         from tmath.gate import meaning
 
         self.store = Store("binding", meaning.STORED.enabled)
-        self.parts = (FORMAT, gate_code(), digest(*recorded))
+        self.parts = (FORMAT, meaning.gate_code(), digest(*recorded))
 
     def matches(self, latex: str, theirs: Sequence[tuple]) -> tuple[int, ...]:
         from tmath.engine.cache import make_key
@@ -191,16 +189,6 @@ def _matching(latex: str, theirs: Sequence[tuple]) -> tuple[int, ...]:
 
 FORMAT = 1
 """The version of :class:`Matched` as stored."""
-
-
-@functools.lru_cache(maxsize=1)
-def gate_code() -> str:
-    """The digest of the gate's code, its subpackages included, for the keys of what it keeps
-    on disk (the engine's hash covers ``latex/`` and ``meaning/``): a changed judgement here,
-    or in a module it calls, never reads an old entry."""
-    from tmath.engine.cache import code_digest
-
-    return code_digest(Path(__file__).parent)
 
 
 def _near_matches(recorded: list[tuple[str, ...]], document: Document, wanted: int) -> int:

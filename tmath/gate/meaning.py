@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from tmath.engine.info import ClaimInfo
@@ -58,6 +59,16 @@ class FormulaReading:
 
 STORED = ReadingStore()
 """Readings kept on disk (``tmath check --no-cache`` turns it off: :func:`use_cache`)."""
+
+
+@functools.lru_cache(maxsize=1)
+def gate_code() -> str:
+    """The digest of the gate's code, its subpackages included, for the keys of what it keeps
+    on disk (the engine's hash covers ``latex/`` and ``meaning/``): a changed judgement here,
+    or in a module it calls, never reads an old entry."""
+    from tmath.engine.cache import code_digest
+
+    return code_digest(Path(__file__).parent)
 
 
 def use_cache(enabled: bool) -> None:

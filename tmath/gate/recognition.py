@@ -28,8 +28,7 @@ from tmath.engine.info import ClaimInfo
 from tmath.engine.results import PASSING
 from tmath.gate.document import Document, Math
 from tmath.gate.findings import Finding
-from tmath.gate.meaning import claim_relations
-from tmath.gate.binding import gate_code
+from tmath.gate.meaning import claim_relations, gate_code
 from tmath.gate.arithmetic import (Binding, bindings_of, false_relations, false_under, in_force,
                                    number)
 from tmath.gate import complexity
@@ -215,7 +214,7 @@ class _Cache:
 FORMAT = 14
 """The version of :class:`Facts` and :class:`Said` as stored."""
 _CODE = gate_code()
-"""The gate's code is in the key too (:func:`tmath.gate.binding.gate_code`)."""
+"""The gate's code is in the key too (:func:`tmath.gate.meaning.gate_code`)."""
 USE_CACHE = True
 """Off with ``tmath check --no-cache`` (:func:`tmath.gate.meaning.use_cache`)."""
 
