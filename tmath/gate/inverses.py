@@ -118,13 +118,14 @@ def _check(map_: list, inverse: list) -> list[tuple]:
 
     seed = int(hashlib.sha256(repr((map_, inverse)).encode()).hexdigest()[:12], 16)
     rng = random.Random(seed)
-    opened = {f.func for _, e in map_ + inverse for f in e.atoms(sp.core.function.AppliedUndef)}
+    opened = sorted({f.func for _, e in map_ + inverse
+                     for f in e.atoms(sp.core.function.AppliedUndef)}, key=str)
     results = [None] * len(inverse)
     for _ in range(POINTS):
         functions = {f: _smooth(rng) for f in opened}
         values = {s: sp.Float(rng.uniform(-2, 2), 30)
-                  for s in set().union(*(_names(e) for _, e in map_))
-                  - {name for name, _ in map_}}
+                  for s in sorted(set().union(*(_names(e) for _, e in map_))
+                                  - {name for name, _ in map_}, key=sp.default_sort_key)}
         pending = list(map_)
         for _ in range(len(map_)):   # definitions in the order they can be worked out
             left = []

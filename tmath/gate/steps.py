@@ -188,7 +188,7 @@ def _differs_as_vectors(lhs: sp.Basic, rhs: sp.Basic) -> tuple[float, float] | N
     rng = np.random.default_rng(seed)
     for _ in range(POINTS):
         values = {a: rng.uniform(-HIGH, HIGH, DIMENSION) if a in inside else rng.uniform(LOW, HIGH)
-                  for a in atoms - indices}
+                  for a in sorted(atoms - indices, key=sp.default_sort_key)}   # replayable
         left, right = _numeric(lhs, values), _numeric(rhs, values)
         if left is None or right is None or np.ndim(left) or np.ndim(right):
             return None

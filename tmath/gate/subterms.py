@@ -130,7 +130,8 @@ def _differ(a: sp.Basic, b: sp.Basic) -> bool:
     a, b = _plain(a, b)
     rng = random.Random(int(hashlib.sha256(f"{a}|{b}".encode()).hexdigest()[:12], 16))
     for _ in range(POINTS):
-        values = {s: sp.Float(rng.uniform(0.2, 1.9), 30) for s in a.free_symbols | b.free_symbols}
+        values = {s: sp.Float(rng.uniform(0.2, 1.9), 30)
+                  for s in sorted(a.free_symbols | b.free_symbols, key=sp.default_sort_key)}
         try:
             left, right = complex(sp.N(a.xreplace(values))), complex(sp.N(b.xreplace(values)))
         except (TypeError, ValueError, ArithmeticError):
